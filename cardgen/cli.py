@@ -1,0 +1,162 @@
+"""The command line: parse, call the pipeline, report. Exit codes: 0 ok, 1 data errors, 2 usage."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from . import engine, load
+from .model import ERROR, INFO, WARNING, BuildError, Finding
+
+EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except load.GameNotFound as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BuildError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_DATA
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_DATA
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardgen", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("list", help="games and their setups")
+    p.set_defaults(run=cmd_list)
+
+    p = sub.add_parser("check", help="load a game and run the rules engine")
+    p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_check)
+    return parser
+
+
+# --------------------------------------------------------------------------- shared steps
+
+
+def load_and_check(game_name: str, quiet: bool = False):
+    """Load + engine. Prints error findings and raises SystemExit(1) on any."""
+    result = load.load_game(game_name)
+    if result.game is None:
+        print_findings(result.findings, sys.stderr)
+        raise SystemExit(EXIT_DATA)
+    report = engine.check_game(result.game, result.findings)
+    errors = [f for f in report.every_finding() if f.level == ERROR]
+    if errors:
+        print_findings(errors, sys.stderr)
+        print(f"{len(errors)} error(s): nothing was built. Run 'cardgen check {game_name}' for the full report.",
+              file=sys.stderr)
+        raise SystemExit(EXIT_DATA)
+    return result.game, report
+
+
+def print_findings(findings: Sequence[Finding], stream) -> None:
+    for finding in findings:
+        print(finding, file=stream)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_list(args) -> int:
+    games = load.list_games()
+    if not games:
+        print("no games found under card_data/")
+        return EXIT_OK
+    for name in games:
+        result = load.load_game(name)
+        if result.game is None:
+            print(f"{name}: cannot be loaded (run 'cardgen check {name}')")
+            continue
+        game = result.game
+        print(f"{name}: {game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types")
+        for setup in game.setups:
+            total = sum(line.count or 0 for line in setup.lines)
+            print(f"    {setup.name:<24} {_players(setup):>6} players  {total:>4} cards")
+    return EXIT_OK
+
+
+def cmd_check(args) -> int:
+    result = load.load_game(args.game)
+    if result.game is None:
+        if args.json:
+            print(json.dumps({"game": args.game, "setups": [],
+                              "findings": [f.as_dict() for f in result.findings]}, indent=2))
+        else:
+            print_findings(result.findings, sys.stdout)
+            print(f"\n{_summary(result.findings)}")
+        return EXIT_DATA
+    report = engine.check_game(result.game, result.findings)
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(format_report(report))
+    return EXIT_DATA if report.has_errors else EXIT_OK
+
+
+# --------------------------------------------------------------------------- human-readable report
+
+
+def _players(setup) -> str:
+    if setup.min_players == setup.max_players:
+        return str(setup.min_players)
+    return f"{setup.min_players}–{setup.max_players}"
+
+
+def _fmt(value) -> str:
+    number = engine._number(value)
+    return str(number)
+
+
+def format_report(report: engine.GameReport) -> str:
+    game = report.game
+    lines = [f"{game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types, "
+             f"{len(game.setups)} setups", ""]
+    for finding in report.findings:
+        lines.append(f"  {finding}")
+    if report.findings:
+        lines.append("")
+    kinds = [k.id for k in game.kinds]
+    for s in report.setups:
+        setup = s.setup
+        colors = " · ".join(f"{game.color(c).name.lower()} {n}" for c, n in s.by_color.items())
+        unknown = f" (+{len(s.unknown_counts)} unknown)" if s.unknown_counts else ""
+        lines.append(f"{setup.name} ({_players(setup)} players): {s.total} cards{unknown}")
+        lines.append(f"  colors: {colors}")
+        lines.append("  kinds:  " + ", ".join(f"{k} {n}" for k, n in s.by_kind.items() if n) or "  kinds: none")
+        head = ["players", "dealt", "draw pile"] + kinds + ["set aside"]
+        rows = []
+        for p in s.players:
+            aside = sum(v for name, v in p.piles.items() if name != "hands")
+            rows.append([str(p.players), _fmt(p.dealt_per_player), _fmt(p.draw_pile)]
+                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(aside)])
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)] if rows else []
+        lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
+        for row in rows:
+            lines.append("  " + "  ".join(v.rjust(w) for v, w in zip(row, widths)))
+        lines.append(f"  print: {s.print_total} cards for {setup.max_players} players")
+        for finding in s.all_findings():
+            lines.append(f"  {finding}")
+        lines.append("")
+    lines.append(_summary(report.every_finding()))
+    return "\n".join(lines)
+
+
+def _summary(findings: Sequence[Finding]) -> str:
+    counts = {level: sum(1 for f in findings if f.level == level) for level in (ERROR, WARNING, INFO)}
+    verdict = "FAILED" if counts[ERROR] else "ok"
+    return f"{verdict}: {counts[ERROR]} error(s), {counts[WARNING]} warning(s), {counts[INFO]} note(s)"

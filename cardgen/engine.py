@@ -1,0 +1,414 @@
+"""check: the rules engine. Plays out the game's setup procedure (data) for every setup and
+player count, and checks the game's own rules (data) against the result.
+
+Piles hold expected card counts: a step that picks cards at random (dealing from a shuffled
+deck, setting cards aside) takes from each card type in proportion, so the draw pile's
+composition is what a player can expect on average, and exact wherever no chance is involved.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from . import expressions
+from .model import ERROR, INFO, WARNING, Card, Check, Finding, Game, Setup, Step
+
+EPSILON = 1e-6
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def matches(card: Card, selector: Mapping[str, Any] | None) -> bool:
+    """Whether a card is picked by a selector (all keys must match; lists mean any of)."""
+    if not selector:
+        return True
+    for key, wanted in selector.items():
+        if key == "any":
+            if not any(matches(card, s) for s in wanted):
+                return False
+        elif key == "not":
+            if matches(card, wanted):
+                return False
+        elif key == "color" and card.color not in wanted:
+            return False
+        elif key == "kind" and not set(card.kinds) & set(wanted):
+            return False
+        elif key == "tag" and not set(card.tags) & set(wanted):
+            return False
+        elif key == "card" and card.name.casefold() not in wanted and card.id not in wanted:
+            return False
+        elif key == "star" and card.star != wanted:
+            return False
+        elif key == "attribute" and any(card.attributes.get(k) != v for k, v in wanted.items()):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- reports
+
+
+@dataclass
+class PlayerCount:
+    players: int
+    dealt_per_player: float
+    draw_pile: float
+    draw_by_kind: dict[str, float]
+    draw_by_color: dict[str, float]
+    piles: dict[str, float]
+    findings: list[Finding] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "dealt_per_player": _number(self.dealt_per_player),
+            "draw_pile": _number(self.draw_pile),
+            "draw_pile_by_kind": {k: _number(v) for k, v in self.draw_by_kind.items()},
+            "draw_pile_by_color": {k: _number(v) for k, v in self.draw_by_color.items()},
+            "piles": {k: _number(v) for k, v in self.piles.items()},
+        }
+
+
+@dataclass
+class SetupReport:
+    setup: Setup
+    total: int
+    by_color: dict[str, int]
+    by_kind: dict[str, int]
+    print_counts: dict[str, int]  # card name -> copies to print (largest player count)
+    unknown_counts: list[str]
+    players: list[PlayerCount]
+    findings: list[Finding]
+
+    @property
+    def print_total(self) -> int:
+        return sum(self.print_counts.values())
+
+    def player_count(self, players: int) -> PlayerCount:
+        return next(p for p in self.players if p.players == players)
+
+    def all_findings(self) -> list[Finding]:
+        return self.findings + [f for p in self.players for f in p.findings]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.setup.name,
+            "total": self.total,
+            "by_color": self.by_color,
+            "by_kind": self.by_kind,
+            "players": [p.as_dict() for p in self.players],
+            "print_counts": self.print_counts,
+            "print_total": self.print_total,
+            "unknown_counts": self.unknown_counts,
+            "findings": [f.as_dict() for f in self.all_findings()],
+        }
+
+
+@dataclass
+class GameReport:
+    game: Game
+    setups: list[SetupReport]
+    findings: list[Finding]
+
+    def every_finding(self) -> list[Finding]:
+        return self.findings + [f for s in self.setups for f in s.all_findings()]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.level == ERROR for f in self.every_finding())
+
+    def setup(self, name: str) -> SetupReport:
+        wanted = self.game.setup(name).id
+        return next(s for s in self.setups if s.setup.id == wanted)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game.id,
+            "title": self.game.title,
+            "setups": [s.as_dict() for s in self.setups],
+            "findings": [f.as_dict() for f in self.findings],
+        }
+
+
+def _number(value: float) -> float | int:
+    rounded = round(value, 2)
+    return int(rounded) if abs(rounded - round(rounded)) < EPSILON else rounded
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
+    findings = list(load_findings)
+    reports = [check_setup(game, setup) for setup in game.setups]
+    findings += _unused_cards(game)
+    return GameReport(game, reports, findings)
+
+
+def check_setup(game: Game, setup: Setup) -> SetupReport:
+    cards = game.cards_by_id
+    table = Counter()
+    unknown = []
+    findings: list[Finding] = []
+    for line in setup.lines:
+        if line.count is None:
+            unknown.append(cards[line.card].name)
+            findings.append(Finding(
+                WARNING, "unknown-count",
+                f"{setup.name}: the count of '{cards[line.card].name}' is unknown in the source; "
+                "totals leave it out", line.where, "fill in the count when it is known"))
+        else:
+            table[line.card] += line.count
+    total = sum(table.values())
+    if total == 0 and not unknown:
+        findings.append(Finding(ERROR, "empty-setup", f"{setup.name}: the setup has no cards", setup.where))
+    findings += _table_checks(game, setup, table)
+    player_reports = [_play_out(game, setup, table, players) for players in setup.player_counts]
+    return SetupReport(
+        setup=setup, total=total,
+        by_color=_by_color(game, table), by_kind=_by_kind(game, table),
+        print_counts=_print_counts(game, setup, table, player_reports),
+        unknown_counts=unknown, players=player_reports, findings=findings,
+    )
+
+
+def _by_color(game: Game, pile: Mapping[str, float]) -> dict[str, Any]:
+    out = {c.id: 0 for c in game.colors}
+    for card_id, n in pile.items():
+        out[game.card(card_id).color] += n
+    return {k: v for k, v in out.items() if v}
+
+
+def _by_kind(game: Game, pile: Mapping[str, float]) -> dict[str, Any]:
+    out = {k.id: 0 for k in game.kinds}
+    for card_id, n in pile.items():
+        for kind in game.card(card_id).kinds:
+            out[kind] += n
+    return out
+
+
+def _variables(setup: Setup, players: int) -> dict[str, int]:
+    return {"players": players, "hand": setup.hand.deal}
+
+
+def _initial_deck(game: Game, setup: Setup, table: Counter, players: int) -> tuple[Counter, list[Finding]]:
+    try:
+        copies = expressions.evaluate(setup.copies, _variables(setup, players))
+    except expressions.ExpressionError as exc:
+        return Counter(), [Finding(ERROR, "bad-expression", f"{setup.name}: copies: {exc}", setup.where)]
+    deck = Counter({card: n * copies for card, n in table.items()})
+    for card, per_player in setup.hand.extras:
+        deck[card] += per_player * players
+    return deck, []
+
+
+def _print_counts(game: Game, setup: Setup, table: Counter, reports) -> dict[str, int]:
+    """Copies of each card to print so that every player count of the setup can be played."""
+    need: Counter = Counter()
+    for players in setup.player_counts:
+        deck, _ = _initial_deck(game, setup, table, players)
+        for card, n in deck.items():
+            need[card] = max(need[card], n)
+    return {c.name: need[c.id] for c in game.cards if need[c.id]}
+
+
+class _Piles:
+    """Named piles of expected card counts."""
+
+    def __init__(self, game: Game, deck: Counter):
+        self.game = game
+        self.piles: dict[str, Counter] = {"deck": Counter(deck)}
+        self.hands: Counter = Counter()
+
+    def pile(self, name: str) -> Counter:
+        if name == "hands":
+            return self.hands
+        return self.piles.setdefault(name, Counter())
+
+    def selected(self, name: str, selector) -> dict[str, float]:
+        return {c: n for c, n in self.pile(name).items() if n > EPSILON and matches(self.game.card(c), selector)}
+
+    def take(self, name: str, selector, amount: float | None) -> tuple[dict[str, float], float]:
+        """Take `amount` selected cards (all when None), in proportion; returns (taken, available)."""
+        chosen = self.selected(name, selector)
+        available = sum(chosen.values())
+        if amount is None:
+            amount = available
+        amount = min(amount, available)
+        taken = {c: n * amount / available for c, n in chosen.items()} if available else {}
+        source = self.pile(name)
+        for card, n in taken.items():
+            source[card] -= n
+        return taken, available
+
+    def put(self, name: str, cards: Mapping[str, float]) -> None:
+        target = self.pile(name)
+        for card, n in cards.items():
+            target[card] += n
+
+    def size(self, name: str) -> float:
+        return sum(n for n in self.pile(name).values() if n > EPSILON)
+
+
+def _play_out(game: Game, setup: Setup, table: Counter, players: int) -> PlayerCount:
+    deck, findings = _initial_deck(game, setup, table, players)
+    piles = _Piles(game, deck)
+    variables = _variables(setup, players)
+    dealt_per_player = 0.0
+    for step in game.steps:
+        try:
+            if step.when and not expressions.evaluate(step.when, variables):
+                continue
+            dealt_per_player += _run_step(game, setup, step, piles, players, variables, findings)
+        except expressions.ExpressionError as exc:
+            findings.append(Finding(ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", step.where))
+    draw = {c: n for c, n in piles.pile("deck").items() if n > EPSILON}
+    report = PlayerCount(
+        players=players,
+        dealt_per_player=dealt_per_player,
+        draw_pile=sum(draw.values()),
+        draw_by_kind=_by_kind(game, draw),
+        draw_by_color=_by_color(game, draw),
+        piles={name: piles.size(name) for name in sorted(piles.piles) if name != "deck"} | {
+            "hands": piles.size("hands")},
+        findings=findings,
+    )
+    if report.draw_pile < EPSILON:
+        findings.append(Finding(ERROR, "empty-draw-pile",
+                                f"{setup.name}, {players} players: the draw pile is empty after setup",
+                                setup.where, "add cards or lower the number set aside"))
+    hand = {c: n / players for c, n in piles.hands.items() if n > EPSILON}
+    findings += _pile_checks(game, setup, players, draw, hand, variables)
+    return report
+
+
+def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, findings) -> float:
+    """Carry out one step; returns the cards it dealt to each player."""
+    if step.action == "shuffle":
+        return 0.0
+    label = step.text or f"{step.action} from {step.source}"
+    context = f"{setup.name}, {players} players"
+    if step.extras:
+        for card_id, per_player in setup.hand.extras:
+            wanted = per_player * players
+            taken, available = piles.take(step.source, {"card": [card_id]}, wanted)
+            if available + EPSILON < wanted:
+                findings.append(_short(context, label, wanted, available, step, game.card(card_id).name))
+            piles.put(step.target, taken)
+        return float(sum(n for _, n in setup.hand.extras))
+    count = None if step.count is None else expressions.evaluate(step.count, variables)
+    wanted = None if count is None else count * (players if step.per_player else 1)
+    if wanted is not None and wanted < 0:
+        findings.append(Finding(ERROR, "negative-count", f"{context}: '{label}' asks for {wanted} cards", step.where))
+        return 0.0
+    taken, available = piles.take(step.source, step.select, wanted)
+    if wanted is not None and available + EPSILON < wanted and not step.up_to:
+        findings.append(_short(context, label, wanted, available, step))
+    piles.put(step.target, taken)
+    if step.per_player:
+        return sum(taken.values()) / players
+    return 0.0
+
+
+def _short(context, label, wanted, available, step, card_name: str = "") -> Finding:
+    what = f"'{card_name}' cards" if card_name else "cards"
+    return Finding(ERROR, "not-enough-cards",
+                   f"{context}: '{label}' needs {_number(wanted)} {what} from the {step.source} pile "
+                   f"but only {_number(available)} are there", step.where,
+                   "add cards to the setup or narrow its player range")
+
+
+def _bounds(check: Check, variables) -> list[tuple[str, int]]:
+    out = []
+    for name in ("at_least", "at_most", "equals"):
+        spec = getattr(check, name)
+        if spec is not None:
+            out.append((name, expressions.evaluate(spec, variables)))
+    return out
+
+
+def _failed(actual: float, bound: str, value: int) -> bool:
+    if bound == "at_least":
+        return actual + EPSILON < value
+    if bound == "at_most":
+        return actual - EPSILON > value
+    return abs(actual - value) > EPSILON
+
+
+_BOUND_WORDS = {"at_least": "at least", "at_most": "at most", "equals": "exactly"}
+
+
+def _apply_check(check: Check, setup: Setup, actual: float, variables, context: str) -> list[Finding]:
+    waiver = next((w for w in setup.waivers if w.check == check.id), None)
+    findings = []
+    for bound, value in _bounds(check, variables):
+        if not _failed(actual, bound, value):
+            continue
+        level, note = check.level, ""
+        if waiver:
+            level, note = INFO, f" — waived by the setup: {waiver.reason}"
+        source = f" ({check.source})" if check.source else ""
+        findings.append(Finding(
+            level, check.id,
+            f"{context}: {_number(actual)} where the rules want {_BOUND_WORDS[bound]} {value}{source}: "
+            f"{check.message}{note}",
+            setup.where))
+    return findings
+
+
+def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
+    findings = []
+    variables = _variables(setup, setup.max_players)
+    for check in game.checks:
+        if check.on != "setup":
+            continue
+        actual = sum(n for c, n in table.items() if matches(game.card(c), check.select))
+        findings += _apply_check(check, setup, actual, variables, f"{setup.name}: {_what(check, 'the table')}")
+    return findings
+
+
+def _pile_checks(game, setup, players, draw, hand, variables) -> list[Finding]:
+    findings = []
+    for check in game.checks:
+        if check.on == "setup":
+            continue
+        pile = draw if check.on == "draw_pile" else hand
+        where = "the draw pile" if check.on == "draw_pile" else "each hand"
+        actual = sum(n for c, n in pile.items() if matches(game.card(c), check.select))
+        try:
+            findings += _apply_check(check, setup, actual, variables,
+                                     f"{setup.name}, {players} players: {_what(check, where)}")
+        except expressions.ExpressionError as exc:
+            findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where))
+    return findings
+
+
+def _what(check: Check, place: str) -> str:
+    if not check.select:
+        return f"cards in {place}"
+    return f"{_describe_selector(check.select)} in {place}"
+
+
+def _describe_selector(selector: Mapping[str, Any]) -> str:
+    parts = []
+    for key, value in selector.items():
+        if key == "any":
+            parts.append(" or ".join(_describe_selector(s) for s in value))
+        elif key == "not":
+            parts.append(f"not {_describe_selector(value)}")
+        elif isinstance(value, (list, tuple)):
+            parts.append(f"{key} {'/'.join(value)}")
+        else:
+            parts.append(f"{key} {value}")
+    return ", ".join(parts) + " cards"
+
+
+def _unused_cards(game: Game) -> list[Finding]:
+    used = {line.card for s in game.setups for line in s.lines} | {
+        card for s in game.setups for card, _ in s.hand.extras}
+    unused = [c.name for c in game.cards if c.id not in used]
+    if not unused or not game.setups:
+        return []
+    return [Finding(INFO, "card-not-in-setup",
+                    f"{len(unused)} card type(s) appear in no setup: {', '.join(unused)}")]

@@ -1,0 +1,114 @@
+"""Counts in the rules data: integers, small arithmetic expressions, or tables by player count.
+
+Expressions are parsed with `ast` and only a whitelist of node types is evaluated, so
+data can never call into Python.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Mapping
+
+VARIABLES = ("players", "hand")
+FUNCTIONS = {"min": min, "max": max}
+MAX_LENGTH = 200
+
+_BINARY = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b if b else 0,
+    ast.Mod: lambda a, b: a % b if b else 0,
+}
+_COMPARE = {
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+}
+
+
+class ExpressionError(ValueError):
+    pass
+
+
+def parse(text: str) -> ast.Expression:
+    """Parse and validate an expression; raises ExpressionError with a readable reason."""
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(f"expression longer than {MAX_LENGTH} characters")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"cannot read expression {text!r}: {exc.msg}") from None
+    for node in ast.walk(tree):
+        _validate_node(node)
+    return tree
+
+
+def _validate_node(node: ast.AST) -> None:
+    allowed = (
+        ast.Expression, ast.BinOp, ast.UnaryOp, ast.USub, ast.UAdd, ast.Constant, ast.Name,
+        ast.Load, ast.Call, ast.Compare, ast.IfExp, ast.BoolOp, ast.And, ast.Or,
+        *_BINARY, *_COMPARE,
+    )
+    if not isinstance(node, allowed):
+        raise ExpressionError(f"'{type(node).__name__}' is not allowed in counts")
+    if isinstance(node, ast.Constant) and (type(node.value) is not int or abs(node.value) > 10**6):
+        raise ExpressionError(f"only whole numbers up to 1000000 are allowed, not {node.value!r}")
+    if isinstance(node, ast.Name) and node.id not in VARIABLES and node.id not in FUNCTIONS:
+        raise ExpressionError(
+            f"unknown name '{node.id}' (known: {', '.join(VARIABLES + tuple(FUNCTIONS))})"
+        )
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
+            raise ExpressionError("only min(...) and max(...) may be called")
+
+
+def evaluate(spec: Any, variables: Mapping[str, int]) -> int:
+    """The value of a count spec (int, expression string or {players: value} table)."""
+    if isinstance(spec, bool):
+        raise ExpressionError("a count cannot be true/false")
+    if isinstance(spec, int):
+        return spec
+    if isinstance(spec, Mapping):
+        players = variables["players"]
+        if players not in spec:
+            raise ExpressionError(f"the table has no entry for {players} players")
+        return int(spec[players])
+    return int(_eval(parse(str(spec)).body, variables))
+
+
+def _eval(node: ast.AST, env: Mapping[str, int]) -> Any:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env[node.id]
+    if isinstance(node, ast.UnaryOp):
+        value = _eval(node.operand, env)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp):
+        return _BINARY[type(node.op)](_eval(node.left, env), _eval(node.right, env))
+    if isinstance(node, ast.Call):
+        return FUNCTIONS[node.func.id](*(_eval(a, env) for a in node.args))
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, env)
+        for op, right_node in zip(node.ops, node.comparators):
+            right = _eval(right_node, env)
+            if not _COMPARE[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.IfExp):
+        return _eval(node.body if _eval(node.test, env) else node.orelse, env)
+    if isinstance(node, ast.BoolOp):
+        values = [_eval(v, env) for v in node.values]
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    raise ExpressionError(f"cannot evaluate {type(node).__name__}")
+
+
+def describe(spec: Any) -> str:
+    """A count spec as a person reads it."""
+    if isinstance(spec, Mapping):
+        return ", ".join(f"{k} players: {v}" for k, v in spec.items())
+    return str(spec)

@@ -1,0 +1,892 @@
+"""load: a game folder's YAML and Markdown → the model, every problem with file:line:column.
+
+YAML is composed into nodes by PyYAML's safe loader (no object construction), then
+converted by hand against the schema below. Working from nodes keeps each value's
+position, keeps text exactly as typed (`no`, `1.10`, `012` stay text) and lets the loader
+collect every problem in one run instead of stopping at the first.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import yaml
+
+from . import expressions
+from .model import (
+    ERROR, LEVELS, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Setup, SetupLine,
+    Step, Tag, Variation, Waiver, Where, slugify,
+)
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_GAME = "exploding_puppy"
+MAX_FILE_BYTES = 2_000_000
+MAX_DEPTH = 40
+MAX_NODES = 200_000
+MAX_TEXT = 4000
+MAX_CARDS = 5000
+MAX_COUNT = 1000
+MAX_PLAYERS = 100
+CARD_SIZES = ("poker", "bridge", "tarot", "mini")
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+HEX_PATTERN = re.compile(r"^#[0-9a-fA-F]{6}$")
+INT_PATTERN = re.compile(r"^[+-]?[0-9]+$")
+STR_TAG = "tag:yaml.org,2002:str"
+NULL_TAG = "tag:yaml.org,2002:null"
+BOOL_TAG = "tag:yaml.org,2002:bool"
+
+
+class GameNotFound(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- YAML → nodes
+
+
+class _SafeComposer(yaml.SafeLoader):
+    """PyYAML's safe loader, used only to compose nodes; refuses anchors and deep nesting."""
+
+    def compose_node(self, parent, index):  # noqa: D102 - PyYAML hook
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases (*name) are not supported in game data",
+                event.start_mark,
+            )
+        event = self.peek_event()
+        if getattr(event, "anchor", None):
+            raise yaml.composer.ComposerError(
+                None, None, "anchors (&name) are not supported in game data", event.start_mark
+            )
+        self._depth = getattr(self, "_depth", 0) + 1
+        self._nodes = getattr(self, "_nodes", 0) + 1
+        if self._depth > MAX_DEPTH:
+            raise yaml.composer.ComposerError(
+                None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark
+            )
+        if self._nodes > MAX_NODES:
+            raise yaml.composer.ComposerError(
+                None, None, f"more than {MAX_NODES} values in one file", event.start_mark
+            )
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def display_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+@dataclass
+class Reader:
+    """Converts nodes of one file, collecting findings instead of raising."""
+
+    path: Path
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return display_path(self.path)
+
+    def where(self, node: yaml.Node | None) -> Where:
+        if node is None:
+            return Where(self.name)
+        return Where(self.name, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def error(self, node, code: str, message: str, hint: str = "") -> None:
+        self.findings.append(Finding(ERROR, code, message, self.where(node), hint))
+
+    # -- documents
+
+    def document(self) -> yaml.Node | None:
+        try:
+            size = self.path.stat().st_size
+        except OSError as exc:
+            self.error(None, "file-unreadable", f"cannot read the file: {exc.strerror}")
+            return None
+        if size > MAX_FILE_BYTES:
+            self.error(None, "file-too-large",
+                       f"the file is {size} bytes; the limit is {MAX_FILE_BYTES}",
+                       "split it or remove unused data")
+            return None
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            self.error(None, "file-encoding", f"the file is not UTF-8 text ({exc.reason})",
+                       "save it as UTF-8")
+            return None
+        try:
+            node = yaml.compose(text, Loader=_SafeComposer)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = Where(self.name, mark.line + 1, mark.column + 1) if mark else Where(self.name)
+            problem = exc.problem or exc.context or "invalid YAML"
+            self.findings.append(Finding(ERROR, "yaml-syntax", f"YAML syntax: {problem}", where,
+                                         "check indentation, colons and quotes on this line"))
+            return None
+        except (yaml.YAMLError, RecursionError) as exc:
+            self.error(None, "yaml-syntax", f"YAML syntax: {exc}".splitlines()[0])
+            return None
+        if node is None:
+            self.error(None, "empty-file", "the file is empty")
+        return node
+
+    # -- shapes
+
+    def mapping(self, node, fields: dict[str, bool], what: str) -> dict[str, yaml.Node]:
+        """A mapping with known keys (field -> required). Unknown, duplicate, missing keys are reported."""
+        if not isinstance(node, yaml.MappingNode):
+            self.error(node, "wrong-type", f"{what} should be a mapping (key: value lines)",
+                       f"found {_node_kind(node)}")
+            return {}
+        out: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if key is None:
+                self.error(key_node, "wrong-type", f"{what}: keys must be plain words")
+                continue
+            if key in out:
+                first = out[key].start_mark.line + 1
+                self.error(key_node, "duplicate-key",
+                           f"{what}: key '{key}' appears twice (first on line {first})",
+                           "remove or rename one of them")
+                continue
+            if key not in fields:
+                self.error(key_node, "unknown-key", f"{what}: unknown key '{key}'",
+                           _did_you_mean(key, fields) or f"known keys: {', '.join(fields)}")
+                continue
+            out[key] = value_node
+        for key, required in fields.items():
+            if required and key not in out:
+                self.error(node, "missing-field", f"{what}: missing required key '{key}'")
+        return out
+
+    def free_mapping(self, node, what: str) -> list[tuple[yaml.Node, yaml.Node]]:
+        """A mapping with data-defined keys (e.g. card counts); duplicates are reported."""
+        if not isinstance(node, yaml.MappingNode):
+            self.error(node, "wrong-type", f"{what} should be a mapping", f"found {_node_kind(node)}")
+            return []
+        seen: dict[str, int] = {}
+        pairs = []
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.error(key_node, "wrong-type", f"{what}: keys must be plain text")
+                continue
+            folded = key_node.value.casefold()
+            if folded in seen:
+                self.error(key_node, "duplicate-key",
+                           f"{what}: '{key_node.value}' appears twice (first on line {seen[folded]})",
+                           "add the counts together in one line")
+                continue
+            seen[folded] = key_node.start_mark.line + 1
+            pairs.append((key_node, value_node))
+        return pairs
+
+    def sequence(self, node, what: str) -> list[yaml.Node]:
+        if node is None or _is_null(node):
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            self.error(node, "wrong-type", f"{what} should be a list (lines starting with '- ')",
+                       f"found {_node_kind(node)}")
+            return []
+        return list(node.value)
+
+    # -- scalars
+
+    def text(self, node, what: str, default: str = "", limit: int = MAX_TEXT) -> str:
+        if node is None or _is_null(node):
+            return default
+        if not isinstance(node, yaml.ScalarNode):
+            self.error(node, "wrong-type", f"{what} should be text", f"found {_node_kind(node)}")
+            return default
+        value = node.value
+        if len(value) > limit:
+            self.error(node, "text-too-long", f"{what} is {len(value)} characters; the limit is {limit}")
+            return value[:limit]
+        return value
+
+    def integer(self, node, what: str, low: int = 0, high: int = MAX_COUNT,
+                allow_null: bool = False) -> int | None:
+        if node is None or _is_null(node):
+            if allow_null:
+                return None
+            self.error(node, "wrong-type", f"{what} should be a whole number, not empty")
+            return None
+        if not isinstance(node, yaml.ScalarNode) or node.tag == STR_TAG and node.style:
+            self.error(node, "wrong-type", f"{what} should be a whole number",
+                       f"found {_node_kind(node)}")
+            return None
+        if not INT_PATTERN.match(node.value.strip()):
+            self.error(node, "not-a-whole-number", f"{what} should be a whole number, not '{node.value}'",
+                       "write digits only, e.g. 3")
+            return None
+        value = int(node.value.strip(), 10)
+        if value < low:
+            self.error(node, "number-out-of-range", f"{what} is {value}; it must be at least {low}")
+            return None
+        if value > high:
+            self.error(node, "number-out-of-range", f"{what} is {value}; it must be at most {high}")
+            return None
+        return value
+
+    def number(self, node, what: str, low: float, high: float) -> float | None:
+        if not isinstance(node, yaml.ScalarNode):
+            self.error(node, "wrong-type", f"{what} should be a number", f"found {_node_kind(node)}")
+            return None
+        try:
+            value = float(node.value)
+        except ValueError:
+            self.error(node, "wrong-type", f"{what} should be a number, not '{node.value}'")
+            return None
+        if not low <= value <= high:
+            self.error(node, "number-out-of-range", f"{what} is {value}; it must be {low}–{high}")
+            return None
+        return value
+
+    def boolean(self, node, what: str, default: bool = False) -> bool:
+        if node is None or _is_null(node):
+            return default
+        if isinstance(node, yaml.ScalarNode) and node.value.lower() in ("true", "false", "yes", "no"):
+            return node.value.lower() in ("true", "yes")
+        self.error(node, "wrong-type", f"{what} should be true or false, not '{getattr(node, 'value', '')}'")
+        return default
+
+    def identifier(self, node, what: str) -> str | None:
+        value = self.text(node, what)
+        if not ID_PATTERN.match(value):
+            self.error(node, "bad-id", f"{what} '{value}' is not a valid identifier",
+                       "use lower-case letters, digits, '-' or '_'")
+            return None
+        return value
+
+    def hex_color(self, node, what: str) -> str | None:
+        if node is None:
+            return None
+        value = self.text(node, what)
+        if not HEX_PATTERN.match(value):
+            self.error(node, "bad-color", f"{what} '{value}' is not a color", "write it as #rrggbb")
+            return None
+        return value.lower()
+
+    def text_list(self, node, what: str) -> tuple[str, ...]:
+        if isinstance(node, yaml.ScalarNode) and not _is_null(node):
+            return (self.text(node, what),)
+        return tuple(self.text(item, what) for item in self.sequence(node, what))
+
+    def count_spec(self, node, what: str):
+        """An integer, an expression, or a table by player count."""
+        if isinstance(node, yaml.MappingNode):
+            table = {}
+            for key_node, value_node in self.free_mapping(node, what):
+                players = self.integer(key_node, f"{what}: player count", 1, MAX_PLAYERS)
+                value = self.integer(value_node, f"{what} for {key_node.value} players")
+                if players is not None and value is not None:
+                    table[players] = value
+            return table
+        if isinstance(node, yaml.ScalarNode) and INT_PATTERN.match(node.value.strip()):
+            return self.integer(node, what)
+        text = self.text(node, what)
+        try:
+            expressions.parse(text)
+        except expressions.ExpressionError as exc:
+            self.error(node, "bad-expression", f"{what}: {exc}",
+                       "e.g. 'players - 1' or '10 * max(0, 7 - players)'")
+            return None
+        return text
+
+    def plain(self, node, what: str, depth: int = 0) -> Any:
+        """Free-form data (strings, lists, mappings) for templates; scalars stay as typed."""
+        if isinstance(node, yaml.MappingNode):
+            return {key.value: self.plain(value, what, depth + 1)
+                    for key, value in self.free_mapping(node, what)}
+        if isinstance(node, yaml.SequenceNode):
+            return [self.plain(item, what, depth + 1) for item in node.value]
+        return self.text(node, what)
+
+
+def _is_null(node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG and node.style is None
+
+
+def _node_kind(node) -> str:
+    if node is None:
+        return "nothing"
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return f"'{node.value}'" if node.value else "an empty value"
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    choices = list(choices)
+    folded = {c.casefold(): c for c in choices}
+    close = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=0.6)
+    return f"did you mean '{folded[close[0]]}'?" if close else ""
+
+
+# --------------------------------------------------------------------------- the game
+
+
+def find_game_folder(game: str | os.PathLike | None) -> Path:
+    """A game named under card_data/ (in the working directory or the project), or a folder path."""
+    name = str(game or DEFAULT_GAME)
+    as_path = Path(name)
+    candidates = [as_path] if (os.sep in name or as_path.is_dir()) else []
+    candidates += [Path("card_data") / name, PROJECT_ROOT / "card_data" / name]
+    for folder in candidates:
+        if (folder / "game.yaml").is_file():
+            return folder.resolve()
+    known = ", ".join(list_games()) or "none"
+    raise GameNotFound(f"no game '{name}': expected a folder with a game.yaml (known games: {known})")
+
+
+def list_games() -> list[str]:
+    roots = [Path("card_data"), PROJECT_ROOT / "card_data"]
+    names: set[str] = set()
+    for root in roots:
+        if root.is_dir():
+            names.update(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
+    return sorted(names)
+
+
+@dataclass
+class LoadResult:
+    game: Game | None
+    findings: list[Finding]
+
+    @property
+    def ok(self) -> bool:
+        return self.game is not None and not any(f.level == ERROR for f in self.findings)
+
+
+def load_game(game: str | os.PathLike | None = None) -> LoadResult:
+    folder = find_game_folder(game)
+    readers = {name: Reader(folder / f"{name}.yaml") for name in ("game", "cards", "setups")}
+    findings: list[Finding] = []
+    docs = {}
+    for name, reader in readers.items():
+        if not reader.path.is_file():
+            reader.error(None, "missing-file", f"the game folder has no {name}.yaml",
+                         f"create {name}.yaml (see docs/data-format.md)")
+            docs[name] = None
+        else:
+            docs[name] = reader.document()
+    if any(doc is None for doc in docs.values()):
+        return LoadResult(None, [f for r in readers.values() for f in r.findings])
+
+    builder = _GameBuilder(folder, readers)
+    game = builder.build(docs)
+    findings = [f for r in readers.values() for f in r.findings] + builder.extra_findings
+    return LoadResult(game, findings)
+
+
+class _GameBuilder:
+    def __init__(self, folder: Path, readers: dict[str, Reader]):
+        self.folder = folder
+        self.g, self.c, self.s = readers["game"], readers["cards"], readers["setups"]
+        self.extra_findings: list[Finding] = []
+
+    def build(self, docs) -> Game:
+        g = self.g
+        top = g.mapping(docs["game"], {
+            "title": True, "version": False, "author": False, "date": False, "card_size": False,
+            "default_setup": False, "colors": True, "tags": False, "kinds": False,
+            "kind_styles": False, "attributes": False, "setup": False, "checks": False,
+            "variations": False, "reference": False,
+        }, "game.yaml")
+        colors = self._colors(top.get("colors"))
+        tags = self._named(top.get("tags"), "tag", Tag)
+        kinds = self._named(top.get("kinds"), "kind", Kind)
+        attributes = self._attributes(top.get("attributes"))
+        kind_styles = self._kind_styles(top.get("kind_styles"), kinds)
+        cards = self._cards(docs["cards"], colors, tags, kinds, attributes)
+        setups = self._setups(docs["setups"], cards)
+        steps = self._steps(top.get("setup"))
+        checks = self._checks(top.get("checks"))
+        self._check_waivers(setups, checks)
+        variations = tuple(
+            Variation(g.text(m.get("name"), "variation name"), g.text(m.get("text"), "variation text"))
+            for m in (g.mapping(n, {"name": True, "text": True}, "variation")
+                      for n in g.sequence(top.get("variations"), "variations"))
+        )
+        default_setup = g.text(top.get("default_setup"), "default_setup") or None
+        if default_setup and slugify(default_setup) not in {s.id for s in setups}:
+            g.error(top.get("default_setup"), "unknown-setup", f"default_setup '{default_setup}' is not a setup",
+                    _did_you_mean(default_setup, [s.name for s in setups]))
+        return Game(
+            id=self.folder.name,
+            folder=self.folder,
+            title=g.text(top.get("title"), "title"),
+            version=g.text(top.get("version"), "version"),
+            author=g.text(top.get("author"), "author"),
+            date=g.text(top.get("date"), "date"),
+            card_size=self._card_size(top.get("card_size")),
+            colors=colors, tags=tags, kinds=kinds, attributes=attributes,
+            kind_styles=kind_styles, cards=cards, setups=setups, steps=steps, checks=checks,
+            variations=variations, default_setup=default_setup,
+            rules_markdown=self._rules_markdown(),
+            layout=self._layout(),
+            extra=g.plain(top["reference"], "reference") if "reference" in top else {},
+        )
+
+    # -- game.yaml parts
+
+    def _card_size(self, node):
+        g = self.g
+        if node is None:
+            return "poker"
+        if isinstance(node, yaml.MappingNode):
+            m = g.mapping(node, {"width_mm": True, "height_mm": True}, "card_size")
+            w = g.number(m["width_mm"], "card width (mm)", 20, 300) if "width_mm" in m else None
+            h = g.number(m["height_mm"], "card height (mm)", 20, 300) if "height_mm" in m else None
+            return {"width_mm": w or 63, "height_mm": h or 88}
+        name = g.text(node, "card_size")
+        if name not in CARD_SIZES:
+            g.error(node, "unknown-size", f"card_size '{name}' is not a known size",
+                    _did_you_mean(name, CARD_SIZES) or f"use one of {', '.join(CARD_SIZES)} or "
+                    "{width_mm: .., height_mm: ..}")
+            return "poker"
+        return name
+
+    def _colors(self, node) -> tuple[Color, ...]:
+        g = self.g
+        colors, seen = [], set()
+        for item in g.sequence(node, "colors"):
+            m = g.mapping(item, {"id": True, "name": True, "meaning": False, "hex": True,
+                                 "symbol": True, "text_hex": False, "title_hex": False}, "color")
+            cid = g.identifier(m.get("id"), "color id")
+            if cid is None:
+                continue
+            if cid in seen:
+                g.error(m["id"], "duplicate-id", f"color '{cid}' is defined twice")
+                continue
+            seen.add(cid)
+            colors.append(Color(
+                id=cid, name=g.text(m.get("name"), "color name"), meaning=g.text(m.get("meaning"), "meaning"),
+                hex=g.hex_color(m.get("hex"), "hex") or "#888888",
+                symbol=g.identifier(m.get("symbol"), "symbol") or "star",
+                text_hex=g.hex_color(m.get("text_hex"), "text_hex"),
+                title_hex=g.hex_color(m.get("title_hex"), "title_hex"),
+            ))
+        if not colors:
+            g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
+        return tuple(colors)
+
+    def _named(self, node, what: str, cls):
+        g = self.g
+        out, seen = [], set()
+        for item in g.sequence(node, f"{what}s"):
+            m = g.mapping(item, {"id": True, "name": True, "meaning": False}, what)
+            ident = g.identifier(m.get("id"), f"{what} id")
+            if ident is None:
+                continue
+            if ident in seen:
+                g.error(m["id"], "duplicate-id", f"{what} '{ident}' is defined twice")
+                continue
+            seen.add(ident)
+            out.append(cls(ident, g.text(m.get("name"), f"{what} name"), g.text(m.get("meaning"), "meaning")))
+        return tuple(out)
+
+    def _attributes(self, node) -> tuple[Attribute, ...]:
+        g = self.g
+        out = []
+        for item in g.sequence(node, "attributes"):
+            m = g.mapping(item, {"id": True, "name": True, "from": False, "digit": False,
+                                 "divide": False, "modulo": False, "names": False}, "attribute")
+            ident = g.identifier(m.get("id"), "attribute id")
+            source = g.text(m.get("from"), "from", "number")
+            if source != "number":
+                g.error(m.get("from"), "unknown-key", f"attribute source '{source}' is not supported",
+                        "attributes are derived from: number")
+            digit = g.text(m.get("digit"), "digit") or None
+            if digit not in (None, "tens", "ones"):
+                g.error(m["digit"], "unknown-key", f"digit '{digit}' is not tens or ones")
+                digit = None
+            names = {}
+            if "names" in m:
+                for key_node, value_node in g.free_mapping(m["names"], "names"):
+                    value = g.integer(key_node, "attribute value", 0, 10**6)
+                    if value is not None:
+                        names[value] = g.text(value_node, "name")
+            divide = g.integer(m["divide"], "divide", 1, 10**6) if "divide" in m else None
+            modulo = g.integer(m["modulo"], "modulo", 1, 10**6) if "modulo" in m else None
+            if ident:
+                out.append(Attribute(ident, g.text(m.get("name"), "name"), digit, divide, modulo, names))
+        return tuple(out)
+
+    def _kind_styles(self, node, kinds) -> dict[str, dict[str, str]]:
+        g = self.g
+        styles = {}
+        if node is None:
+            return styles
+        kind_ids = [k.id for k in kinds]
+        for key_node, value_node in g.free_mapping(node, "kind_styles"):
+            if key_node.value not in kind_ids:
+                g.error(key_node, "unknown-kind", f"kind_styles: unknown kind '{key_node.value}'",
+                        _did_you_mean(key_node.value, kind_ids))
+                continue
+            m = g.mapping(value_node, {"title_hex": False, "hex": False}, "kind style")
+            styles[key_node.value] = {k: g.hex_color(v, k) for k, v in m.items() if g.hex_color(v, k)}
+        return styles
+
+    # -- cards.yaml
+
+    def _cards(self, doc, colors, tags, kinds, attributes) -> tuple[Card, ...]:
+        c = self.c
+        top = c.mapping(doc, {"cards": True}, "cards.yaml")
+        color_ids = [x.id for x in colors]
+        tag_ids, kind_ids = [t.id for t in tags], [k.id for k in kinds]
+        cards: list[Card] = []
+        by_id: dict[str, Card] = {}
+        for item in c.sequence(top.get("cards"), "cards"):
+            for card in self._card_entries(item, color_ids, tag_ids, kind_ids, attributes):
+                if card.id in by_id:
+                    first = by_id[card.id].where
+                    c.findings.append(Finding(ERROR, "duplicate-card",
+                                              f"card '{card.name}' is defined twice (first at {first})",
+                                              card.where, "card names must be unique, ignoring case"))
+                    continue
+                by_id[card.id] = card
+                cards.append(card)
+            if len(cards) > MAX_CARDS:
+                c.error(item, "too-many-cards", f"more than {MAX_CARDS} card types")
+                break
+        return tuple(cards)
+
+    CARD_FIELDS = {"name": False, "series": False, "numbers": False, "color": True, "kind": False,
+                   "tags": False, "number": False, "star": False, "flavor": False, "text": False,
+                   "details": False, "art": False}
+
+    def _card_entries(self, node, color_ids, tag_ids, kind_ids, attributes) -> list[Card]:
+        c = self.c
+        m = c.mapping(node, self.CARD_FIELDS, "card")
+        if not m:
+            return []
+        if ("name" in m) == ("series" in m):
+            c.error(node, "missing-field", "a card needs either 'name' or 'series' (not both)")
+            return []
+        color = c.text(m.get("color"), "color")
+        if color not in color_ids:
+            c.error(m.get("color"), "unknown-color", f"unknown color '{color}'",
+                    _did_you_mean(color, color_ids) or f"colors are: {', '.join(color_ids)}")
+            return []
+        card_kinds = self._ids(m.get("kind"), kind_ids, "kind", "unknown-kind")
+        card_tags = self._ids(m.get("tags"), tag_ids, "tag", "unknown-tag")
+        common = dict(
+            color=color, kinds=card_kinds, tags=card_tags,
+            star=c.boolean(m.get("star"), "star"),
+            art=(c.text(m.get("art"), "art") or None),
+            where=c.where(node),
+        )
+        texts = {k: c.text(m.get(k), k) for k in ("flavor", "text", "details")}
+        if "name" in m:
+            name = c.text(m["name"], "card name", limit=80).strip()
+            if not name:
+                c.error(m["name"], "missing-field", "card name is empty")
+                return []
+            number = c.integer(m.get("number"), "associated number", 0, 10**6, allow_null=True)
+            return [Card(id=slugify(name), name=name, number=number, **texts, **common)]
+        return self._series(m, texts, common, attributes)
+
+    def _series(self, m, texts, common, attributes) -> list[Card]:
+        c = self.c
+        pattern = c.text(m["series"], "series", limit=80)
+        if "numbers" not in m:
+            c.error(m["series"], "missing-field", "a series needs numbers: {from: .., to: ..}")
+            return []
+        rng = c.mapping(m["numbers"], {"from": True, "to": True}, "numbers")
+        low = c.integer(rng.get("from"), "from", 0, 10**6)
+        high = c.integer(rng.get("to"), "to", 0, 10**6)
+        if low is None or high is None:
+            return []
+        if high < low or high - low >= MAX_CARDS:
+            c.error(m["numbers"], "number-out-of-range",
+                    f"numbers {low}..{high} must count up and hold at most {MAX_CARDS} cards")
+            return []
+        cards = []
+        for number in range(low, high + 1):
+            values = {"number": number}
+            labels = {a.id: a.label_of(number) for a in attributes}
+            values.update(labels)
+            try:
+                name = fill_pattern(pattern, values)
+                filled = {k: fill_pattern(v, values) for k, v in texts.items()}
+            except ValueError as exc:
+                c.error(m["series"], "bad-pattern", str(exc), "use {number}, {number:02d} or an attribute id")
+                return []
+            cards.append(Card(id=slugify(name), name=name, number=number, attributes=labels,
+                              **filled, **common))
+        return cards
+
+    def _ids(self, node, known: list[str], what: str, code: str) -> tuple[str, ...]:
+        c = self.c
+        out = []
+        for item_node, value in self._id_items(node, what):
+            if value not in known:
+                c.error(item_node, code, f"unknown {what} '{value}'",
+                        _did_you_mean(value, known) or f"{what}s are: {', '.join(known) or 'none defined'}")
+            elif value not in out:
+                out.append(value)
+        return tuple(out)
+
+    def _id_items(self, node, what):
+        c = self.c
+        if node is None or _is_null(node):
+            return []
+        items = [node] if isinstance(node, yaml.ScalarNode) else c.sequence(node, f"{what}s")
+        return [(n, c.text(n, what).strip().lower()) for n in items]
+
+    # -- setups.yaml
+
+    def _setups(self, doc, cards) -> tuple[Setup, ...]:
+        s = self.s
+        top = s.mapping(doc, {"setups": True}, "setups.yaml")
+        index = {card.id: card for card in cards}
+        names = [card.name for card in cards]
+        setups, seen = [], set()
+        for item in s.sequence(top.get("setups"), "setups"):
+            m = s.mapping(item, {"name": True, "blurb": False, "players": True, "extra_rules": False,
+                                 "hand": False, "cards": True, "waive": False, "copies": False}, "setup")
+            if not m:
+                continue
+            name = s.text(m.get("name"), "setup name", limit=80).strip()
+            if not name:
+                continue
+            if slugify(name) in seen:
+                s.error(m["name"], "duplicate-setup", f"setup '{name}' is defined twice")
+                continue
+            seen.add(slugify(name))
+            low, high = self._players(m.get("players"))
+            setups.append(Setup(
+                id=slugify(name), name=name, blurb=s.text(m.get("blurb"), "blurb"),
+                min_players=low, max_players=high,
+                hand=self._hand(m.get("hand"), index, names),
+                lines=self._lines(m.get("cards"), index, names, name),
+                extra_rules=s.text_list(m.get("extra_rules"), "extra rule"),
+                copies=s.count_spec(m["copies"], "copies") if "copies" in m else 1,
+                waivers=self._waivers(m.get("waive")),
+                where=s.where(item),
+            ))
+        return tuple(setups)
+
+    def _players(self, node) -> tuple[int, int]:
+        s = self.s
+        m = s.mapping(node, {"min": True, "max": True}, "players")
+        low = s.integer(m.get("min"), "players: min", 1, MAX_PLAYERS) if "min" in m else None
+        high = s.integer(m.get("max"), "players: max", 1, MAX_PLAYERS) if "max" in m else None
+        if low is not None and high is not None and high < low:
+            s.error(node, "bad-players", f"players: max ({high}) is less than min ({low})")
+            return low, low
+        return (low or 1), (high or low or 1)
+
+    def _resolve_card(self, key_node, index, names, context: str) -> str | None:
+        name = key_node.value
+        ident = slugify(name)
+        if ident in index:
+            return ident
+        self.s.error(key_node, "unknown-card", f"{context}: no card named '{name}' in cards.yaml",
+                     _did_you_mean(name, names) or "add the card to cards.yaml or fix the name")
+        return None
+
+    def _lines(self, node, index, names, setup_name) -> tuple[SetupLine, ...]:
+        s = self.s
+        lines = []
+        for key_node, value_node in s.free_mapping(node, f"setup '{setup_name}': cards"):
+            ident = self._resolve_card(key_node, index, names, f"setup '{setup_name}'")
+            count = s.integer(value_node, f"count of '{key_node.value}'", allow_null=True)
+            if count is None and not _is_null(value_node):
+                continue
+            if ident:
+                lines.append(SetupLine(ident, count, s.where(key_node)))
+        return tuple(lines)
+
+    def _hand(self, node, index, names) -> Hand:
+        s = self.s
+        if node is None:
+            return Hand()
+        m = s.mapping(node, {"deal": False, "extras": False}, "hand")
+        deal = s.integer(m["deal"], "hand: deal") if "deal" in m else 0
+        extras = []
+        if "extras" in m and not _is_null(m["extras"]):
+            for key_node, value_node in s.free_mapping(m["extras"], "hand: extras"):
+                ident = self._resolve_card(key_node, index, names, "hand: extras")
+                count = s.integer(value_node, f"extras count of '{key_node.value}'")
+                if ident and count:
+                    extras.append((ident, count))
+        return Hand(deal or 0, tuple(extras))
+
+    def _waivers(self, node) -> tuple[Waiver, ...]:
+        s = self.s
+        out = []
+        for item in s.sequence(node, "waive"):
+            m = s.mapping(item, {"check": True, "reason": True}, "waive")
+            out.append(Waiver(s.text(m.get("check"), "check"), s.text(m.get("reason"), "reason"),
+                              s.where(m.get("check", item))))
+        return tuple(out)
+
+    def _check_waivers(self, setups, checks) -> None:
+        ids = [c.id for c in checks]
+        for setup in setups:
+            for waiver in setup.waivers:
+                if waiver.check not in ids:
+                    self.extra_findings.append(Finding(
+                        ERROR, "unknown-check", f"setup '{setup.name}' waives unknown check '{waiver.check}'",
+                        waiver.where, _did_you_mean(waiver.check, ids) or f"checks are: {', '.join(ids)}"))
+
+    # -- rules data
+
+    STEP_ACTIONS = ("move", "deal", "shuffle")
+
+    def _steps(self, node) -> tuple[Step, ...]:
+        g = self.g
+        if node is None:
+            return ()
+        m = g.mapping(node, {"steps": True}, "setup")
+        steps = []
+        for item in g.sequence(m.get("steps"), "steps"):
+            fields = {a: False for a in self.STEP_ACTIONS} | {"text": False, "when": False}
+            sm = g.mapping(item, fields, "step")
+            actions = [a for a in self.STEP_ACTIONS if a in sm]
+            if len(actions) != 1:
+                g.error(item, "bad-step", "a step needs exactly one of: move, deal, shuffle")
+                continue
+            action = actions[0]
+            when = g.text(sm.get("when"), "when") or None
+            if when:
+                try:
+                    expressions.parse(when)
+                except expressions.ExpressionError as exc:
+                    g.error(sm["when"], "bad-expression", f"when: {exc}")
+                    continue
+            common = dict(action=action, when=when, text=g.text(sm.get("text"), "text"), where=g.where(item))
+            if action == "shuffle":
+                steps.append(Step(source=g.text(sm["shuffle"], "pile"), **common))
+                continue
+            spec = g.mapping(sm[action], {"from": False, "to": action == "move", "select": False,
+                                          "count": False, "extras": False, "up_to": False,
+                                          "random": False}, action)
+            steps.append(Step(
+                source=g.text(spec.get("from"), "from", "deck"),
+                target=g.text(spec.get("to"), "to", "hands" if action == "deal" else "deck"),
+                select=self._selector(spec.get("select")),
+                count=g.count_spec(spec["count"], "count") if "count" in spec else None,
+                per_player=action == "deal",
+                extras=g.boolean(spec.get("extras"), "extras"),
+                up_to=g.boolean(spec.get("up_to"), "up_to"),
+                random=g.boolean(spec.get("random"), "random"),
+                **common,
+            ))
+        return tuple(steps)
+
+    SELECT_KEYS = ("color", "kind", "card", "tag", "attribute", "star", "any", "not")
+
+    def _selector(self, node, depth: int = 0):
+        g = self.g
+        if node is None:
+            return None
+        m = g.mapping(node, {k: False for k in self.SELECT_KEYS}, "select")
+        out = {}
+        for key, value in m.items():
+            if key in ("any",):
+                out[key] = [self._selector(v, depth + 1) for v in g.sequence(value, key)]
+            elif key == "not":
+                out[key] = self._selector(value, depth + 1)
+            elif key == "attribute":
+                out[key] = {k.value: g.text(v, "attribute value") for k, v in g.free_mapping(value, key)}
+            elif key == "star":
+                out[key] = g.boolean(value, key)
+            else:
+                out[key] = [x.casefold() if key == "card" else x for x in g.text_list(value, key)]
+        return out
+
+    def _checks(self, node) -> tuple[Check, ...]:
+        g = self.g
+        checks, seen = [], set()
+        for item in g.sequence(node, "checks"):
+            m = g.mapping(item, {"id": True, "level": True, "on": True, "message": True, "select": False,
+                                 "at_least": False, "at_most": False, "equals": False, "source": False},
+                          "check")
+            ident = g.identifier(m.get("id"), "check id")
+            level = g.text(m.get("level"), "level")
+            if level not in LEVELS:
+                g.error(m.get("level"), "bad-level", f"level '{level}' is not one of {', '.join(LEVELS)}")
+                continue
+            on = g.text(m.get("on"), "on")
+            if on not in ("setup", "draw_pile", "hand"):
+                g.error(m.get("on"), "bad-check", f"on: '{on}' must be setup, draw_pile or hand")
+                continue
+            bounds = {k: g.count_spec(m[k], k) for k in ("at_least", "at_most", "equals") if k in m}
+            if not bounds:
+                g.error(item, "bad-check", "a check needs at_least, at_most or equals")
+                continue
+            if ident is None or ident in seen:
+                if ident:
+                    g.error(m["id"], "duplicate-id", f"check '{ident}' is defined twice")
+                continue
+            seen.add(ident)
+            checks.append(Check(id=ident, level=level, on=on, message=g.text(m.get("message"), "message"),
+                                select=self._selector(m.get("select")), source=g.text(m.get("source"), "source"),
+                                where=g.where(item), **bounds))
+        return tuple(checks)
+
+    # -- other files
+
+    def _rules_markdown(self) -> str:
+        path = self.folder / "rules.md"
+        if not path.is_file():
+            return ""
+        reader = Reader(path)
+        if path.stat().st_size > MAX_FILE_BYTES:
+            reader.error(None, "file-too-large", f"rules.md is larger than {MAX_FILE_BYTES} bytes")
+            self.extra_findings += reader.findings
+            return ""
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            reader.error(None, "file-encoding", "rules.md is not UTF-8 text", "save it as UTF-8")
+            self.extra_findings += reader.findings
+            return ""
+
+    def _layout(self) -> dict:
+        path = self.folder / "layout.yaml"
+        if not path.is_file():
+            return {}
+        reader = Reader(path)
+        node = reader.document()
+        data = reader.plain(node, "layout.yaml") if node is not None else {}
+        self.extra_findings += reader.findings
+        return data if isinstance(data, dict) else {}
+
+
+# --------------------------------------------------------------------------- patterns
+
+_PATTERN_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)(?::(0?[0-9]{0,2}d))?\}")
+
+
+def fill_pattern(pattern: str, values: dict[str, Any]) -> str:
+    """Fill {name} / {name:02d} fields. Only plain names: no attribute access, no indexing."""
+
+    def replace(match: re.Match) -> str:
+        name, spec = match.group(1), match.group(2)
+        if name not in values:
+            raise ValueError(f"unknown field '{{{name}}}' in pattern '{pattern}'")
+        value = values[name]
+        if spec:
+            if not isinstance(value, int):
+                raise ValueError(f"'{{{name}:{spec}}}' needs a number")
+            return format(value, spec)
+        return str(value)
+
+    return _PATTERN_FIELD.sub(replace, pattern)

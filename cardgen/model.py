@@ -1,0 +1,263 @@
+"""The game model: frozen dataclasses built by `load` and read by every later stage."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+LEVELS = (ERROR, WARNING, INFO)
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in the game data: file (relative to the game folder's parent), line, column."""
+
+    file: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: str
+    code: str
+    message: str
+    where: Where | None = None
+    hint: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "code": self.code,
+            "message": self.message + (f" ({self.hint})" if self.hint else ""),
+            "where": str(self.where) if self.where else None,
+        }
+
+    def __str__(self) -> str:
+        place = f"{self.where}: " if self.where else ""
+        hint = f"\n    hint: {self.hint}" if self.hint else ""
+        return f"{place}{self.level}: {self.message} [{self.code}]{hint}"
+
+
+@dataclass(frozen=True)
+class Color:
+    id: str
+    name: str
+    meaning: str
+    hex: str
+    symbol: str
+    text_hex: str | None = None
+    title_hex: str | None = None
+
+
+@dataclass(frozen=True)
+class Tag:
+    id: str
+    name: str
+    meaning: str = ""
+
+
+@dataclass(frozen=True)
+class Kind:
+    id: str
+    name: str
+    meaning: str = ""
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """A field derived from the card number, e.g. breed = tens digit."""
+
+    id: str
+    name: str
+    digit: str | None = None  # "tens" | "ones"
+    divide: int | None = None
+    modulo: int | None = None
+    names: Mapping[int, str] = field(default_factory=dict)
+
+    def value_of(self, number: int) -> int:
+        if self.digit == "tens":
+            return (number // 10) % 10
+        if self.digit == "ones":
+            return number % 10
+        value = number
+        if self.divide:
+            value //= self.divide
+        if self.modulo:
+            value %= self.modulo
+        return value
+
+    def label_of(self, number: int) -> str:
+        value = self.value_of(number)
+        return self.names.get(value, f"{self.name} {value}")
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str  # slug of the name, unique in the game
+    name: str
+    color: str  # Color.id
+    kinds: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    number: int | None = None
+    star: bool = False
+    flavor: str = ""
+    text: str = ""
+    details: str = ""
+    art: str | None = None
+    attributes: Mapping[str, str] = field(default_factory=dict)
+    where: Where | None = None
+
+
+@dataclass(frozen=True)
+class Hand:
+    deal: int = 0
+    extras: tuple[tuple[str, int], ...] = ()  # (card id, count per player)
+
+
+@dataclass(frozen=True)
+class SetupLine:
+    card: str  # Card.id
+    count: int | None  # None: unknown in the source
+    where: Where | None = None
+
+
+@dataclass(frozen=True)
+class Waiver:
+    check: str
+    reason: str
+    where: Where | None = None
+
+
+@dataclass(frozen=True)
+class Setup:
+    id: str
+    name: str
+    blurb: str
+    min_players: int
+    max_players: int
+    hand: Hand
+    lines: tuple[SetupLine, ...]
+    extra_rules: tuple[str, ...] = ()
+    copies: Any = 1  # count spec: int, expression or table by player count
+    waivers: tuple[Waiver, ...] = ()
+    where: Where | None = None
+
+    @property
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+
+@dataclass(frozen=True)
+class Step:
+    action: str  # move | deal | shuffle
+    source: str = "deck"
+    target: str = "deck"
+    select: Any = None  # selector mapping or None (all cards)
+    count: Any = None  # count spec or None (all selected)
+    per_player: bool = False
+    extras: bool = False
+    up_to: bool = False
+    random: bool = False
+    when: str | None = None
+    text: str = ""
+    where: Where | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    level: str
+    on: str  # setup | draw_pile | hand
+    message: str
+    select: Any = None
+    at_least: Any = None
+    at_most: Any = None
+    equals: Any = None
+    source: str = ""
+    where: Where | None = None
+
+
+@dataclass(frozen=True)
+class Variation:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    folder: Path
+    title: str
+    version: str
+    author: str
+    date: str
+    card_size: Any  # preset name or {"width_mm", "height_mm"}
+    colors: tuple[Color, ...]
+    tags: tuple[Tag, ...]
+    kinds: tuple[Kind, ...]
+    attributes: tuple[Attribute, ...]
+    kind_styles: Mapping[str, Mapping[str, str]]
+    cards: tuple[Card, ...]
+    setups: tuple[Setup, ...]
+    steps: tuple[Step, ...]
+    checks: tuple[Check, ...]
+    variations: tuple[Variation, ...]
+    default_setup: str | None = None
+    rules_markdown: str = ""
+    layout: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # free data for templates (cheat sheets)
+
+    def color(self, color_id: str) -> Color:
+        return next(c for c in self.colors if c.id == color_id)
+
+    def card(self, card_id: str) -> Card:
+        return self.cards_by_id[card_id]
+
+    @property
+    def cards_by_id(self) -> dict[str, Card]:
+        return {c.id: c for c in self.cards}
+
+    def setup(self, name: str) -> Setup:
+        wanted = slugify(name)
+        for s in self.setups:
+            if s.id == wanted:
+                return s
+        raise KeyError(name)
+
+    def title_hex(self, card: Card) -> str | None:
+        """The title color of a card: a kind style wins over the color's own."""
+        for kind in card.kinds:
+            style = self.kind_styles.get(kind, {})
+            if "title_hex" in style:
+                return style["title_hex"]
+        return self.color(card.color).title_hex
+
+
+def slugify(text: str) -> str:
+    out = []
+    for ch in text.lower():
+        if ch.isalnum():
+            out.append(ch)
+        elif out and out[-1] != "-":
+            out.append("-")
+    return "".join(out).strip("-") or "x"
+
+
+class BuildError(Exception):
+    """A problem that stops a build: names the file or card, and says what to do."""
+
+    def __init__(self, message: str, where: Where | str | None = None, hint: str = ""):
+        super().__init__(message)
+        self.message, self.where, self.hint = message, where, hint
+
+    def __str__(self) -> str:
+        place = f"{self.where}: " if self.where else ""
+        hint = f"\n    hint: {self.hint}" if self.hint else ""
+        return f"{place}error: {self.message}{hint}"
