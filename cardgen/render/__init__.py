@@ -1,0 +1,1 @@
+"""render: turn the checked model into PDFs (ReportLab card sheets, WeasyPrint documents)."""

@@ -1,0 +1,38 @@
+"""write: outputs appear complete or not at all.
+
+Each output is written to a temporary file beside its destination and renamed over it,
+so a failed build leaves the last good output byte-identical and no temp file behind.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .model import Game
+
+
+def output_dir(game: Game, out: str | os.PathLike | None = None) -> Path:
+    """`--out DIR` if given, else output/<game>/ in the working directory."""
+    return Path(out) if out else Path("output") / game.id
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
+    """Write bytes to path via a temp file in the same folder and an atomic rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
