@@ -51,8 +51,8 @@ def _parser() -> argparse.ArgumentParser:
 def load_and_check(game_name: str, quiet: bool = False):
     """Load + engine. Prints error findings and raises SystemExit(1) on any."""
     result = load.load_game(game_name)
-    if result.game is None:
-        print_findings(result.findings, sys.stderr)
+    if not result.ok:
+        print_findings([f for f in result.findings if f.level == ERROR], sys.stderr)
         raise SystemExit(EXIT_DATA)
     report = engine.check_game(result.game, result.findings)
     errors = [f for f in report.every_finding() if f.level == ERROR]
@@ -92,7 +92,7 @@ def cmd_list(args) -> int:
 
 def cmd_check(args) -> int:
     result = load.load_game(args.game)
-    if result.game is None:
+    if not result.ok:  # the engine runs on data that loads cleanly; its findings would only echo these
         if args.json:
             print(json.dumps({"game": args.game, "setups": [],
                               "findings": [f.as_dict() for f in result.findings]}, indent=2))

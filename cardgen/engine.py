@@ -131,6 +131,15 @@ class GameReport:
         }
 
 
+def _settle(value: float) -> float:
+    """Drop the float noise of proportional takes, so whole counts compare equal to integers."""
+    return round(value, 9) + 0.0
+
+
+def _settle_all(values: Mapping[str, float]) -> dict[str, float]:
+    return {k: _settle(v) for k, v in values.items()}
+
+
 def _number(value: float) -> float | int:
     rounded = round(value, 2)
     return int(rounded) if abs(rounded - round(rounded)) < EPSILON else rounded
@@ -266,12 +275,12 @@ def _play_out(game: Game, setup: Setup, table: Counter, players: int) -> PlayerC
     draw = {c: n for c, n in piles.pile("deck").items() if n > EPSILON}
     report = PlayerCount(
         players=players,
-        dealt_per_player=dealt_per_player,
-        draw_pile=sum(draw.values()),
-        draw_by_kind=_by_kind(game, draw),
-        draw_by_color=_by_color(game, draw),
-        piles={name: piles.size(name) for name in sorted(piles.piles) if name != "deck"} | {
-            "hands": piles.size("hands")},
+        dealt_per_player=_settle(dealt_per_player),
+        draw_pile=_settle(sum(draw.values())),
+        draw_by_kind=_settle_all(_by_kind(game, draw)),
+        draw_by_color=_settle_all(_by_color(game, draw)),
+        piles=_settle_all({name: piles.size(name) for name in sorted(piles.piles) if name != "deck"} | {
+            "hands": piles.size("hands")}),
         findings=findings,
     )
     if report.draw_pile < EPSILON:
@@ -347,12 +356,12 @@ def _apply_check(check: Check, setup: Setup, actual: float, variables, context: 
             continue
         level, note = check.level, ""
         if waiver:
-            level, note = INFO, f" — waived by the setup: {waiver.reason}"
+            level, note = INFO, f" Waived by the setup: {waiver.reason}"
         source = f" ({check.source})" if check.source else ""
         findings.append(Finding(
             level, check.id,
-            f"{context}: {_number(actual)} where the rules want {_BOUND_WORDS[bound]} {value}{source}: "
-            f"{check.message}{note}",
+            f"{context} is {_number(actual)}, expected {_BOUND_WORDS[bound]} {value}. "
+            f"{check.message}{source}{note}",
             setup.where))
     return findings
 
@@ -364,7 +373,8 @@ def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
         if check.on != "setup":
             continue
         actual = sum(n for c, n in table.items() if matches(game.card(c), check.select))
-        findings += _apply_check(check, setup, actual, variables, f"{setup.name}: {_what(check, 'the table')}")
+        findings += _apply_check(check, setup, actual, variables,
+                                 f"{setup.name}: {_what(game, check, 'the setup table')}")
     return findings
 
 
@@ -378,30 +388,34 @@ def _pile_checks(game, setup, players, draw, hand, variables) -> list[Finding]:
         actual = sum(n for c, n in pile.items() if matches(game.card(c), check.select))
         try:
             findings += _apply_check(check, setup, actual, variables,
-                                     f"{setup.name}, {players} players: {_what(check, where)}")
+                                     f"{setup.name}, {players} players: {_what(game, check, where)}")
         except expressions.ExpressionError as exc:
             findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where))
     return findings
 
 
-def _what(check: Check, place: str) -> str:
+def _what(game: Game, check: Check, place: str) -> str:
     if not check.select:
-        return f"cards in {place}"
-    return f"{_describe_selector(check.select)} in {place}"
+        return f"the number of cards in {place}"
+    return f"the number of {_describe_selector(game, check.select)} cards in {place}"
 
 
-def _describe_selector(selector: Mapping[str, Any]) -> str:
+def _describe_selector(game: Game, selector: Mapping[str, Any]) -> str:
+    names = {**{c.id: c.name for c in game.colors}, **{k.id: k.name for k in game.kinds},
+             **{t.id: t.name for t in game.tags}}
     parts = []
     for key, value in selector.items():
         if key == "any":
-            parts.append(" or ".join(_describe_selector(s) for s in value))
+            parts.append(" or ".join(_describe_selector(game, s) for s in value))
         elif key == "not":
-            parts.append(f"not {_describe_selector(value)}")
+            parts.append(f"non-{_describe_selector(game, value)}")
+        elif key == "attribute":
+            parts.append(", ".join(f"{k} {v}" for k, v in value.items()))
         elif isinstance(value, (list, tuple)):
-            parts.append(f"{key} {'/'.join(value)}")
+            parts.append("/".join(names.get(v, v) for v in value))
         else:
             parts.append(f"{key} {value}")
-    return ", ".join(parts) + " cards"
+    return " ".join(parts)
 
 
 def _unused_cards(game: Game) -> list[Finding]:

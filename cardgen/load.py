@@ -577,7 +577,9 @@ class _GameBuilder:
         if ("name" in m) == ("series" in m):
             c.error(node, "missing-field", "a card needs either 'name' or 'series' (not both)")
             return []
-        color = c.text(m.get("color"), "color")
+        if "color" not in m:
+            return []
+        color = c.text(m["color"], "color")
         if color not in color_ids:
             c.error(m.get("color"), "unknown-color", f"unknown color '{color}'",
                     _did_you_mean(color, color_ids) or f"colors are: {', '.join(color_ids)}")

@@ -1,0 +1,51 @@
+"""The command line contract: list, check, --json, exit codes."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def cardgen(*args):
+    return subprocess.run([sys.executable, "-m", "cardgen", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_list_shows_games_and_setups():
+    run = cardgen("list")
+    assert run.returncode == 0
+    assert "exploding_puppy: Exploding Puppy 1.1" in run.stdout
+    for name in ("Basic", "Default", "Darkness", "Mind Games", "Fight", "Life and Death"):
+        assert name in run.stdout
+
+
+def test_check_defaults_to_exploding_puppy_and_passes_with_warnings():
+    run = cardgen("check")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Default (3–8 players): 89 cards" in run.stdout
+    assert "warning" in run.stdout and "[total-cards]" in run.stdout
+    assert run.stdout.rstrip().splitlines()[-1].startswith("ok: 0 error(s)")
+
+
+def test_check_json_follows_the_contract():
+    run = cardgen("check", "exploding_puppy", "--json")
+    assert run.returncode == 0
+    data = json.loads(run.stdout)
+    assert data["game"] == "exploding_puppy"
+    setup = data["setups"][1]
+    assert set(setup) >= {"name", "total", "by_color", "by_kind", "players", "print_counts", "findings"}
+    assert (setup["name"], setup["total"]) == ("Default", 89)
+    assert setup["players"][0] == {**setup["players"][0], "players": 3, "draw_pile": 31}
+    assert setup["findings"][0].keys() == {"level", "code", "message", "where"}
+    assert setup["findings"][0]["where"].startswith("card_data/exploding_puppy/setups.yaml:")
+
+
+def test_exit_codes_tell_usage_from_data_errors(game_copy):
+    assert cardgen("check", "no_such_game").returncode == 2
+    assert cardgen("check", "--bogus").returncode == 2
+    assert cardgen().returncode == 2
+    folder = game_copy()
+    (folder / "setups.yaml").write_text("setups:\n  - name: X\n    players: {min: 2, max: 3}\n    cards: {Bom: 1}\n")
+    run = cardgen("check", str(folder), "--json")
+    assert run.returncode == 1
+    finding = json.loads(run.stdout)["findings"][0]
+    assert finding["code"] == "unknown-card" and "did you mean 'Boom'" in finding["message"]

@@ -1,0 +1,112 @@
+"""The rules engine: setup procedures played out per player count, checks from the game's data."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cardgen.engine import check_game
+from cardgen.load import load_game
+
+
+def report_for(folder):
+    result = load_game(folder)
+    assert result.ok, [str(f) for f in result.findings]
+    return check_game(result.game, result.findings)
+
+
+@pytest.fixture(scope="module")
+def puppy():
+    return report_for("exploding_puppy")
+
+
+def codes(findings, level=None):
+    return sorted(f.code for f in findings if level in (None, f.level))
+
+
+def test_basic_follows_the_rule_of_thumb_and_raises_nothing(puppy):
+    basic = puppy.setup("Basic")
+    assert basic.total == 90
+    assert basic.by_kind["puppy"] == 8 and basic.by_kind["defuse"] == 2
+    assert basic.all_findings() == []
+
+
+def test_basic_played_out_for_three_and_eight_players(puppy):
+    basic = puppy.setup("Basic")
+    three = basic.player_count(3)
+    # 80 non-black, non-defuse cards - 3 x 6 dealt - 40 set aside + 8 black + 2 Defuse
+    assert (three.dealt_per_player, three.draw_pile) == (7, 32)
+    assert three.piles["box"] == 40
+    assert three.draw_by_kind["puppy"] == 8 and three.draw_by_kind["defuse"] == 2
+    eight = basic.player_count(8)
+    assert (eight.draw_pile, eight.piles["box"]) == (42, 0)
+
+
+def test_print_counts_include_the_defuse_each_player_is_dealt(puppy):
+    basic = puppy.setup("Basic")
+    assert basic.print_counts["Defuse"] == 2 + 8
+    assert basic.print_total == 98
+    life = puppy.setup("Life and Death")
+    assert life.print_counts["Defuse"] == 8 and life.print_counts["Demonic Defuse"] == 2
+
+
+def test_departures_from_the_rule_of_thumb_are_warnings_with_numbers(puppy):
+    default = puppy.setup("Default")
+    (warning,) = default.all_findings()
+    assert (warning.level, warning.code) == ("warning", "total-cards")
+    assert "89" in warning.message and "90" in warning.message
+    assert codes(puppy.setup("Mind Games").all_findings()) == ["total-cards"]
+    assert codes(puppy.setup("Fight").all_findings()) == ["total-cards"]
+    assert codes(puppy.setup("Life and Death").all_findings()) == ["puppy-count"]
+
+
+def test_a_setup_can_waive_a_guideline_with_a_reason(puppy):
+    darkness = puppy.setup("Darkness")
+    assert codes(darkness.all_findings(), "warning") == ["puppy-count", "total-cards"]
+    (info,) = [f for f in darkness.all_findings() if f.level == "info"]
+    assert info.code == "defuse-count" and "unnecessary" in info.message
+    assert darkness.player_count(5).dealt_per_player == 6
+
+
+def test_too_few_puppies_to_end_the_game_is_an_error(game_copy):
+    folder = game_copy("exploding_puppy")
+    text = (folder / "setups.yaml").read_text()
+    (folder / "setups.yaml").write_text(re.sub(r'"?Exploding Puppy"?: 6', "Exploding Puppy: 1", text, count=1))
+    report = report_for(folder)
+    basic = report.setup("Basic")
+    errors = [f for f in basic.all_findings() if f.code == "enough-puppies"]
+    # 3 puppies remain: fine up to 4 players, an error for 5 to 8
+    assert len(errors) == 4 and "5 players" in errors[0].message
+    assert report.has_errors
+
+
+def test_a_different_game_needs_no_code(game_copy):
+    report = report_for(game_copy())
+    starter = report.setup("Starter")
+    two, three = starter.player_count(2), starter.player_count(3)
+    # 15 non-hazards - 2 shields - 6 dealt - 4 boxed + 3 hazards
+    assert (two.dealt_per_player, two.draw_pile, two.piles["box"]) == (4, 6, 4)
+    assert two.draw_by_kind == {"hazard": 3, "shield": pytest.approx(4 - 2 - 6 * 2 / 13 - 4 * (2 - 12 / 13) / 7)}
+    assert (three.draw_pile, three.draw_by_kind["hazard"]) == (5, 4)
+    assert not report.has_errors
+
+
+def test_unknown_counts_are_findings_not_crashes(game_copy):
+    folder = game_copy()
+    text = (folder / "setups.yaml").read_text()
+    (folder / "setups.yaml").write_text(text.replace("Peek: 6", "Peek: null"))
+    report = report_for(folder)
+    starter = report.setup("Starter")
+    assert starter.total == 14 and starter.unknown_counts == ["Peek"]
+    assert "unknown-count" in codes(starter.all_findings(), "warning")
+
+
+def test_copies_scale_the_table_with_the_player_count(game_copy):
+    folder = game_copy()
+    text = (folder / "setups.yaml").read_text()
+    (folder / "setups.yaml").write_text(text.replace("hand: {deal: 3}", 'hand: {deal: 3}\n    copies: "1 if players <= 2 else 2"'))
+    report = report_for(folder)
+    starter = report.setup("Starter")
+    assert starter.print_counts["Boom"] == 10
+    assert starter.player_count(3).draw_by_kind["hazard"] == 4
+    assert starter.player_count(3).piles["hazards"] == 6
