@@ -37,7 +37,7 @@ HEX_PATTERN = re.compile(r"^#[0-9a-fA-F]{6}$")
 INT_PATTERN = re.compile(r"^[+-]?[0-9]+$")
 STR_TAG = "tag:yaml.org,2002:str"
 NULL_TAG = "tag:yaml.org,2002:null"
-BOOL_TAG = "tag:yaml.org,2002:bool"
+STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
 
 
 class GameNotFound(Exception):
@@ -61,6 +61,11 @@ class _SafeComposer(yaml.SafeLoader):
         if getattr(event, "anchor", None):
             raise yaml.composer.ComposerError(
                 None, None, "anchors (&name) are not supported in game data", event.start_mark
+            )
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!") and not tag.startswith(STANDARD_TAG_PREFIX):
+            raise yaml.composer.ComposerError(
+                None, None, f"the YAML tag '{tag}' is not allowed in game data", event.start_mark
             )
         self._depth = getattr(self, "_depth", 0) + 1
         self._nodes = getattr(self, "_nodes", 0) + 1
@@ -698,6 +703,8 @@ class _GameBuilder:
         ident = slugify(name)
         if ident in index:
             return ident
+        if any(f.level == ERROR for f in self.c.findings):
+            return None  # cards.yaml is broken: its errors explain the missing card
         self.s.error(key_node, "unknown-card", f"{context}: no card named '{name}' in cards.yaml",
                      _did_you_mean(name, names) or "add the card to cards.yaml or fix the name")
         return None
