@@ -467,33 +467,30 @@ class _GameBuilder:
 
     def _colors(self, node) -> tuple[Color, ...]:
         g = self.g
-        colors, seen = [], set()
-        for item in g.sequence(node, "colors"):
-            m = g.mapping(item, {"id": True, "name": True, "meaning": False, "hex": True,
-                                 "symbol": True, "text_hex": False, "title_hex": False}, "color")
-            cid = g.identifier(m.get("id"), "color id")
-            if cid is None:
-                continue
-            if cid in seen:
-                g.error(m["id"], "duplicate-id", f"color '{cid}' is defined twice")
-                continue
-            seen.add(cid)
-            colors.append(Color(
-                id=cid, name=g.text(m.get("name"), "color name"), meaning=g.text(m.get("meaning"), "meaning"),
-                hex=g.hex_color(m.get("hex"), "hex") or "#888888",
-                symbol=g.identifier(m.get("symbol"), "symbol") or "star",
-                text_hex=g.hex_color(m.get("text_hex"), "text_hex"),
-                title_hex=g.hex_color(m.get("title_hex"), "title_hex"),
-            ))
+        fields = {"id": True, "name": True, "meaning": False, "hex": True, "symbol": True,
+                  "text_hex": False, "title_hex": False}
+        colors = self._identified(node, "color", fields, lambda cid, m: Color(
+            id=cid, name=g.text(m.get("name"), "color name"), meaning=g.text(m.get("meaning"), "meaning"),
+            hex=g.hex_color(m.get("hex"), "hex") or "#888888",
+            symbol=g.identifier(m.get("symbol"), "symbol") or "star",
+            text_hex=g.hex_color(m.get("text_hex"), "text_hex"),
+            title_hex=g.hex_color(m.get("title_hex"), "title_hex"),
+        ))
         if not colors:
             g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
-        return tuple(colors)
+        return colors
 
     def _named(self, node, what: str, cls):
         g = self.g
+        return self._identified(node, what, {"id": True, "name": True, "meaning": False}, lambda ident, m: cls(
+            ident, g.text(m.get("name"), f"{what} name"), g.text(m.get("meaning"), "meaning")))
+
+    def _identified(self, node, what: str, fields: dict[str, bool], make) -> tuple:
+        """A list of mappings with unique `id`s, each turned into a model object by make(id, mapping)."""
+        g = self.g
         out, seen = [], set()
         for item in g.sequence(node, f"{what}s"):
-            m = g.mapping(item, {"id": True, "name": True, "meaning": False}, what)
+            m = g.mapping(item, fields, what)
             ident = g.identifier(m.get("id"), f"{what} id")
             if ident is None:
                 continue
@@ -501,7 +498,7 @@ class _GameBuilder:
                 g.error(m["id"], "duplicate-id", f"{what} '{ident}' is defined twice")
                 continue
             seen.add(ident)
-            out.append(cls(ident, g.text(m.get("name"), f"{what} name"), g.text(m.get("meaning"), "meaning")))
+            out.append(make(ident, m))
         return tuple(out)
 
     def _attributes(self, node) -> tuple[Attribute, ...]:
