@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+import re
 import traceback
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -21,8 +23,11 @@ from jinja2.sandbox import SandboxedEnvironment
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from .. import expressions
+from ..engine import GameReport, PlayerCount, SetupReport
 from ..load import PROJECT_ROOT
-from ..model import BuildError, Game
+from ..model import BuildError, Card, Color, Game, Setup, Step, Variation
+from ..write import atomic_write
 
 SHARED_TEMPLATES = PROJECT_ROOT / "templates"
 SHARED_ART = PROJECT_ROOT / "art"
@@ -277,3 +282,349 @@ def symbol_url(game: Game, symbol: str) -> str | None:
             return path.resolve().as_uri()
     return None
 
+
+
+# --------------------------------------------------------------------------- the rulebook's outline
+
+_HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
+_TYPED_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+@dataclass
+class Part:
+    """A numbered chapter (level 1), section (2) or subsection (3) of the rulebook.
+
+    Prose comes from rules.md; the generated parts (cards, a setup, the variations, the
+    card diagram) hang on the part where they belong and render after its prose.
+    """
+
+    level: int
+    title: str
+    prose: str = ""
+    children: list["Part"] = field(default_factory=list)
+    number: str = ""
+    html: Markup = Markup("")
+    color: Color | None = None
+    cards: list[Card] = field(default_factory=list)
+    setup: SetupReport | None = None
+    variations: tuple[Variation, ...] = ()
+    card_diagram: bool = False
+    setup_steps: bool = False
+
+    @property
+    def anchor(self) -> str:
+        return "part-" + self.number.replace(".", "-")
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+def parse_rules(markdown: str) -> list[Part]:
+    """rules.md → chapters (#), sections (##) and subsections (###); typed numbers are dropped."""
+    chapters: list[Part] = []
+    stack: list[Part] = []
+    lines: list[str] = []
+    in_fence = False
+
+    def flush():
+        text = "\n".join(lines).strip("\n")
+        lines.clear()
+        if stack:
+            stack[-1].prose = text
+
+    for line in markdown.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        match = None if in_fence else _HEADING.match(line)
+        if not match:
+            lines.append(line)
+            continue
+        flush()
+        level = len(match.group(1))
+        part = Part(level, _TYPED_NUMBER.sub("", match.group(2)).strip())
+        while stack and stack[-1].level >= level:
+            stack.pop()
+        (stack[-1].children if stack else chapters).append(part)
+        stack.append(part)
+    flush()
+    return chapters
+
+
+def rulebook_outline(game: Game, report: GameReport) -> list[Part]:
+    chapters = parse_rules(game.rules_markdown)
+    card_chapter = _place_cards(game, chapters)
+    _place_setups(report, chapters)
+    _place_variations(game, chapters)
+    _place_card_diagram(chapters, card_chapter)
+    _number(chapters)
+    for chapter in chapters:
+        for part in chapter.walk():
+            part.html = markdown_html(part.prose, game, f"rules.md, section '{part.title}'")
+    return chapters
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().replace("-", " ").split())
+
+
+def _color_section(game: Game, part: Part) -> Color | None:
+    return next((c for c in game.colors if _norm(part.title) in (_norm(c.name), _norm(c.id))), None)
+
+
+def _place_cards(game: Game, chapters: list[Part]) -> Part | None:
+    """Cards go after their color's intro, in the chapter whose sections name the colors."""
+    if not game.cards:
+        return None
+    scored = [(sum(1 for s in ch.children if _color_section(game, s)), ch) for ch in chapters]
+    score, chapter = max(scored, key=lambda pair: pair[0], default=(0, None))
+    if not score:
+        chapter = Part(1, "Cards")
+        chapters.append(chapter)
+    existing = {(_color_section(game, s) or Color("", "", "", "", "")).id: s for s in chapter.children}
+    color_parts = []
+    for color in game.colors:
+        cards = [c for c in game.cards if c.color == color.id]
+        part = existing.get(color.id)
+        if part is None and not cards:
+            continue
+        part = part or Part(2, color.name)
+        part.color = color
+        _distribute(game, part, cards)
+        color_parts.append(part)
+    others = [s for s in chapter.children if not _color_section(game, s)]
+    first = next((i for i, s in enumerate(chapter.children) if _color_section(game, s)), len(others))
+    before = [s for s in chapter.children[:first] if s in others]
+    chapter.children = before + color_parts + [s for s in others if s not in before]
+    return chapter
+
+
+def _distribute(game: Game, part: Part, cards: list[Card]) -> None:
+    """Subsections named after a kind (or 'Non-<kind>') take the matching cards; the rest follow the intro."""
+    left = list(cards)
+    for sub in part.children:
+        wanted = _kind_filter(game, sub.title)
+        if wanted is None:
+            continue
+        kind, present = wanted
+        sub.cards = [c for c in left if (kind in c.kinds) == present]
+        left = [c for c in left if c not in sub.cards]
+    part.cards = left
+
+
+def _kind_filter(game: Game, title: str) -> tuple[str, bool] | None:
+    words = _norm(title)
+    negation = re.match(r"^(non|not|no|other than)\s+", words)
+    stem = words[negation.end():] if negation else words
+    for kind in game.kinds:
+        for form in {_norm(kind.id), _norm(kind.name)}:
+            if stem in (form, form + "s", form + "es"):
+                return kind.id, not negation
+    return None
+
+
+def _place_setups(report: GameReport, chapters: list[Part]) -> None:
+    """One section per setup, right after the intro of the deck-setup chapter."""
+    if not report.setups:
+        return
+    chapter = next((ch for ch in chapters if "setups" in _norm(ch.title)), None) or next(
+        (ch for ch in chapters if "setup" in _norm(ch.title)), None)
+    if chapter is None:
+        chapter = Part(1, "Deck Setups", setup_steps=True)
+        chapters.append(chapter)
+    named = {_norm(s.title): s for s in chapter.children}
+    parts = []
+    for setup_report in report.setups:
+        part = named.pop(_norm(setup_report.setup.name), None) or Part(2, setup_report.setup.name)
+        part.setup = setup_report
+        parts.append(part)
+    chapter.children = parts + [s for s in chapter.children if s not in parts]
+
+
+def _place_variations(game: Game, chapters: list[Part]) -> None:
+    if not game.variations:
+        return
+    chapter = next((ch for ch in chapters if re.search(r"variation|variant", _norm(ch.title))), None)
+    if chapter is None:
+        chapter = Part(1, "Variations")
+        chapters.append(chapter)
+    chapter.variations = game.variations
+
+
+def _place_card_diagram(chapters: list[Part], card_chapter: Part | None) -> None:
+    for chapter in chapters:
+        for part in chapter.walk():
+            title = _norm(part.title)
+            if "card" in title and re.search(r"structure|anatomy|parts of", title):
+                part.card_diagram = True
+                return
+    if card_chapter is not None:
+        card_chapter.card_diagram = True
+
+
+def _number(parts: list[Part], prefix: str = "") -> None:
+    for i, part in enumerate(parts, 1):
+        part.number = f"{prefix}{i}"
+        _number(part.children, part.number + ".")
+
+
+# --------------------------------------------------------------------------- rulebook context
+
+
+def rulebook_context(game: Game, report: GameReport) -> dict:
+    chapters = rulebook_outline(game, report)
+    return {
+        "chapters": chapters,
+        "contents": [p for ch in chapters for p in ch.walk()],
+        "report": report,
+        "example_card": _example_card(game),
+        "symbols": {c.id: symbol_url(game, c.symbol) for c in game.colors},
+        "colors": {c.id: c for c in game.colors},
+        "tags": {t.id: t for t in game.tags},
+        "kinds": {k.id: k for k in game.kinds},
+        "explain": lambda card: _card_explanation(game, card),
+        "inline": lambda text, origin="": markdown_inline(text, game, origin),
+        "count_columns": _count_columns,
+        "players_label": players_label,
+        "number": format_number,
+        "set_aside": set_aside,
+        "hand_label": lambda setup: hand_label(game, setup),
+        "title_hex": game.title_hex,
+    }
+
+
+def _card_explanation(game: Game, card: Card) -> Markup:
+    return markdown_html(card.details or card.text, game, f"card '{card.name}'")
+
+
+def _example_card(game: Game) -> Card | None:
+    """The card that shows the most regions in the 'structure of a card' diagram."""
+    def shown(card: Card) -> int:
+        return (card.number is not None) + card.star + bool(card.tags) + bool(card.flavor) + bool(card.text)
+    return max(game.cards, key=shown, default=None)
+
+
+def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[tuple]:
+    """The printed count table as rows of two (card, count) pairs: left column first."""
+    lines = list(setup_report.setup.lines)
+    half = (len(lines) + 1) // 2
+    left, right = lines[:half], lines[half:]
+    return [(l, right[i] if i < len(right) else None) for i, l in enumerate(left)]
+
+
+def players_label(setup: Setup) -> str:
+    if setup.min_players == setup.max_players:
+        return str(setup.min_players)
+    return f"{setup.min_players}–{setup.max_players}"
+
+
+def format_number(value: float) -> str:
+    rounded = round(value, 1)
+    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
+
+
+def set_aside(player_count: PlayerCount) -> float:
+    return sum(n for name, n in player_count.piles.items() if name != "hands")
+
+
+def hand_label(game: Game, setup: Setup) -> str:
+    """'6 cards plus 1 Defuse' — what each player starts with."""
+    cards = game.cards_by_id
+    extras = [f"{n} {cards[card_id].name}" for card_id, n in setup.hand.extras if n]
+    label = f"{setup.hand.deal} card{'s' if setup.hand.deal != 1 else ''}"
+    return label + (" plus " + " and ".join(extras) if extras else "")
+
+
+def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = "a4") -> Path:
+    pdf = render_pdf(game, "rulebook.html", rulebook_context(game, report), paper)
+    return atomic_write(Path(out_dir) / "rulebook.pdf", pdf)
+
+
+# --------------------------------------------------------------------------- deck-setup checklists
+
+
+@dataclass
+class ChecklistPage:
+    report: SetupReport
+    players: PlayerCount
+    groups: list[tuple[Color, list[tuple[Card, int]]]]
+    total: int
+    steps: list[tuple[str, str]]  # (step text, the numbers for this player count)
+
+
+def checklist_pages(game: Game, report: GameReport, setup: str | None = None,
+                    players: int | None = None) -> list[ChecklistPage]:
+    """One page per setup (or the one named) at the given player count (default: its largest)."""
+    reports = [report.setup(setup)] if setup else report.setups
+    pages = []
+    for setup_report in reports:
+        count = players or setup_report.setup.max_players
+        if count not in setup_report.setup.player_counts:
+            raise BuildError(f"setup '{setup_report.setup.name}' is for {players_label(setup_report.setup)} "
+                             f"players, not {count}", hint="choose --players within that range")
+        pages.append(_checklist_page(game, setup_report, count))
+    return pages
+
+
+def _checklist_page(game: Game, setup_report: SetupReport, players: int) -> ChecklistPage:
+    setup = setup_report.setup
+    variables = {"players": players, "hand": setup.hand.deal}
+    deck = starting_deck(setup, variables)
+    groups = []
+    for color in game.colors:
+        rows = [(card, deck[card.id]) for card in game.cards if card.color == color.id and deck.get(card.id)]
+        if rows:
+            groups.append((color, rows))
+    steps = [(step.text, _step_numbers(game, setup, step, variables)) for step in game.steps
+             if step.text and _step_applies(step, variables)]
+    return ChecklistPage(setup_report, setup_report.player_count(players), groups, sum(deck.values()), steps)
+
+
+def starting_deck(setup: Setup, variables: dict) -> dict[str, int]:
+    """The cards to lay out for this player count: the table (times its copies) plus every player's extras."""
+    copies = expressions.evaluate(setup.copies, variables)
+    deck: dict[str, int] = {}
+    for line in setup.lines:
+        deck[line.card] = deck.get(line.card, 0) + (line.count or 0) * copies
+    for card_id, per_player in setup.hand.extras:
+        deck[card_id] = deck.get(card_id, 0) + per_player * variables["players"]
+    return deck
+
+
+def _step_applies(step: Step, variables: dict) -> bool:
+    return not step.when or bool(expressions.evaluate(step.when, variables))
+
+
+def _step_numbers(game: Game, setup: Setup, step: Step, variables: dict) -> str:
+    """This step's numbers for the chosen player count ('' when it has none)."""
+    if step.extras:
+        extras = [f"{n} {game.card(card_id).name}" for card_id, n in setup.hand.extras if n]
+        return f"{' and '.join(extras)} to each player" if extras else "nothing to deal in this setup"
+    if step.count is None:
+        return ""
+    count = expressions.evaluate(step.count, variables)
+    if count == 0:
+        return f"none with {variables['players']} players"
+    amount = f"{'up to ' if step.up_to else ''}{count} card{'s' if count != 1 else ''}"
+    return f"{amount} to each player" if step.per_player else amount
+
+
+def checklists_context(game: Game, report: GameReport, setup: str | None = None,
+                       players: int | None = None) -> dict:
+    return {
+        "pages": checklist_pages(game, report, setup, players),
+        "symbols": {c.id: symbol_url(game, c.symbol) for c in game.colors},
+        "kinds": {k.id: k for k in game.kinds},
+        "number": format_number,
+        "set_aside": set_aside,
+        "hand_label": lambda s: hand_label(game, s),
+        "players_label": players_label,
+    }
+
+
+def write_checklists(game: Game, report: GameReport, out_dir: Path, paper: str = "a4",
+                     setup: str | None = None, players: int | None = None) -> Path:
+    pdf = render_pdf(game, "checklists.html", checklists_context(game, report, setup, players), paper)
+    return atomic_write(Path(out_dir) / "checklists.pdf", pdf)
