@@ -4,9 +4,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Sequence
 
 from . import engine, load
+from .render import documents
+from .write import output_dir
 from .model import ERROR, INFO, WARNING, BuildError, Finding
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
@@ -42,7 +45,30 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("rulebook", help="the rulebook PDF")
+    _document_options(p, game_required=True)
+    p.set_defaults(run=cmd_rulebook)
+
+    p = sub.add_parser("checklist", help="deck-setup checklists, one page per setup")
+    _document_options(p, game_required=True)
+    p.add_argument("--setup", help="only this setup (default: every setup)")
+    p.add_argument("--players", type=int, help="player count (default: each setup's largest)")
+    p.set_defaults(run=cmd_checklist)
+
+    p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
+    _document_options(p, game_required=False)
+    p.set_defaults(run=cmd_build)
     return parser
+
+
+def _document_options(p: argparse.ArgumentParser, game_required: bool) -> None:
+    if game_required:
+        p.add_argument("game", help="game folder name or path")
+    else:
+        p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
+    p.add_argument("--out", help="output folder (default: output/<game>/)")
+    p.add_argument("--paper", choices=sorted(documents.PAPERS), default="a4", help="paper size")
 
 
 # --------------------------------------------------------------------------- shared steps
@@ -106,6 +132,75 @@ def cmd_check(args) -> int:
     else:
         print(format_report(report))
     return EXIT_DATA if report.has_errors else EXIT_OK
+
+
+def cmd_rulebook(args) -> int:
+    game, report = load_and_check(args.game)
+    path = documents.write_rulebook(game, report, output_dir(game, args.out), args.paper)
+    print(f"wrote {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_checklist(args) -> int:
+    game, report = load_and_check(args.game)
+    if args.setup:
+        try:
+            game.setup(args.setup)
+        except KeyError:
+            print(f"error: no setup '{args.setup}' in {game.id} (setups: "
+                  f"{', '.join(s.name for s in game.setups)})", file=sys.stderr)
+            return EXIT_USAGE
+    path = documents.write_checklists(game, report, output_dir(game, args.out), args.paper,
+                                      args.setup, args.players)
+    print(f"wrote {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_build(args) -> int:
+    game, report = load_and_check(args.game)
+    out = output_dir(game, args.out)
+    jobs = [("rulebook", None), ("checklists", None), ("cheatsheet", None)] + [
+        ("cards", s.setup.name) for s in report.setups]
+    written, failed = [], []
+    # outputs are independent: two worker processes, each given the checked game once
+    with ProcessPoolExecutor(2, initializer=_build_worker_init, initargs=(game, report, out, args.paper)) as pool:
+        for future in as_completed([pool.submit(_build_one, job) for job in jobs]):
+            path, problem = future.result()
+            if problem:
+                failed.append(problem)
+                print(problem, file=sys.stderr)
+            elif path:
+                written.append(path)
+                print(f"wrote {path}", file=sys.stderr)
+    print(f"\n{game.title}: {len(written)} file(s) in {out}/" + (f", {len(failed)} failed" if failed else ""),
+          file=sys.stderr)
+    for path in sorted(written):
+        print(f"  {path.name}", file=sys.stderr)
+    return EXIT_DATA if failed else EXIT_OK
+
+
+_BUILD: dict = {}
+
+
+def _build_worker_init(game, report, out, paper) -> None:
+    _BUILD.update(game=game, report=report, out=out, paper=paper)
+
+
+def _build_one(job: tuple[str, str | None]):
+    """One output of `cardgen build`, in a worker: (path or None, problem or None)."""
+    kind, setup = job
+    game, report, out, paper = _BUILD["game"], _BUILD["report"], _BUILD["out"], _BUILD["paper"]
+    try:
+        if kind == "rulebook":
+            return documents.write_rulebook(game, report, out, paper), None
+        if kind == "checklists":
+            return documents.write_checklists(game, report, out, paper), None
+        if kind == "cheatsheet":
+            return None, None  # CHEATSHEET: cheatsheet.write_cheatsheet(game, report, out) once render/cheatsheet.py exists
+        from .render import cards
+        return cards.write_setup_sheets(game, report.setup(setup), out), None
+    except BuildError as exc:
+        return None, str(exc)
 
 
 # --------------------------------------------------------------------------- human-readable report
