@@ -27,6 +27,7 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; outputs are for sharing
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -36,3 +37,8 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
         raise
     return path
 
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
