@@ -56,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="player count (default: each setup's largest)")
     p.set_defaults(run=cmd_checklist)
 
+    p = sub.add_parser("cheatsheet", help="one-page cheat sheet plus card-sized pocket copies")
+    _document_options(p, game_required=True)
+    p.set_defaults(run=cmd_cheatsheet)
+
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
     _document_options(p, game_required=False)
     p.set_defaults(run=cmd_build)
@@ -156,6 +160,18 @@ def cmd_checklist(args) -> int:
     return EXIT_OK
 
 
+def cmd_cheatsheet(args) -> int:
+    from .render import cheatsheet
+    game, report = load_and_check(args.game)
+    path = cheatsheet.write_cheatsheet(game, report, output_dir(game, args.out), args.paper)
+    if path is None:
+        print(f"{game.title} has no cheat sheet: add a 'reference: cheatsheet:' section to its game.yaml",
+              file=sys.stderr)
+        return EXIT_DATA
+    print(f"wrote {path} and {path.with_name('cheatsheet-pocket.pdf')}", file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_build(args) -> int:
     game, report = load_and_check(args.game)
     out = output_dir(game, args.out)
@@ -196,7 +212,8 @@ def _build_one(job: tuple[str, str | None]):
         if kind == "checklists":
             return documents.write_checklists(game, report, out, paper), None
         if kind == "cheatsheet":
-            return None, None  # CHEATSHEET: cheatsheet.write_cheatsheet(game, report, out) once render/cheatsheet.py exists
+            from .render import cheatsheet
+            return cheatsheet.write_cheatsheet(game, report, out, paper), None
         from .render import cards
         return cards.write_setup_sheets(game, report.setup(setup), out), None
     except BuildError as exc:

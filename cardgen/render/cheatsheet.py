@@ -1,0 +1,219 @@
+"""render/cheatsheet: a one-page table sheet and card-sized pocket copies, from the game data.
+
+A game has a cheat sheet when its game.yaml has a `reference: cheatsheet:` mapping (free-form
+text, all keys optional):
+
+    reference:
+      cheatsheet:
+        title: ...            # default: the game's title
+        subtitle: ...
+        goal: ...             # one line under the title
+        card_heading: ...     # heading of the card list (default "The cards")
+        card_group_by: text   # cards with the same text and color share one line (or: none)
+        sections:             # short lists: the turn, what to do when ..., tips
+          - {title: ..., items: [..., ...]}
+        combos: {title: ..., intro: ..., rows: [{cards: ..., name: ..., effect: ...}]}
+        copies_label: Packs   # how the setup's `copies` is called in the player table
+        players_note: ...     # one line under the player table
+
+Everything else comes from the model and the engine: each card's name, color and one-line
+effect (card `text`), the setup steps' texts, and per player count the copies of the table,
+the cards dealt, the draw pile and its make-up by kind (the engine's figures).
+
+Outputs: cheatsheet.pdf (exactly one page, A4 or Letter) and cheatsheet-pocket.pdf (one page
+of card-sized copies to cut out, one per player).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from markupsafe import Markup
+
+from .. import expressions
+from ..engine import GameReport, SetupReport
+from ..model import BuildError, Card, Color, Game
+from ..write import atomic_write
+from . import documents
+
+TEMPLATE = "cheatsheet.html"
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+CARD_MM = {"poker": (63.0, 88.0), "bridge": (57.0, 89.0), "tarot": (70.0, 120.0), "mini": (44.0, 63.0)}
+POCKET_MIN_MM = (63.0, 88.0)  # smaller cards would be unreadable: pocket copies are at least poker size
+POCKET_MARGIN_MM = 6.0
+_LEAD = re.compile(r"^\s*\*\*(.+?)\*\*\s*(.*)$", re.S)
+
+
+@dataclass
+class CardRow:
+    """One line of the card list: the card types sharing an effect (Ace and King: Bomb)."""
+
+    cards: list[Card]
+    color: Color
+    text: Markup       # the whole effect, markup rendered
+    role: str          # the effect's leading bold phrase, if it has one ("Bomb!")
+    rest: Markup       # the effect after the role
+    tags: list[str]
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.cards]
+
+
+@dataclass
+class PlayerRow:
+    label: str
+    values: list[str]
+    part: bool = False  # a part of the row above (the draw pile by kind)
+
+
+@dataclass
+class SetupTable:
+    report: SetupReport
+    players: list[int]
+    rows: list[PlayerRow]           # figures that change with the player count
+    constants: list[PlayerRow]      # figures that do not (said once, in words)
+
+
+def cheatsheet_data(game: Game) -> Mapping[str, Any] | None:
+    """The game's `reference: cheatsheet:` mapping, or None when it has no cheat sheet."""
+    sheet = game.extra.get("cheatsheet") if isinstance(game.extra, Mapping) else None
+    return sheet if isinstance(sheet, Mapping) else None
+
+
+def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4") -> Path | None:
+    """Write cheatsheet.pdf (one page) and cheatsheet-pocket.pdf; None if the game has no cheat sheet."""
+    sheet = cheatsheet_data(game)
+    if sheet is None:
+        return None
+    if paper not in PAPER_MM:
+        raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPER_MM)}")
+    context = cheatsheet_context(game, report, sheet, paper)
+    main = documents.render_pdf(game, TEMPLATE, dict(context, pocket=False), paper)
+    pocket = documents.render_pdf(game, TEMPLATE, dict(context, pocket=True), paper)
+    out_dir = Path(out_dir)
+    path = atomic_write(out_dir / "cheatsheet.pdf", main)
+    atomic_write(out_dir / "cheatsheet-pocket.pdf", pocket)
+    return path
+
+
+# --------------------------------------------------------------------------- context
+
+
+def cheatsheet_context(game: Game, report: GameReport, sheet: Mapping[str, Any], paper: str) -> dict:
+    rows = card_rows(game, group=_text(sheet.get("card_group_by"), "text") == "text")
+    return {
+        "sheet": _SheetText(sheet, game),
+        "card_rows": rows,
+        "names_style": "short" if max((len(n) for r in rows for n in r.names), default=0) <= 6 else "long",
+        "sections": _sections(sheet.get("sections")),
+        "combos": _combos(sheet.get("combos")),
+        "steps": [step.text for step in game.steps if step.text],
+        "tables": [setup_table(game, s, _text(sheet.get("copies_label"), "Copies")) for s in report.setups],
+        "players_label": documents.players_label,
+        "hand_label": lambda setup: documents.hand_label(game, setup),
+        "symbols": {c.id: documents.symbol_url(game, c.symbol) for c in game.colors},
+        "pocket_layout": pocket_layout(game, paper),
+    }
+
+
+class _SheetText:
+    """Attribute access to the sheet's free text with defaults, so templates stay simple."""
+
+    def __init__(self, sheet: Mapping[str, Any], game: Game):
+        self.title = _text(sheet.get("title"), game.title)
+        self.subtitle = _text(sheet.get("subtitle"), "")
+        self.goal = _text(sheet.get("goal"), "")
+        self.card_heading = _text(sheet.get("card_heading"), "The cards")
+        self.players_note = _text(sheet.get("players_note"), "")
+
+
+def _text(value: Any, default: str) -> str:
+    return value.strip() if isinstance(value, str) and value.strip() else default
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _sections(value: Any) -> list[dict]:
+    out = []
+    for item in _list(value):
+        if isinstance(item, Mapping):
+            items = [i for i in _list(item.get("items")) if isinstance(i, str)]
+            out.append({"title": _text(item.get("title"), ""), "items": items})
+    return out
+
+
+def _combos(value: Any) -> dict | None:
+    if not isinstance(value, Mapping):
+        return None
+    rows = [{"cards": _text(r.get("cards"), ""), "name": _text(r.get("name"), ""),
+             "effect": _text(r.get("effect"), "")}
+            for r in _list(value.get("rows")) if isinstance(r, Mapping)]
+    return {"title": _text(value.get("title"), "Combos"), "intro": _text(value.get("intro"), ""), "rows": rows}
+
+
+def card_rows(game: Game, group: bool = True) -> list[CardRow]:
+    """Card types in data order; with `group`, types of one color with the same text share a row."""
+    rows: list[CardRow] = []
+    index: dict[tuple[str, str], CardRow] = {}
+    for card in game.cards:
+        key = (card.color, card.text.strip())
+        if group and key in index:
+            index[key].cards.append(card)
+            continue
+        lead = _LEAD.match(card.text or "")
+        role, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else ("", card.text)
+        origin = f"card '{card.name}'"
+        row = CardRow([card], game.color(card.color), documents.markdown_inline(card.text, game, origin),
+                      role, documents.markdown_inline(rest, game, origin),
+                      [t.name for t in game.tags if t.id in card.tags])
+        index[key] = row
+        rows.append(row)
+    return rows
+
+
+def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTable:
+    """The engine's figures per player count, as rows of a table with one column per count."""
+    setup = report.setup
+    counts = [p.players for p in report.players]
+    fmt = documents.format_number
+    rows = []
+    copies = [expressions.evaluate(setup.copies, {"players": n, "hand": setup.hand.deal}) for n in counts]
+    if any(c != 1 for c in copies):
+        rows.append(PlayerRow(copies_label, [str(c) for c in copies]))
+    rows.append(PlayerRow("Cards per hand", [fmt(p.dealt_per_player) for p in report.players]))
+    rows.append(PlayerRow("Draw pile", [fmt(p.draw_pile) for p in report.players]))
+    for kind in game.kinds:
+        values = [p.draw_by_kind.get(kind.id, 0) for p in report.players]
+        if any(values):
+            rows.append(PlayerRow(kind.name, [fmt(v) for v in values], part=True))
+    aside = [documents.set_aside(p) for p in report.players]
+    if any(aside):
+        rows.append(PlayerRow("Not in play", [fmt(v) for v in aside]))
+    varying = [r for r in rows if len(set(r.values)) > 1 or len(counts) == 1]
+    constants = [r for r in rows if r not in varying and not r.part]
+    varying += [r for r in rows if r not in varying and r not in constants]
+    varying.sort(key=rows.index)
+    return SetupTable(report, counts, varying, constants)
+
+
+def pocket_layout(game: Game, paper: str) -> dict:
+    """Size of a pocket copy (the game's card size, at least poker) and how many fit a page."""
+    size = game.card_size
+    if isinstance(size, Mapping):
+        width, height = float(size["width_mm"]), float(size["height_mm"])
+    else:
+        width, height = CARD_MM.get(size, CARD_MM["poker"])
+    width, height = max(width, POCKET_MIN_MM[0]), max(height, POCKET_MIN_MM[1])
+    page_w, page_h = PAPER_MM[paper]
+    cols = max(1, int((page_w - 2 * POCKET_MARGIN_MM) // width))
+    rows = max(1, int((page_h - 2 * POCKET_MARGIN_MM) // height))
+    return {
+        "width": width, "height": height, "cols": cols, "rows": rows, "count": cols * rows,
+        "margin_x": round((page_w - cols * width) / 2, 2),
+        "margin_y": round((page_h - rows * height) / 2, 2),
+    }
