@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+import os
 import re
 import traceback
 from dataclasses import dataclass, field
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -35,6 +37,7 @@ FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2")
 PAPERS = {"a4": "A4", "letter": "letter"}
 # WeasyPrint warnings about the machine, not the document: not build failures
 ENVIRONMENT_NOTICES = ("Using fontTools instead of HarfBuzz",)
+FIXED_EPOCH = "946684800"  # 2000-01-01: the timestamp embedded fonts carry, so equal input gives equal bytes
 
 
 # --------------------------------------------------------------------------- the public core
@@ -210,7 +213,8 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     try:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher)
-        pdf = document.write_pdf(font_config=_font_config(), cache=_image_cache())
+        with _font_subsetting():
+            pdf = document.write_pdf(font_config=_font_config(), cache=_image_cache())
     except FatalURLFetchingError as exc:
         if fetcher.refused:
             raise fetcher.refused[0] from None
@@ -223,6 +227,23 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         raise BuildError(f"WeasyPrint could not render {origin} cleanly: " + "; ".join(collect.messages[:5]),
                          hint="fix the template or CSS named in the message")
     return pdf
+
+
+@contextmanager
+def _font_subsetting():
+    """fontTools stamps each embedded font subset with the current time unless SOURCE_DATE_EPOCH
+    is set, and logs notices about font headers (not about the document) while subsetting."""
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = previous or FIXED_EPOCH
+    font_tools = logging.getLogger("fontTools")
+    level = font_tools.level
+    font_tools.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        font_tools.setLevel(level)
+        if previous is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
 
 
 @lru_cache(maxsize=1)
