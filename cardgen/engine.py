@@ -426,3 +426,14 @@ def _unused_cards(game: Game) -> list[Finding]:
         return []
     return [Finding(INFO, "card-not-in-setup",
                     f"{len(unused)} card type(s) appear in no setup: {', '.join(unused)}")]
+
+
+def deck_for(game: Game, setup: Setup, players: int) -> dict[str, int]:
+    """Card id -> copies for one player count: the table (times its copies) plus every
+    player's extras. Lines with an unknown count are left out."""
+    table = Counter()
+    for line in setup.lines:
+        if line.count is not None:
+            table[line.card] += line.count
+    deck, _ = _initial_deck(game, setup, table, players)
+    return {c.id: deck[c.id] for c in game.cards if deck[c.id] > 0}

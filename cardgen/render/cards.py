@@ -1,0 +1,885 @@
+"""render/cards: print-and-play card sheets with ReportLab.
+
+Each distinct card face (and the one back) is drawn once as a PDF form and placed on the
+sheets as often as the setup needs it, clipped to its cell: so a 90-card deck costs about as
+much as its 30 distinct cards, and the faces are identical wherever they appear. Positions
+come from `layout` (pure geometry), the card design from art/card-layout.yaml merged with
+the game's layout.yaml.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import yaml
+from reportlab.graphics import renderPDF
+from reportlab.lib.colors import HexColor
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from .. import engine, layout, markup
+from ..engine import SetupReport
+from ..layout import MM, Rect, Sheet
+from ..load import PROJECT_ROOT
+from ..model import BuildError, Card, Color, Game, Where, slugify
+from ..write import atomic_write, output_dir
+
+SHARED_ART = PROJECT_ROOT / "art"
+DEFAULT_LAYOUT = SHARED_ART / "card-layout.yaml"
+MAX_ART_BYTES = 40 * 1024 * 1024
+MAX_ART_PIXELS = 50_000_000  # larger images are refused: decompression bombs
+PNG_DPI = 150
+FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# a 1x1 transparent PNG: reserves the width of an inline symbol in a paragraph
+_SPACER = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+           "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+_WARNED: set[tuple[str, ...]] = set()
+
+
+# --------------------------------------------------------------------------- public entry points
+
+
+def write_setup_sheets(game: Game, setup_report: SetupReport, out_dir=None, *, players: int | None = None,
+                       **options) -> Path:
+    """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets."""
+    setup = setup_report.setup
+    if players is None:
+        counts = {game_card_id(game, name): n for name, n in setup_report.print_counts.items()}
+    else:
+        if players not in setup.player_counts:
+            raise BuildError(f"{setup.name} is for {setup.min_players}–{setup.max_players} players, not {players}",
+                             setup.where)
+        counts = engine.deck_for(game, setup, players)
+    cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
+    if not cards:
+        raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
+    return _write(game, cards, output_dir(game, out_dir) / f"cards-{slugify(setup.name)}.pdf", **options)
+
+
+def write_proof_sheet(game: Game, out_dir=None, **options) -> Path:
+    """cards-all-types.pdf: one of every card type."""
+    return _write(game, list(game.cards), output_dir(game, out_dir) / "cards-all-types.pdf", **options)
+
+
+def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tuple[float, float] = (0, 0),
+                      png: bool = False) -> Path:
+    """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the
+    duplex offset of a printer against a light."""
+    sheet = layout.make_sheet(paper, "poker", 0, offset)
+    canvas, buffer = _canvas(sheet, f"{game.title}: duplex calibration")
+    fonts = Fonts(game, load_layout(game))
+    _draw_calibration_front(canvas, sheet, fonts)
+    canvas.showPage()
+    _draw_calibration_back(canvas, sheet, fonts)
+    canvas.showPage()
+    canvas.save()
+    return _output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
+
+
+def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True) -> bytes:
+    """The PDF bytes: face pages, each followed by its mirrored back page."""
+    canvas, buffer = _canvas(sheet, f"{game.title}: cards")
+    painter = CardPainter(game, canvas, sheet)
+    _check_all_art(painter, cards)
+    for page in layout.pages(cards, sheet.per_page):
+        for index, card in enumerate(page):
+            _place(canvas, painter.face_form(card), sheet.slot(index), sheet.cell(index))
+        _draw_crop_marks(canvas, sheet)
+        canvas.showPage()
+        if backs:
+            back = painter.back_form()
+            for index in range(len(page)):
+                _place(canvas, back, sheet.back_slot(index), sheet.back_cell(index))
+            canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def game_card_id(game: Game, name: str) -> str:
+    wanted = name.casefold()
+    return next(c.id for c in game.cards if c.name.casefold() == wanted)
+
+
+def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
+           bleed: float = layout.DEFAULT_BLEED_MM, backs: bool = True, offset: tuple[float, float] = (0, 0),
+           png: bool = False) -> Path:
+    try:
+        sheet = layout.make_sheet(paper, size or game.card_size, bleed, offset)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
+    return _output(render_sheets(game, cards, sheet, backs), path, png)
+
+
+def _output(pdf: bytes, path: Path, png: bool) -> Path:
+    atomic_write(path, pdf)
+    if png:
+        write_pngs(pdf, path)
+    return path
+
+
+def write_pngs(pdf: bytes, path: Path, dpi: int = PNG_DPI) -> list[Path]:
+    """<name>-p01.png ... beside the PDF, one per page."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    written = []
+    try:
+        for number, page in enumerate(document, start=1):
+            image = page.render(scale=dpi / 72).to_pil()
+            data = io.BytesIO()
+            image.save(data, "PNG")
+            written.append(atomic_write(path.with_name(f"{path.stem}-p{number:02d}.png"), data.getvalue()))
+    finally:
+        document.close()
+    return written
+
+
+def _canvas(sheet: Sheet, title: str) -> tuple[Canvas, io.BytesIO]:
+    buffer = io.BytesIO()
+    # invariant: fixed dates and ids, so the same input gives the same bytes
+    canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setCreator("cardgen")
+    return canvas, buffer
+
+
+def _place(canvas: Canvas, form: str, slot: Rect, cell: Rect) -> None:
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(cell.x, cell.y, cell.w, cell.h)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.translate(slot.x, slot.y)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(0.3)
+    for (x1, y1), (x2, y2) in sheet.crop_marks():
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def _check_all_art(painter: "CardPainter", cards: Iterable[Card]) -> None:
+    """Refuse bad art before drawing anything; warn once about cards drawn with placeholders."""
+    distinct = {card.id: card for card in cards}.values()
+    missing = [card.name for card in distinct if painter.art_path(card) is None]
+    key = (painter.game.id, *missing)
+    if missing and key not in _WARNED:
+        _WARNED.add(key)
+        print(f"warning: {painter.game.id}: {len(missing)} card(s) have no art, drawn with placeholders: "
+              f"{', '.join(missing)}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- the layout data
+
+
+def load_layout(game: Game) -> dict:
+    """art/card-layout.yaml with the game's layout.yaml merged over it, numbers converted."""
+    where = Where(f"{game.folder.name}/layout.yaml")
+    merged = _merge(_default_layout(), game.layout or {}, (), where)
+    for path, value in _leaves(merged):
+        if (path[-1] == "font" or path[-1].endswith("_font")) and value not in merged["fonts"]:
+            raise BuildError(f"layout {'.'.join(path)}: no font role '{value}'", where,
+                             f"use one of: {', '.join(merged['fonts'])}")
+    return merged
+
+
+@lru_cache(maxsize=1)
+def _default_layout() -> dict:
+    with open(DEFAULT_LAYOUT, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def _merge(default: Mapping, override: Mapping, path: tuple, where: Where) -> dict:
+    out = dict(default)
+    for key, value in override.items():
+        here = (*path, str(key))
+        if key not in default:
+            raise BuildError(f"layout has no setting '{'.'.join(here)}'", where,
+                             f"settings here: {', '.join(default)}")
+        if isinstance(default[key], Mapping):
+            if not isinstance(value, Mapping):
+                raise BuildError(f"layout {'.'.join(here)} should be a mapping of settings", where)
+            out[key] = _merge(default[key], value, here, where)
+        else:
+            out[key] = _convert(default[key], value, here, where)
+    return out
+
+
+def _convert(default: Any, value: Any, path: tuple, where: Where) -> Any:
+    name = ".".join(path)
+    if isinstance(default, (int, float)):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise BuildError(f"layout {name}: '{value}' is not a number", where) from None
+        if not math.isfinite(number) or number < 0 or number > 1000:
+            raise BuildError(f"layout {name}: {value} is out of range (0 to 1000)", where)
+        return number
+    text = str(value)
+    if str(default).startswith("#") and not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
+        raise BuildError(f"layout {name}: '{text}' is not a color", where, "write colors as \"#rrggbb\"")
+    return text
+
+
+def _leaves(tree: Mapping, path: tuple = ()) -> Iterable[tuple[tuple, Any]]:
+    for key, value in tree.items():
+        if isinstance(value, Mapping):
+            yield from _leaves(value, (*path, key))
+        else:
+            yield (*path, key), value
+
+
+# --------------------------------------------------------------------------- fonts, symbols, art
+
+
+class Fonts:
+    """The layout's font roles, registered with ReportLab (each file once per process)."""
+
+    def __init__(self, game: Game, design: Mapping):
+        self.roles = {role: _register_font(_font_path(game, file)) for role, file in design["fonts"].items()}
+        self.family = self.roles["text"]
+        pdfmetrics.registerFontFamily(self.family, normal=self.roles["text"], bold=self.roles["bold"],
+                                      italic=self.roles["italic"], boldItalic=self.roles["bold_italic"])
+
+    def __getitem__(self, role: str) -> str:
+        return self.roles[role]
+
+
+def _font_path(game: Game, file: str) -> Path:
+    if "/" in file or "\\" in file or not file.lower().endswith(".ttf"):
+        raise BuildError(f"layout font '{file}' should be the name of a .ttf file in fonts/",
+                         hint="ReportLab needs TrueType outlines: .ttf, not CFF .otf")
+    for folder in (game.folder / "fonts", SHARED_ART / "fonts"):
+        if (folder / file).is_file():
+            return folder / file
+    raise BuildError(f"font '{file}' not found in {game.folder.name}/fonts/ or art/fonts/")
+
+
+@lru_cache(maxsize=None)
+def _register_font(path: Path) -> str:
+    """ReportLab font name from the file's content, so equal fonts give equal PDFs anywhere."""
+    data = path.read_bytes()
+    name = f"{path.stem}-{hashlib.sha1(data).hexdigest()[:6]}"
+    try:
+        pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))
+    except Exception as exc:  # ReportLab raises plain exceptions on unusable fonts
+        raise BuildError(f"font {path.name} cannot be used: {exc}") from None
+    return name
+
+
+def symbol_path(game: Game, name: str) -> Path | None:
+    """<game>/symbols/<name>.svg, else art/symbols/<name>.svg."""
+    if not _NAME.match(name):
+        return None
+    for folder in (game.folder / "symbols", SHARED_ART / "symbols"):
+        path = folder / f"{name}.svg"
+        if path.is_file() and _inside(path, (game.folder, SHARED_ART)):
+            return path
+    return None
+
+
+@lru_cache(maxsize=None)
+def _svg(path: Path):
+    from svglib.svglib import svg2rlg
+
+    drawing = svg2rlg(str(path))
+    if drawing is None:
+        raise BuildError(f"symbol {path.name} is not a readable SVG", str(path))
+    return drawing
+
+
+def _recolored(drawing, color):
+    """A copy of a one-color symbol drawing painted in `color`."""
+    copy = drawing.copy()
+    stack = [copy]
+    while stack:
+        node = stack.pop()
+        stack.extend(getattr(node, "contents", []))
+        if getattr(node, "fillColor", None) is not None:
+            node.fillColor = color
+        if getattr(node, "strokeColor", None) is not None:
+            node.strokeColor = color
+    return copy
+
+
+def _inside(path: Path, roots: Iterable[Path]) -> bool:
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(root.resolve()) for root in roots)
+
+
+def resolve_art(game: Game, card: Card) -> Path | None:
+    """The card's art file, verified; None when the card has none (placeholder)."""
+    if not card.art:
+        return None
+    for base in (game.folder, SHARED_ART):
+        candidate = base / card.art
+        if candidate.exists() or candidate.is_symlink():
+            if not _inside(candidate, (game.folder, SHARED_ART)):
+                raise BuildError(f"card '{card.name}': art '{card.art}' lies outside the game folder and art/",
+                                 card.where, "keep art files inside the game folder (symlinks leading out are refused)")
+            _verify_image(candidate.resolve(), card)
+            return candidate.resolve()
+    return None
+
+
+def _verify_image(path: Path, card: Card) -> None:
+    problem = _image_problem(path)
+    if problem:
+        raise BuildError(f"card '{card.name}': art '{card.art}' {problem}", card.where,
+                         "use a PNG or JPEG image of at most 50 megapixels")
+
+
+@lru_cache(maxsize=None)
+def _image_problem(path: Path) -> str | None:
+    from PIL import Image
+
+    if not path.is_file():
+        return "is not a file"
+    if path.stat().st_size > MAX_ART_BYTES:
+        return f"is larger than {MAX_ART_BYTES // (1024 * 1024)} MB"
+    try:
+        with Image.open(path) as image:
+            if image.format not in ("PNG", "JPEG"):
+                return f"is {image.format or 'not an image'}, not PNG or JPEG"
+            width, height = image.size
+            if width * height > MAX_ART_PIXELS:
+                return f"is {width}x{height} pixels, too large"
+            image.verify()
+    except Image.DecompressionBombError:
+        return "is too large (decompression bomb)"
+    except Exception as exc:  # Pillow reports broken files with many exception types
+        return f"is not a valid image ({exc.__class__.__name__})"
+    return None
+
+
+# --------------------------------------------------------------------------- colors
+
+
+def _rgb(hex_color: str) -> tuple[float, float, float]:
+    value = hex_color.lstrip("#")
+    return tuple(int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))
+
+
+def _luminance(hex_color: str) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in _rgb(hex_color))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _mix(hex_color: str, other: str, amount: float) -> str:
+    a, b = _rgb(hex_color), _rgb(other)
+    return "#" + "".join(f"{round(255 * (x + (y - x) * amount)):02x}" for x, y in zip(a, b))
+
+
+def ink_of(hex_color: str) -> str:
+    """The color made dark enough to read on white (symbols, borders on the panel)."""
+    ink = hex_color
+    while _luminance(ink) > 0.22:
+        ink = _mix(ink, "#000000", 0.15)
+    return ink
+
+
+def text_on(color: Color) -> str:
+    """Text color on the color's band: the data's choice, else black or white by contrast."""
+    if color.text_hex:
+        return color.text_hex
+    return "#1b1b1f" if _luminance(color.hex) > 0.4 else "#ffffff"
+
+
+# --------------------------------------------------------------------------- the card painter
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Maps layout millimetres (top-left origin, design size) to card points (bottom-left origin)."""
+
+    card_w: float
+    card_h: float
+    sx: float
+    sy: float
+
+    @property
+    def s(self) -> float:
+        return min(self.sx, self.sy)
+
+    def box(self, region: Mapping) -> Rect:
+        w, h = region["width"] * self.sx * MM, region["height"] * self.sy * MM
+        return Rect(region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM - h, w, h)
+
+    def point(self, region: Mapping) -> tuple[float, float]:
+        return region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM
+
+    def y(self, mm_from_top: float) -> float:
+        return self.card_h - mm_from_top * self.sy * MM
+
+    def length(self, mm: float) -> float:
+        return mm * self.s * MM
+
+    def points(self, size: float) -> float:
+        """A font size or line width of the design, at this card size."""
+        return size * self.s
+
+
+class CardPainter:
+    """Draws card faces and the back as PDF forms on one canvas (each form once)."""
+
+    def __init__(self, game: Game, canvas: Canvas, sheet: Sheet):
+        self.game, self.canvas, self.sheet = game, canvas, sheet
+        self.design = load_layout(game)
+        self.fonts = Fonts(game, self.design)
+        design_w, design_h = self.design["design"]["width"], self.design["design"]["height"]
+        self.scale = Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design_w * MM), sheet.card_h / (design_h * MM))
+        self.forms: set[str] = set()
+        self._art: dict[str, Path | None] = {}
+        self._symbol_colors = {c.symbol: c.hex for c in game.colors}
+        canvas.setNamedCB("cg-symbol", self._inline_symbol)
+
+    # -- forms
+
+    def face_form(self, card: Card) -> str:
+        name = f"face-{card.id}"
+        if name not in self.forms:
+            self._prepare(card)
+            self._form(name, lambda: self._draw_face(card))
+        return name
+
+    def back_form(self) -> str:
+        if "back" not in self.forms:
+            for symbol in self._back_symbols():
+                self.symbol_form(symbol, self.design["back"]["pattern"])
+            self._form("back", self._draw_back)
+        return "back"
+
+    def _form(self, name: str, draw) -> None:
+        b = self.sheet.bleed
+        self.canvas.beginForm(name, -b, -b, self.sheet.card_w + b, self.sheet.card_h + b)
+        draw()
+        self.canvas.endForm()
+        self.forms.add(name)
+
+    def symbol_form(self, symbol: str, hex_color: str) -> str | None:
+        """A 1x1 pt form of the symbol in one color; None if the game has no such symbol."""
+        name = f"symbol-{symbol}-{hex_color.lstrip('#')}"
+        if name in self.forms:
+            return name
+        path = symbol_path(self.game, symbol)
+        if path is None:
+            return None
+        drawing = _recolored(_svg(path), HexColor(hex_color))
+        self.canvas.beginForm(name, 0, 0, 1, 1)
+        self.canvas.scale(1 / drawing.width, 1 / drawing.height)
+        renderPDF.draw(drawing, self.canvas, 0, 0)
+        self.canvas.endForm()
+        self.forms.add(name)
+        return name
+
+    def _prepare(self, card: Card) -> None:
+        """Forms a face uses must exist before its own form starts (forms do not nest)."""
+        color = self.game.color(card.color)
+        self.symbol_form(color.symbol, ink_of(color.hex))
+        star = self.design["star"]
+        self.symbol_form("star", star["outline"])
+        self.symbol_form("star", star["fill"])
+        for symbol in markup.symbol_names(card.text) + markup.symbol_names(card.flavor):
+            self.symbol_form(symbol, self._inline_color(symbol))
+        if self.art_path(card) is None:
+            self._placeholder_form(color)
+
+    def _draw_symbol(self, symbol: str, hex_color: str, cx: float, cy: float, size: float) -> None:
+        form = self.symbol_form(symbol, hex_color)
+        if form is None:
+            raise BuildError(f"symbol '{symbol}' not found in {self.game.folder.name}/symbols/ or art/symbols/")
+        c = self.canvas
+        c.saveState()
+        c.translate(cx - size / 2, cy - size / 2)
+        c.scale(size, size)
+        c.doForm(form)
+        c.restoreState()
+
+    # -- the face
+
+    def _draw_face(self, card: Card) -> None:
+        color = self.game.color(card.color)
+        self._draw_frame(color)
+        self._draw_symbol_badge(color)
+        if card.star:
+            self._draw_star()
+        if card.number is not None:
+            self._draw_number(card, color)
+        self._draw_name(card, color)
+        self._draw_flavor(card)
+        self._draw_art(card, color)
+        self._draw_tags(card)
+        self._draw_text(card, color)
+
+    def _draw_frame(self, color: Color) -> None:
+        c, s, frame = self.canvas, self.scale, self.design["frame"]
+        b = self.sheet.bleed
+        c.setFillColor(HexColor(color.hex))
+        c.rect(-b, -b, s.card_w + 2 * b, s.card_h + 2 * b, stroke=0, fill=1)
+        inset = s.length(frame["inset"])
+        top = s.y(frame["header"])
+        c.setFillColor(HexColor(frame["panel"]))
+        c.roundRect(inset, inset, s.card_w - 2 * inset, top - inset, s.length(frame["radius"]), stroke=0, fill=1)
+
+    def _draw_symbol_badge(self, color: Color) -> None:
+        c, s, spec = self.canvas, self.scale, self.design["symbol"]
+        x, y = s.point(spec)
+        c.setFillColor(HexColor(spec["badge"]))
+        c.setStrokeColor(HexColor(ink_of(color.hex)))
+        c.setLineWidth(s.points(0.8))
+        c.circle(x, y, s.length(spec["radius"]), stroke=1, fill=1)
+        self._draw_symbol(color.symbol, ink_of(color.hex), x, y, s.length(spec["size"]))
+
+    def _draw_star(self) -> None:
+        s, spec = self.scale, self.design["star"]
+        x, y = s.point(spec)
+        size = s.length(spec["size"])
+        self._draw_symbol("star", spec["outline"], x, y, size * 1.3)
+        self._draw_symbol("star", spec["fill"], x, y, size)
+
+    def _draw_number(self, card: Card, color: Color) -> None:
+        c, s, spec = self.canvas, self.scale, self.design["number"]
+        x, y = s.point(spec)
+        c.setFillColor(HexColor(spec["badge"]))
+        c.setStrokeColor(HexColor(ink_of(color.hex)))
+        c.setLineWidth(s.points(0.8))
+        c.circle(x, y, s.length(spec["radius"]), stroke=1, fill=1)
+        text = str(card.number)
+        font, size = self.fonts[spec["font"]], s.points(spec["size"])
+        width_room = 1.6 * s.length(spec["radius"])
+        size = min(size, size * width_room / max(pdfmetrics.stringWidth(text, font, size), 0.01))
+        c.setFillColor(HexColor(ink_of(color.hex)))
+        c.setFont(font, size)
+        c.drawCentredString(x, y - 0.36 * size, text)
+
+    def _draw_name(self, card: Card, color: Color) -> None:
+        spec, s = self.design["name"], self.scale
+        title = self.game.title_hex(card) or text_on(color)
+        name = markup.escape(card.name)
+        box = s.box(spec)
+        # one line while it stays big enough, else two smaller lines
+        paragraph = self._fit(card, "name", lambda size: name, spec, box, title, max_lines=1,
+                              min_size=spec["one_line_min"], required=False)
+        paragraph = paragraph or self._fit(card, "name", lambda size: name, spec, box, title)
+        y = box.y + (box.h - paragraph.height) / 2
+        if spec["shadow"]:
+            # a soft drop shadow in the band's own dark (or light) tone lifts the sketchy title
+            tone = _mix(color.hex, "#000000" if _luminance(title) > 0.3 else "#ffffff", 0.55)
+            style = self._style(spec, tone)(paragraph.style.fontSize)
+            shadow = Paragraph(name, style)
+            shadow.wrap(box.w, box.h)
+            offset = s.points(spec["shadow"])
+            shadow.drawOn(self.canvas, box.x + offset, y - offset)
+        paragraph.drawOn(self.canvas, box.x, y)
+
+    def _draw_flavor(self, card: Card) -> None:
+        if not card.flavor:
+            return
+        spec = self.design["flavor"]
+        self._fit_and_draw(card, "flavor", self._markup(card.flavor), spec, self.scale.box(spec), spec["color"])
+
+    def _draw_art(self, card: Card, color: Color) -> None:
+        c, s, spec = self.canvas, self.scale, self.design["art"]
+        box = s.box(spec)
+        radius = s.length(spec["radius"])
+        c.saveState()
+        path = c.beginPath()
+        path.roundRect(box.x, box.y, box.w, box.h, radius)
+        c.clipPath(path, stroke=0, fill=0)
+        art = self.art_path(card)
+        if art is None:
+            c.translate(box.x, box.y)
+            c.doForm(self._placeholder_form(color))
+        else:
+            self._draw_image(art, box)
+        c.restoreState()
+        c.setStrokeColor(HexColor(ink_of(color.hex)))
+        c.setLineWidth(s.points(spec["border"]))
+        c.roundRect(box.x, box.y, box.w, box.h, radius, stroke=1, fill=0)
+
+    def _draw_image(self, path: Path, box: Rect) -> None:
+        """Cover the box, centred, cropping what sticks out."""
+        from reportlab.lib.utils import ImageReader
+
+        image = ImageReader(str(path))
+        iw, ih = image.getSize()
+        zoom = max(box.w / iw, box.h / ih)
+        w, h = iw * zoom, ih * zoom
+        self.canvas.drawImage(image, box.x + (box.w - w) / 2, box.y + (box.h - h) / 2, w, h, mask="auto")
+
+    def _draw_tags(self, card: Card) -> None:
+        if not card.tags:
+            return
+        c, s, spec = self.canvas, self.scale, self.design["tags"]
+        names = {t.id: t.name for t in self.game.tags}
+        font, size = self.fonts[spec["font"]], s.points(spec["size"])
+        height = s.length(spec["height"])
+        pad, gap = height * 0.7, s.length(spec["gap"])
+        widths = [pdfmetrics.stringWidth(names[t], font, size) + 2 * pad for t in card.tags]
+        x = (s.card_w - sum(widths) - gap * (len(widths) - 1)) / 2
+        y = s.y(spec["y"]) - height
+        c.setLineWidth(s.points(0.9))
+        for tag, width in zip(card.tags, widths):
+            c.setFillColor(HexColor(spec["fill"]))
+            c.setStrokeColor(HexColor(self.design["frame"]["panel"]))
+            c.roundRect(x, y, width, height, height / 2, stroke=1, fill=1)
+            c.setFillColor(HexColor(spec["color"]))
+            c.setFont(font, size)
+            c.drawCentredString(x + width / 2, y + (height - 0.7 * size) / 2, names[tag])
+            x += width + gap
+
+    def _draw_text(self, card: Card, color: Color) -> None:
+        c, s, spec = self.canvas, self.scale, self.design["text"]
+        box = s.box(spec)
+        c.setFillColor(HexColor(spec["fill"]))
+        c.setStrokeColor(HexColor(color.hex if _luminance(color.hex) < 0.6 else ink_of(color.hex)))
+        c.setLineWidth(s.points(spec["border"]))
+        c.roundRect(box.x, box.y, box.w, box.h, s.length(spec["radius"]), stroke=1, fill=1)
+        if card.text:
+            inner = box.inset(s.length(spec["padding"]))
+            self._fit_and_draw(card, "text", self._markup(card.text), spec, inner, spec["color"])
+
+    # -- text fitting
+
+    def _markup(self, text: str):
+        """The text's Paragraph markup at a given font size (inline symbols scale with it)."""
+        return lambda size: markup.to_paragraph(text, lambda symbol: self._inline_markup(symbol, size))
+
+    def _inline_markup(self, symbol: str, size: float) -> str | None:
+        if symbol_path(self.game, symbol) is None:
+            return None
+        # the image only reserves room in the line; the callback draws the vector symbol there
+        return (f'<onDraw name="cg-symbol" label="{symbol}"/>'
+                f'<img src="{_SPACER}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
+
+    def _inline_color(self, symbol: str) -> str:
+        return ink_of(self._symbol_colors.get(symbol, self.design["text"]["color"]))
+
+    def _inline_symbol(self, canvas: Canvas, kind: str, label: str) -> None:
+        info = canvas._curr_tx_info  # ReportLab's documented onDraw context: position and size
+        size = info["tx"]._fontsize or info["xs"].style.fontSize
+        x, y = info["cur_x"], info["cur_y"]
+        self._draw_symbol(label, self._inline_color(label), x + 0.525 * size, y + 0.36 * size, 0.95 * size)
+
+    def _fit_and_draw(self, card: Card, what: str, text_at, spec: Mapping, box: Rect, hex_color: str) -> None:
+        paragraph = self._fit(card, what, text_at, spec, box, hex_color)
+        paragraph.drawOn(self.canvas, box.x, box.y + (box.h - paragraph.height) / 2)
+
+    def _fit(self, card: Card, what: str, text_at, spec: Mapping, box: Rect, hex_color: str,
+             max_lines: int | None = None, min_size: float | None = None, required: bool = True):
+        min_size = spec["min_size"] if min_size is None else min_size
+        paragraph = fit_paragraph(text_at, self._style(spec, hex_color), box.w, box.h,
+                                  self.scale.points(spec["size"]), self.scale.points(min_size), max_lines)
+        if paragraph is None and required:
+            raise BuildError(f"card '{card.name}': the {what} does not fit its box even at "
+                             f"{min_size:g} pt", card.where, f"shorten the {what} or enlarge the box in layout.yaml")
+        return paragraph
+
+    def _style(self, spec: Mapping, hex_color: str):
+        return _style_factory(self.fonts[spec["font"]], self.fonts.family, spec["leading"], hex_color)
+
+    # -- art
+
+    def art_path(self, card: Card) -> Path | None:
+        if card.id not in self._art:
+            self._art[card.id] = resolve_art(self.game, card)
+        return self._art[card.id]
+
+    def _placeholder_form(self, color: Color) -> str:
+        """The color's pattern with its symbol large in the middle, drawn once per color."""
+        name = f"placeholder-{color.id}"
+        if name in self.forms:
+            return name
+        box = self.scale.box(self.design["art"])
+        ink = ink_of(color.hex)
+        symbol = self.symbol_form(color.symbol, ink)
+        light = _mix(color.hex, "#ffffff", 0.72)
+        dots = _mix(color.hex, "#ffffff", 0.45)
+        small = self.symbol_form(color.symbol, dots)
+        c = self.canvas
+        c.beginForm(name, 0, 0, box.w, box.h)
+        c.setFillColor(HexColor(light))
+        c.rect(0, 0, box.w, box.h, stroke=0, fill=1)
+        step = self.scale.length(6.5)
+        icon = self.scale.length(3.2)
+        for row in range(int(box.h / step) + 2):
+            for col in range(int(box.w / step) + 2):
+                x = col * step + (step / 2 if row % 2 else 0)
+                c.saveState()
+                c.translate(x - icon / 2, row * step - icon / 2)
+                c.scale(icon, icon)
+                c.doForm(small)
+                c.restoreState()
+        radius = min(box.w, box.h) * 0.34
+        c.setFillColor(HexColor("#ffffff"))
+        c.setStrokeColor(HexColor(ink))
+        c.setLineWidth(self.scale.points(1.2))
+        c.circle(box.w / 2, box.h / 2, radius, stroke=1, fill=1)
+        size = radius * 1.3
+        c.saveState()
+        c.translate(box.w / 2 - size / 2, box.h / 2 - size / 2)
+        c.scale(size, size)
+        c.doForm(symbol)
+        c.restoreState()
+        c.endForm()
+        self.forms.add(name)
+        return name
+
+    # -- the back
+
+    def _back_symbols(self) -> list[str]:
+        return [s for s in dict.fromkeys(c.symbol for c in self.game.colors) if symbol_path(self.game, s)]
+
+    def _draw_back(self) -> None:
+        c, s, spec = self.canvas, self.scale, self.design["back"]
+        b = self.sheet.bleed
+        c.setFillColor(HexColor(spec["background"]))
+        c.rect(-b, -b, s.card_w + 2 * b, s.card_h + 2 * b, stroke=0, fill=1)
+        symbols = self._back_symbols()
+        step, size = s.length(spec["pattern_step"]), s.length(spec["pattern_size"])
+        rows, cols = int((s.card_h + 2 * b) / step) + 2, int((s.card_w + 2 * b) / step) + 2
+        for row in range(rows):
+            for col in range(cols):
+                if not symbols:
+                    break
+                symbol = symbols[(row + col * 3) % len(symbols)]
+                x = -b + col * step + (step / 2 if row % 2 else 0)
+                y = s.card_h / 2 + (row - rows // 2) * step * 0.87
+                c.saveState()
+                c.translate(x, y)
+                c.rotate(-15)
+                c.scale(size, size)
+                c.translate(-0.5, -0.5)
+                c.doForm(self.symbol_form(symbol, spec["pattern"]))
+                c.restoreState()
+        inset = s.length(spec["inset"])
+        c.setStrokeColor(HexColor(spec["border"]))
+        c.setLineWidth(s.points(2.2))
+        c.roundRect(inset, inset, s.card_w - 2 * inset, s.card_h - 2 * inset, s.length(spec["radius"]), stroke=1, fill=0)
+        self._draw_back_title(spec)
+
+    def _draw_back_title(self, spec: Mapping) -> None:
+        c, s = self.canvas, self.scale
+        font = self.fonts[spec["title_font"]]
+        width = s.card_w * 0.78
+        style = _style_factory(font, self.fonts.family, 1.0, spec["title_color"])
+        title = markup.escape(self.game.title)
+        paragraph = fit_paragraph(lambda size: title, style, width, s.card_h * 0.3,
+                                  s.points(spec["title_size"]), s.points(6))
+        if paragraph is None:
+            raise BuildError(f"the game title '{self.game.title}' does not fit on the card back")
+        pad = s.length(3.5)
+        h = paragraph.height + 2 * pad
+        y = (s.card_h - h) / 2
+        c.setFillColor(HexColor(spec["medallion"]))
+        c.setStrokeColor(HexColor(spec["border"]))
+        c.setLineWidth(s.points(1.6))
+        c.roundRect(s.card_w * 0.07, y, s.card_w * 0.86, h, h / 2 if h < s.card_w * 0.4 else s.length(4),
+                    stroke=1, fill=1)
+        paragraph.drawOn(c, (s.card_w - width) / 2, y + pad)
+
+
+@lru_cache(maxsize=None)
+def _style_factory(font: str, family: str, leading: float, hex_color: str):
+    """Paragraph styles by size, for one font and color (styles are reused across cards)."""
+
+    @lru_cache(maxsize=None)
+    def at(size: float) -> ParagraphStyle:
+        # <b>/<i> inside the text map through the body family; the base font may differ (titles)
+        return ParagraphStyle(f"{font}-{size}", fontName=font, fontSize=size, leading=size * leading,
+                              alignment=TA_CENTER, textColor=HexColor(hex_color), splitLongWords=0)
+
+    return at
+
+
+def fit_paragraph(text_at, style_at, width: float, height: float, size: float, min_size: float,
+                  max_lines: int | None = None):
+    """The largest Paragraph, on a FIT_STEP grid from `size` down to `min_size`, whose lines and
+    words fit the box; None if even the smallest does not. `text_at(size)` gives the markup."""
+    sizes = [size - i * FIT_STEP for i in range(int((size - min_size) / FIT_STEP + 1e-6) + 1)]
+    if not sizes:
+        return None
+    first = _fits(text_at(sizes[0]), style_at(sizes[0]), width, height, max_lines)
+    if first:
+        return first
+    low, high, best = 1, len(sizes) - 1, None
+    while low <= high:  # binary search: the largest size that fits
+        middle = (low + high) // 2
+        paragraph = _fits(text_at(sizes[middle]), style_at(sizes[middle]), width, height, max_lines)
+        if paragraph:
+            best, high = paragraph, middle - 1
+        else:
+            low = middle + 1
+    return best
+
+
+def _fits(text: str, style: ParagraphStyle, width: float, height: float, max_lines: int | None = None):
+    paragraph = Paragraph(text, style)
+    _, h = paragraph.wrap(width, height)
+    if h > height + 1e-6 or paragraph.minWidth() > width + 1e-6:
+        return None
+    if max_lines is not None and len(paragraph.blPara.lines) > max_lines:
+        return None
+    return paragraph
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+def _draw_calibration_front(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
+    """Scales through the page centre, labelled with the offset to pass when the back's lines
+    show there (seen from the front)."""
+    cx, cy = sheet.page_w / 2, sheet.page_h / 2
+    canvas.setLineWidth(0.25)
+    for d in range(-15, 16):
+        tick = (3 if d % 5 else 6) * MM
+        canvas.line(cx + d * MM, cy - tick, cx + d * MM, cy + tick)
+        canvas.line(cx - tick, cy + d * MM, cx + tick, cy + d * MM)
+        if d and d % 5 == 0:
+            canvas.setFont(fonts["text"], 7)
+            canvas.drawCentredString(cx + d * MM, cy - 10 * MM, f"{-d:+d}")
+            canvas.drawString(cx + 8 * MM, cy + d * MM - 2.5, f"{-d:+d}")
+    canvas.setLineWidth(0.6)
+    canvas.line(cx - 16 * MM, cy, cx + 16 * MM, cy)
+    canvas.line(cx, cy - 16 * MM, cx, cy + 16 * MM)
+    lines = ["Duplex calibration: print this sheet double-sided (flip on the long edge).",
+             "Hold it against a light. The back shows one long cross.",
+             "Read where its vertical line meets the horizontal scale (X) and where its",
+             "horizontal line meets the vertical scale (Y), in millimetres.",
+             "Then build the cards with:  cardgen cards GAME --offset X,Y",
+             "(add the readings to the offset you used for this sheet, if any)."]
+    canvas.setFont(fonts["bold"], 11)
+    y = sheet.page_h - 30 * MM
+    for line in lines:
+        canvas.drawCentredString(cx, y, line)
+        canvas.setFont(fonts["text"], 10)
+        y -= 15
+
+
+def _draw_calibration_back(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
+    dx, dy = sheet.back_offset
+    cx, cy = sheet.page_w / 2 - dx, sheet.page_h / 2 + dy  # the offset as seen from the front
+    canvas.setLineWidth(0.5)
+    canvas.line(cx, 20 * MM, cx, sheet.page_h - 20 * MM)
+    canvas.line(20 * MM, cy, sheet.page_w - 20 * MM, cy)
+    canvas.setFont(fonts["text"], 9)
+    canvas.drawCentredString(sheet.page_w / 2, 12 * MM, "Back of the calibration sheet: one cross through the centre.")
