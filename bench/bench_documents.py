@@ -1,0 +1,120 @@
+"""Times the rulebook, the checklists and a full `cardgen build`, next to a raw-WeasyPrint baseline.
+
+The baseline is the least a document of the same size can cost: one plain HTML string with
+as many headings, paragraphs and table cells, carrying the same text and the same fonts and
+page size, handed to WeasyPrint with no templates, no fetcher and no checks. Run by hand:
+
+    python3 bench/bench_documents.py [GAME] [--repeat N]
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pypdf
+import weasyprint
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cardgen import engine, load  # noqa: E402
+from cardgen.render import documents  # noqa: E402
+
+TEXT_BLOCKS = re.compile(r"<(p|li|td|th|h[1-4])\b[^>]*>(.*?)</\1>", re.S)
+TAGS = re.compile(r"<[^>]+>")
+
+
+def timed(function, repeat: int) -> tuple[float, object]:
+    """Best of `repeat` runs (the least disturbed by the machine), and the last result."""
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def baseline_html(game, document_html: str, paper: str) -> str:
+    """Same blocks, same text, same fonts and paper; no templates, layout or images."""
+    blocks = [(tag, html.escape(html.unescape(TAGS.sub("", body)).strip()))
+              for tag, body in TEXT_BLOCKS.findall(document_html)]
+    body = "\n".join(f"<h2>{text}</h2>" if tag.startswith("h") else f"<p>{text}</p>" for tag, text in blocks)
+    return (f"<html lang='en'><head><style>{documents.font_face_css(game)}"
+            f"@page {{ size: {documents.PAPERS[paper]}; margin: 18mm; @bottom-center {{ content: counter(page) }} }}"
+            "html { font-family: Lato, 'DejaVu Sans', sans-serif; font-size: 10pt; }"
+            "h2 { font-size: 12pt; break-after: avoid; } p { hyphens: auto; }"
+            f"</style></head><body>{body}</body></html>")
+
+
+def raw_weasyprint(game, page_html: str) -> bytes:
+    return weasyprint.HTML(string=page_html, base_url=str(game.folder)).write_pdf()
+
+
+def pages(pdf: bytes) -> int:
+    import io
+
+    return len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
+
+
+def bench_document(name, game, template, context, repeat, paper="a4"):
+    ours, pdf = timed(lambda: documents.render_pdf(game, template, context(), paper), repeat)
+    page_html = baseline_html(game, documents.render_html(game, template, context(), paper), paper)
+    base, base_pdf = timed(lambda: raw_weasyprint(game, page_html), repeat)
+    blocks = len(TEXT_BLOCKS.findall(page_html))
+    print(f"{name:<11} {ours:6.2f} s  {pages(pdf):3d} pages | baseline {base:6.2f} s  {pages(base_pdf):3d} pages, "
+          f"{blocks} blocks | ratio {ours / base:4.2f}")
+    return ours
+
+
+def bench_build(game_name: str, repeat: int) -> None:
+    def run():
+        with tempfile.TemporaryDirectory() as out:
+            command = [sys.executable, "-m", "cardgen", "build", game_name, "--out", out]
+            subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
+
+    parallel, _ = timed(run, repeat)
+    print(f"{'build':<11} {parallel:6.2f} s  (cardgen build, 2 worker processes, every output)")
+
+
+def bench_serial_build(game, report, repeat: int) -> None:
+    """The same outputs one after another in one process: what the two workers save."""
+    from cardgen.render import cards, cheatsheet
+
+    def serial():
+        with tempfile.TemporaryDirectory() as out:
+            documents.write_rulebook(game, report, Path(out))
+            documents.write_checklists(game, report, Path(out))
+            cheatsheet.write_cheatsheet(game, report, Path(out))
+            for setup_report in report.setups:
+                cards.write_setup_sheets(game, setup_report, Path(out))
+
+    elapsed, _ = timed(serial, repeat)
+    print(f"{'serial':<11} {elapsed:6.2f} s  (the same outputs in one process, one after another)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", nargs="?", default=load.DEFAULT_GAME)
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+    result = load.load_game(args.game)
+    game = result.game
+    report = engine.check_game(game, result.findings)
+    # warm up: imports, font configuration, image cache (what a build pays once per process)
+    documents.render_pdf(game, "checklists.html", documents.checklists_context(game, report, None, None))
+    print(f"{game.title}: best of {args.repeat}")
+    bench_document("rulebook", game, "rulebook.html", lambda: documents.rulebook_context(game, report), args.repeat)
+    bench_document("checklists", game, "checklists.html",
+                   lambda: documents.checklists_context(game, report, None, None), args.repeat)
+    bench_build(args.game, args.repeat)
+    bench_serial_build(game, report, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
