@@ -60,6 +60,21 @@ def _parser() -> argparse.ArgumentParser:
     _document_options(p, game_required=True)
     p.set_defaults(run=cmd_cheatsheet)
 
+    p = sub.add_parser("cards", help="print-and-play card sheets (faces, then mirrored backs)")
+    p.add_argument("game", help="game folder name or path")
+    p.add_argument("--setup", help="the setup to print (default: the game's default setup)")
+    p.add_argument("--players", type=int, help="print the deck for this many players (default: the setup's largest)")
+    p.add_argument("--all-types", action="store_true", help="one card of every type (a proof sheet)")
+    p.add_argument("--calibration", action="store_true", help="a duplex calibration sheet to find --offset")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size")
+    p.add_argument("--size", help="card size: poker, bridge, tarot, mini or WxH in mm (default: the game's)")
+    p.add_argument("--bleed", type=float, default=3.0, help="bleed in mm (default 3)")
+    p.add_argument("--no-backs", action="store_true", help="faces only")
+    p.add_argument("--offset", help="X,Y in mm: shift the backs for printers that drift (see --calibration)")
+    p.add_argument("--out", help="output folder (default: output/<game>/)")
+    p.add_argument("--png", action="store_true", help="also write a PNG of every page")
+    p.set_defaults(run=cmd_cards)
+
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
     _document_options(p, game_required=False)
     p.set_defaults(run=cmd_build)
@@ -169,6 +184,41 @@ def cmd_cheatsheet(args) -> int:
               file=sys.stderr)
         return EXIT_DATA
     print(f"wrote {path} and {path.with_name('cheatsheet-pocket.pdf')}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_cards(args) -> int:
+    from . import layout
+    from .render import cards
+    try:
+        offset = layout.parse_offset(args.offset)
+        if args.size:
+            layout.card_size_mm(args.size)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    game, report = load_and_check(args.game)
+    out = output_dir(game, args.out)
+    options = dict(paper=args.paper, size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=offset,
+                   png=args.png)
+    if args.calibration:
+        path = cards.write_calibration(game, out, paper=args.paper, offset=offset, png=args.png)
+    elif args.all_types:
+        path = cards.write_proof_sheet(game, out, **options)
+    else:
+        name = args.setup or game.default_setup or (game.setups[0].name if game.setups else "")
+        try:
+            setup_report = report.setup(name)
+        except (KeyError, StopIteration):
+            print(f"error: no setup '{name}' in {game.id} (setups: "
+                  f"{', '.join(s.name for s in game.setups) or 'none'})", file=sys.stderr)
+            return EXIT_USAGE
+        setup = setup_report.setup
+        if args.players is not None and args.players not in setup.player_counts:
+            print(f"error: {setup.name} is for {_players(setup)} players, not {args.players}", file=sys.stderr)
+            return EXIT_USAGE
+        path = cards.write_setup_sheets(game, setup_report, out, players=args.players, **options)
+    print(f"wrote {path}", file=sys.stderr)
     return EXIT_OK
 
 

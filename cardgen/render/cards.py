@@ -40,6 +40,7 @@ DEFAULT_LAYOUT = SHARED_ART / "card-layout.yaml"
 MAX_ART_BYTES = 40 * 1024 * 1024
 MAX_ART_PIXELS = 50_000_000  # larger images are refused: decompression bombs
 PNG_DPI = 150
+CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 # a 1x1 transparent PNG: reserves the width of an inline symbol in a paragraph
@@ -846,32 +847,33 @@ def _fits(text: str, style: ParagraphStyle, width: float, height: float, max_lin
 
 
 def _draw_calibration_front(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
-    """Scales through the page centre, labelled with the offset to pass when the back's lines
-    show there (seen from the front)."""
+    """Two scales the back's cross lines run through: the vertical line crosses the horizontal
+    scale, the horizontal line the vertical one. Labels are the correction to pass as offset."""
     cx, cy = sheet.page_w / 2, sheet.page_h / 2
-    canvas.setLineWidth(0.25)
-    for d in range(-15, 16):
-        tick = (3 if d % 5 else 6) * MM
-        canvas.line(cx + d * MM, cy - tick, cx + d * MM, cy + tick)
-        canvas.line(cx - tick, cy + d * MM, cx + tick, cy + d * MM)
-        if d and d % 5 == 0:
-            canvas.setFont(fonts["text"], 7)
-            canvas.drawCentredString(cx + d * MM, cy - 10 * MM, f"{-d:+d}")
-            canvas.drawString(cx + 8 * MM, cy + d * MM - 2.5, f"{-d:+d}")
-    canvas.setLineWidth(0.6)
-    canvas.line(cx - 16 * MM, cy, cx + 16 * MM, cy)
-    canvas.line(cx, cy - 16 * MM, cx, cy + 16 * MM)
-    lines = ["Duplex calibration: print this sheet double-sided (flip on the long edge).",
-             "Hold it against a light. The back shows one long cross.",
-             "Read where its vertical line meets the horizontal scale (X) and where its",
-             "horizontal line meets the vertical scale (Y), in millimetres.",
-             "Then build the cards with:  cardgen cards GAME --offset X,Y",
-             "(add the readings to the offset you used for this sheet, if any)."]
-    canvas.setFont(fonts["bold"], 11)
-    y = sheet.page_h - 30 * MM
-    for line in lines:
+    reach = CALIBRATION_REACH_MM
+    canvas.setLineWidth(0.3)
+    canvas.setFont(fonts["text"], 8)
+    scale_y, scale_x = cy + 45 * MM, cx + 45 * MM  # where the two scales sit
+    for d in range(-reach, reach + 1):
+        tick = (1.5 if d % 5 else 3.5) * MM
+        canvas.line(cx + d * MM, scale_y - tick, cx + d * MM, scale_y + tick)
+        canvas.line(scale_x - tick, cy + d * MM, scale_x + tick, cy + d * MM)
+        if d % 5 == 0:
+            canvas.drawCentredString(cx + d * MM, scale_y - 7 * MM, f"{-d:+d}" if d else "0")
+            canvas.drawString(scale_x + 5 * MM, cy + d * MM - 3, f"{-d:+d}" if d else "0")
+    canvas.setFont(fonts["bold"], 9)
+    canvas.drawCentredString(cx, scale_y + 6 * MM, "X")
+    canvas.drawCentredString(scale_x, cy + (reach + 4) * MM, "Y")
+    lines = ["Duplex calibration: print this sheet double-sided, flipping on the long edge.",
+             "Hold it against a light: the back shows one long cross.",
+             "X is where its vertical line crosses the upper scale, Y where its horizontal line",
+             "crosses the right-hand scale (millimetres). Build the cards with",
+             "cardgen cards GAME --offset X,Y",
+             "adding the readings to the offset this sheet was printed with, if any."]
+    y = sheet.page_h - 25 * MM
+    for number, line in enumerate(lines):
+        canvas.setFont(fonts["bold" if number in (0, 4) else "text"], 11 if number == 0 else 10)
         canvas.drawCentredString(cx, y, line)
-        canvas.setFont(fonts["text"], 10)
         y -= 15
 
 
