@@ -69,7 +69,7 @@ def render_html(game: Game, template_name: str, context: dict, paper: str = "a4"
 def environment(game: Game) -> SandboxedEnvironment:
     """The sandboxed Jinja environment of a game: its templates first, then the shared ones."""
     env = SandboxedEnvironment(
-        loader=jinja2.FileSystemLoader([str(p) for p in template_folders(game)]),
+        loader=_ContainedLoader([str(p) for p in template_folders(game)], game),
         autoescape=jinja2.select_autoescape(["html", "htm", "xml", "svg"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -77,6 +77,22 @@ def environment(game: Game) -> SandboxedEnvironment:
     )
     env.filters["markdown"] = lambda text: markdown_html(text, game)
     return env
+
+
+class _ContainedLoader(jinja2.FileSystemLoader):
+    """Templates from the game's templates/ and the shared ones; a template that is a symlink
+    leading out of the game folder, templates/ and art/ is refused."""
+
+    def __init__(self, searchpath, game: Game):
+        super().__init__(searchpath)
+        self.game = game
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        if not any(Path(filename).resolve().is_relative_to(root) for root in allowed_roots(self.game)):
+            raise BuildError(f"template '{template}' is a link leading outside the game folder, templates/ "
+                             "and art/", hint="copy the template into the game's templates/ folder")
+        return source, filename, uptodate
 
 
 def template_folders(game: Game) -> list[Path]:
@@ -219,6 +235,13 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         if fetcher.refused:
             raise fetcher.refused[0] from None
         raise BuildError(f"{origin}: {exc} ({exc.__cause__})") from None
+    except BuildError:
+        raise
+    except Exception as exc:  # WeasyPrint (and the libraries under it) may raise anything: name the document
+        if fetcher.refused:
+            raise fetcher.refused[0] from None
+        raise BuildError(f"WeasyPrint failed on {origin}: {exc.__class__.__name__}: {exc}",
+                         hint="fix the template, CSS or image named in the message") from None
     finally:
         logger.removeHandler(collect)
     if fetcher.refused:
@@ -231,10 +254,11 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
 
 @contextmanager
 def _font_subsetting():
-    """fontTools stamps each embedded font subset with the current time unless SOURCE_DATE_EPOCH
-    is set, and logs notices about font headers (not about the document) while subsetting."""
+    """fontTools stamps each embedded font subset with the current time, or SOURCE_DATE_EPOCH when
+    set: always the fixed epoch here, so equal input gives equal bytes whatever the environment.
+    fontTools also logs notices about font headers (not about the document) while subsetting."""
     previous = os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = previous or FIXED_EPOCH
+    os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
     font_tools = logging.getLogger("fontTools")
     level = font_tools.level
     font_tools.setLevel(logging.ERROR)
@@ -244,13 +268,38 @@ def _font_subsetting():
         font_tools.setLevel(level)
         if previous is None:
             del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = previous
 
 
 @lru_cache(maxsize=1)
 def _font_config():
     from weasyprint.text.fonts import FontConfiguration
 
-    return FontConfiguration()
+    with _no_user_fontconfig():
+        return FontConfiguration()
+
+
+@contextmanager
+def _no_user_fontconfig():
+    """Fontconfig reads the user's own settings (~/.config/fontconfig, ~/.fonts.conf: hinting,
+    aliases), which change text metrics and so the layout. It is loaded with HOME and
+    XDG_CONFIG_HOME pointing at an empty folder (the font cache stays where it was)."""
+    import tempfile
+
+    names = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")
+    saved = {name: os.environ.get(name) for name in names}
+    cache = saved["XDG_CACHE_HOME"] or str(Path.home() / ".cache")
+    with tempfile.TemporaryDirectory(prefix="cardgen-home-") as empty:
+        os.environ.update(HOME=empty, XDG_CONFIG_HOME=empty, XDG_CACHE_HOME=cache)
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
 
 @lru_cache(maxsize=1)
@@ -269,6 +318,10 @@ def font_files(game: Game) -> list[Path]:
 
 def font_face_css(game: Game) -> str:
     """@font-face rules for every font shipped with the game or in art/fonts/."""
+    for path in font_files(game):
+        if not any(path.resolve().is_relative_to(root) for root in allowed_roots(game)):
+            raise BuildError(f"font {path.name} is a link leading outside the game folder and art/",
+                             str(path), "copy the font into the game's fonts/ folder")
     return "\n".join(_font_face(path) for path in font_files(game))
 
 
@@ -290,9 +343,9 @@ def _font_names(path: Path) -> tuple[str, int, bool]:
         weight = font["OS/2"].usWeightClass if "OS/2" in font else 400
         italic = bool(font["OS/2"].fsSelection & 1) if "OS/2" in font else "italic" in path.stem.lower()
         return family, weight, italic
-    except Exception:  # unreadable font: describe it by its file name, WeasyPrint will report it
-        stem = path.stem.lower()
-        return path.stem.split("-")[0], 700 if "bold" in stem else 400, "italic" in stem
+    except Exception as exc:  # fontTools raises many kinds of errors on broken files
+        raise BuildError(f"font {path.name} cannot be used: {exc.__class__.__name__}: {exc}", str(path),
+                         "replace or remove the file in fonts/") from None
 
 
 def symbol_url(game: Game, symbol: str) -> str | None:
@@ -502,6 +555,7 @@ def rulebook_context(game: Game, report: GameReport) -> dict:
         "report": report,
         "example_card": _example_card(game),
         "symbols": {c.id: symbol_url(game, c.symbol) for c in game.colors},
+        "star_url": symbol_url(game, "star"),
         "colors": {c.id: c for c in game.colors},
         "tags": {t.id: t for t in game.tags},
         "kinds": {k.id: k for k in game.kinds},
@@ -637,6 +691,7 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
     return {
         "pages": checklist_pages(game, report, setup, players),
         "symbols": {c.id: symbol_url(game, c.symbol) for c in game.colors},
+        "star_url": symbol_url(game, "star"),
         "kinds": {k.id: k for k in game.kinds},
         "number": format_number,
         "set_aside": set_aside,
