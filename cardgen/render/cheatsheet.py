@@ -20,8 +20,9 @@ Everything else comes from the model and the engine: each card's name, color and
 effect (card `text`), the setup steps' texts, and per player count the copies of the table,
 the cards dealt, the draw pile and its make-up by kind (the engine's figures).
 
-Outputs: cheatsheet.pdf (exactly one page, A4 or Letter) and cheatsheet-pocket.pdf (one page
-of card-sized copies to cut out, one per player).
+Outputs: cheatsheet.pdf (exactly one page, A4 or Letter: when a game's sheet runs over, the
+type is shrunk in small steps down to 80%, then the build stops with a clear error) and
+cheatsheet-pocket.pdf (one page of card-sized copies to cut out, one per player).
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARD_MM = {"poker": (63.0, 88.0), "bridge": (57.0, 89.0), "tarot": (70.0, 120.0), "mini": (44.0, 63.0)}
 POCKET_MIN_MM = (63.0, 88.0)  # smaller cards would be unreadable: pocket copies are at least poker size
 POCKET_MARGIN_MM = 6.0
+SCALES = (1.0, 0.95, 0.9, 0.85, 0.8)  # type sizes tried for the one-page sheet
 _LEAD = re.compile(r"^\s*\*\*(.+?)\*\*\s*(.*)$", re.S)
 
 
@@ -91,12 +93,38 @@ def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4")
     if paper not in PAPER_MM:
         raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPER_MM)}")
     context = cheatsheet_context(game, report, sheet, paper)
-    main = documents.render_pdf(game, TEMPLATE, dict(context, pocket=False), paper)
-    pocket = documents.render_pdf(game, TEMPLATE, dict(context, pocket=True), paper)
+    main = render_one_page(game, context, paper)
+    pocket = documents.render_pdf(game, TEMPLATE, dict(context, pocket=True, pt=_pt(1.0)), paper)
     out_dir = Path(out_dir)
     path = atomic_write(out_dir / "cheatsheet.pdf", main)
     atomic_write(out_dir / "cheatsheet-pocket.pdf", pocket)
     return path
+
+
+def render_one_page(game: Game, context: dict, paper: str) -> bytes:
+    """The main sheet at full size, or shrunk step by step until it fits one page."""
+    pdf = b""
+    for scale in SCALES:
+        pdf = documents.render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper)
+        if page_count(pdf) <= 1:
+            return pdf
+    raise BuildError(f"the cheat sheet of {game.title} does not fit on one page even at "
+                     f"{round(SCALES[-1] * 100)}% type size",
+                     hint="shorten the card texts or the reference: cheatsheet: lists in game.yaml")
+
+
+def _pt(scale: float):
+    return lambda size: f"{float(size) * scale:.2f}pt"
+
+
+def page_count(pdf: bytes) -> int:
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return len(document)
+    finally:
+        document.close()
 
 
 # --------------------------------------------------------------------------- context
