@@ -15,6 +15,7 @@ from . import expressions
 from .model import ERROR, INFO, WARNING, Card, Check, Finding, Game, Setup, Step
 
 EPSILON = 1e-6
+MAX_PRINT_CARDS = 5000  # cards one setup may print (about 560 sheets): more is a typo, not a game
 
 
 # --------------------------------------------------------------------------- selection
@@ -157,29 +158,37 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
 
 def check_setup(game: Game, setup: Setup) -> SetupReport:
     cards = game.cards_by_id
-    table = Counter()
-    unknown = []
-    findings: list[Finding] = []
-    for line in setup.lines:
-        if line.count is None:
-            unknown.append(cards[line.card].name)
-            findings.append(Finding(
-                WARNING, "unknown-count",
-                f"{setup.name}: the count of '{cards[line.card].name}' is unknown in the source; "
-                "totals leave it out", line.where, "fill in the count when it is known"))
-        else:
-            table[line.card] += line.count
+    table = known_table(setup)
+    unknown = [cards[line.card].name for line in setup.lines if line.count is None]
+    findings = [Finding(WARNING, "unknown-count",
+                        f"{setup.name}: the count of '{cards[line.card].name}' is unknown in the source; "
+                        "totals leave it out", line.where, "fill in the count when it is known")
+                for line in setup.lines if line.count is None]
     total = sum(table.values())
     if total == 0 and not unknown:
         findings.append(Finding(ERROR, "empty-setup", f"{setup.name}: the setup has no cards", setup.where))
     findings += _table_checks(game, setup, table)
     player_reports = [_play_out(game, setup, table, players) for players in setup.player_counts]
+    print_counts = _print_counts(game, setup, table, player_reports)
+    if sum(print_counts.values()) > MAX_PRINT_CARDS:
+        findings.append(Finding(
+            ERROR, "too-many-to-print", f"{setup.name}: {sum(print_counts.values())} cards to print; "
+            f"the limit is {MAX_PRINT_CARDS}", setup.where, "check the counts and 'copies' of this setup"))
     return SetupReport(
         setup=setup, total=total,
         by_color=_by_color(game, table), by_kind=_by_kind(game, table),
-        print_counts=_print_counts(game, setup, table, player_reports),
+        print_counts=print_counts,
         unknown_counts=unknown, players=player_reports, findings=findings,
     )
+
+
+def known_table(setup: Setup) -> Counter:
+    """The setup's table as card id -> count, leaving out counts unknown in the source."""
+    table = Counter()
+    for line in setup.lines:
+        if line.count is not None:
+            table[line.card] += line.count
+    return table
 
 
 def _by_color(game: Game, pile: Mapping[str, float]) -> dict[str, Any]:
@@ -225,8 +234,9 @@ def _print_counts(game: Game, setup: Setup, table: Counter, reports) -> dict[str
 class _Piles:
     """Named piles of expected card counts."""
 
-    def __init__(self, game: Game, deck: Counter):
+    def __init__(self, game: Game, deck: Counter, players: int):
         self.game = game
+        self.players = players
         self.piles: dict[str, Counter] = {"deck": Counter(deck)}
         self.hands: Counter = Counter()
 
@@ -259,10 +269,16 @@ class _Piles:
     def size(self, name: str) -> float:
         return sum(n for n in self.pile(name).values() if n > EPSILON)
 
+    def count(self, name: str, selector, per_player: bool = False) -> float:
+        """Selected cards in a pile; `draw_pile` is the deck, `hand` one player's share of the hands."""
+        pile = {"draw_pile": "deck", "hand": "hands"}.get(name, name)
+        total = sum(self.selected(pile, selector).values())
+        return total / self.players if per_player else total
+
 
 def _play_out(game: Game, setup: Setup, table: Counter, players: int) -> PlayerCount:
     deck, findings = _initial_deck(game, setup, table, players)
-    piles = _Piles(game, deck)
+    piles = _Piles(game, deck, players)
     variables = _variables(setup, players)
     dealt_per_player = 0.0
     for step in game.steps:
@@ -287,9 +303,23 @@ def _play_out(game: Game, setup: Setup, table: Counter, players: int) -> PlayerC
         findings.append(Finding(ERROR, "empty-draw-pile",
                                 f"{setup.name}, {players} players: the draw pile is empty after setup",
                                 setup.where, "add cards or lower the number set aside"))
-    hand = {c: n / players for c, n in piles.hands.items() if n > EPSILON}
-    findings += _pile_checks(game, setup, players, draw, hand, variables)
+    findings += _pile_checks(game, setup, players, piles, variables)
+    if setup_has_unknown_counts(setup):
+        report.findings = [_uncertain(f) for f in findings]
     return report
+
+
+def setup_has_unknown_counts(setup: Setup) -> bool:
+    return any(line.count is None for line in setup.lines)
+
+
+def _uncertain(finding: Finding) -> Finding:
+    """With counts missing from the source, a shortage may not be real: say so, as a warning."""
+    if finding.level != ERROR or finding.code == "bad-expression":
+        return finding
+    return Finding(WARNING, finding.code,
+                   finding.message + " (the setup has cards of unknown count, so this cannot be confirmed)",
+                   finding.where, finding.hint)
 
 
 def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, findings) -> float:
@@ -370,7 +400,7 @@ def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
     findings = []
     variables = _variables(setup, setup.max_players)
     for check in game.checks:
-        if check.on != "setup":
+        if check.on != ("setup",):
             continue
         actual = sum(n for c, n in table.items() if matches(game.card(c), check.select))
         findings += _apply_check(check, setup, actual, variables,
@@ -378,20 +408,27 @@ def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
     return findings
 
 
-def _pile_checks(game, setup, players, draw, hand, variables) -> list[Finding]:
+def _pile_checks(game, setup, players, piles: "_Piles", variables) -> list[Finding]:
     findings = []
     for check in game.checks:
-        if check.on == "setup":
+        if check.on == ("setup",):
             continue
-        pile = draw if check.on == "draw_pile" else hand
-        where = "the draw pile" if check.on == "draw_pile" else "each hand"
-        actual = sum(n for c, n in pile.items() if matches(game.card(c), check.select))
         try:
+            if check.when and not expressions.evaluate(check.when, variables):
+                continue
+            actual = sum(piles.count(name, check.select, per_player=name == "hand") for name in check.on)
             findings += _apply_check(check, setup, actual, variables,
-                                     f"{setup.name}, {players} players: {_what(game, check, where)}")
+                                     f"{setup.name}, {players} players: {_what(game, check, _places(check.on))}")
         except expressions.ExpressionError as exc:
             findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where))
     return findings
+
+
+_PLACE_NAMES = {"draw_pile": "the draw pile", "hand": "each hand", "hands": "all hands"}
+
+
+def _places(names: tuple[str, ...]) -> str:
+    return " + ".join(_PLACE_NAMES.get(n, f"the {n} pile") for n in names)
 
 
 def _what(game: Game, check: Check, place: str) -> str:
@@ -431,9 +468,5 @@ def _unused_cards(game: Game) -> list[Finding]:
 def deck_for(game: Game, setup: Setup, players: int) -> dict[str, int]:
     """Card id -> copies for one player count: the table (times its copies) plus every
     player's extras. Lines with an unknown count are left out."""
-    table = Counter()
-    for line in setup.lines:
-        if line.count is not None:
-            table[line.card] += line.count
-    deck, _ = _initial_deck(game, setup, table, players)
+    deck, _ = _initial_deck(game, setup, known_table(setup), players)
     return {c.id: deck[c.id] for c in game.cards if deck[c.id] > 0}

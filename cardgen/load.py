@@ -31,6 +31,8 @@ MAX_TEXT = 4000
 MAX_CARDS = 5000
 MAX_COUNT = 1000
 MAX_PLAYERS = 100
+MAX_SETUPS = 200  # the checklists print a page per setup
+MAX_RULES_BYTES = 300_000  # rules.md: about 80 pages of rulebook prose, laid out in well under a minute
 CARD_SIZES = ("poker", "bridge", "tarot", "mini")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 HEX_PATTERN = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -81,6 +83,23 @@ class _SafeComposer(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
+
+
+_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether path, with every symlink followed, stays inside root."""
+    return path.resolve().is_relative_to(root.resolve())
+
+
+def _leads_out(reader: "Reader", folder: Path) -> bool:
+    """A game file that is a symlink leading out of the game folder is an error, never read."""
+    if _inside(reader.path, folder):
+        return False
+    reader.error(None, "file-outside", f"{reader.path.name} is a link leading outside the game folder",
+                 "copy the file into the game folder instead of linking to it")
+    return True
 
 
 def display_path(path: Path) -> str:
@@ -310,6 +329,18 @@ class Reader:
             return None
         return text
 
+    def condition(self, node) -> str | None:
+        """A `when:` expression, or None when absent or unreadable (then reported)."""
+        text = self.text(node, "when")
+        if not text:
+            return None
+        try:
+            expressions.parse(text)
+        except expressions.ExpressionError as exc:
+            self.error(node, "bad-expression", f"when: {exc}", "e.g. when: players == 3")
+            return None
+        return text
+
     def plain(self, node, what: str, depth: int = 0) -> Any:
         """Free-form data (strings, lists, mappings) for templates; scalars stay as typed."""
         if isinstance(node, yaml.MappingNode):
@@ -385,6 +416,8 @@ def load_game(game: str | os.PathLike | None = None) -> LoadResult:
         if not reader.path.is_file():
             reader.error(None, "missing-file", f"the game folder has no {name}.yaml",
                          f"create {name}.yaml (see docs/data-format.md)")
+            docs[name] = None
+        elif _leads_out(reader, folder):
             docs[name] = None
         else:
             docs[name] = reader.document()
@@ -591,7 +624,7 @@ class _GameBuilder:
         common = dict(
             color=color, kinds=card_kinds, tags=card_tags,
             star=c.boolean(m.get("star"), "star"),
-            art=(c.text(m.get("art"), "art") or None),
+            art=self._art(m.get("art"), getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
         )
         texts = {k: c.text(m.get(k), k) for k in ("flavor", "text", "details")}
@@ -601,8 +634,33 @@ class _GameBuilder:
                 c.error(m["name"], "missing-field", "card name is empty")
                 return []
             number = c.integer(m.get("number"), "associated number", 0, 10**6, allow_null=True)
-            return [Card(id=slugify(name), name=name, number=number, **texts, **common)]
+            labels = {} if number is None else {a.id: a.label_of(number) for a in attributes}
+            return [Card(id=slugify(name), name=name, number=number, attributes=labels, **texts, **common)]
         return self._series(m, texts, common, attributes)
+
+    def _art(self, node, card: str) -> str | None:
+        """A card's art: a relative path to a file in the game folder or the shared art/ (never a URL,
+        an absolute path, '..' or a symlink leading out)."""
+        c = self.c
+        value = c.text(node, "art")
+        if not value:
+            return None
+        hint = "write a path inside the game folder, e.g. art/boom.png"
+        if _URL_SCHEME.match(value) or value.startswith(("/", "\\")) or "\\" in value \
+                or ".." in value.split("/"):
+            c.error(node, "art-path", f"card '{card}': art '{value}' must be a relative path to a file, not a URL, "
+                    "an absolute path or a path with '..'", hint)
+            return None
+        for base in (self.folder, PROJECT_ROOT / "art"):
+            candidate = base / value
+            if candidate.exists() or candidate.is_symlink():
+                if not _inside(candidate, base):
+                    c.error(node, "art-outside", f"card '{card}': art '{value}' leads outside the game folder and art/",
+                            "copy the file into the game folder instead of linking to it")
+                    return None
+                return value
+        c.error(node, "art-not-found", f"card '{card}': art '{value}' does not exist in the game folder or art/", hint)
+        return None
 
     def _series(self, m, texts, common, attributes) -> list[Card]:
         c = self.c
@@ -661,6 +719,9 @@ class _GameBuilder:
         names = [card.name for card in cards]
         setups, seen = [], set()
         for item in s.sequence(top.get("setups"), "setups"):
+            if len(setups) == MAX_SETUPS:
+                s.error(item, "too-many-setups", f"more than {MAX_SETUPS} setups")
+                break
             m = s.mapping(item, {"name": True, "blurb": False, "players": True, "extra_rules": False,
                                  "hand": False, "cards": True, "waive": False, "copies": False}, "setup")
             if not m:
@@ -769,13 +830,7 @@ class _GameBuilder:
                 g.error(item, "bad-step", "a step needs exactly one of: move, deal, shuffle")
                 continue
             action = actions[0]
-            when = g.text(sm.get("when"), "when") or None
-            if when:
-                try:
-                    expressions.parse(when)
-                except expressions.ExpressionError as exc:
-                    g.error(sm["when"], "bad-expression", f"when: {exc}")
-                    continue
+            when = g.condition(sm.get("when"))
             common = dict(action=action, when=when, text=g.text(sm.get("text"), "text"), where=g.where(item))
             if action == "shuffle":
                 steps.append(Step(source=g.text(sm["shuffle"], "pile"), **common))
@@ -822,16 +877,17 @@ class _GameBuilder:
         checks, seen = [], set()
         for item in g.sequence(node, "checks"):
             m = g.mapping(item, {"id": True, "level": True, "on": True, "message": True, "select": False,
-                                 "at_least": False, "at_most": False, "equals": False, "source": False},
-                          "check")
+                                 "at_least": False, "at_most": False, "equals": False, "source": False,
+                                 "when": False}, "check")
             ident = g.identifier(m.get("id"), "check id")
             level = g.text(m.get("level"), "level")
             if level not in LEVELS:
                 g.error(m.get("level"), "bad-level", f"level '{level}' is not one of {', '.join(LEVELS)}")
                 continue
-            on = g.text(m.get("on"), "on")
-            if on not in ("setup", "draw_pile", "hand"):
-                g.error(m.get("on"), "bad-check", f"on: '{on}' must be setup, draw_pile or hand")
+            on = g.text_list(m.get("on"), "on")
+            if not on or not all(ID_PATTERN.match(name) for name in on) or ("setup" in on and len(on) > 1):
+                g.error(m.get("on"), "bad-check", f"on: '{', '.join(on)}' must be setup, or pile names",
+                        "e.g. on: draw_pile, on: hand, on: [draw_pile, box]")
                 continue
             bounds = {k: g.count_spec(m[k], k) for k in ("at_least", "at_most", "equals") if k in m}
             if not bounds:
@@ -844,7 +900,7 @@ class _GameBuilder:
             seen.add(ident)
             checks.append(Check(id=ident, level=level, on=on, message=g.text(m.get("message"), "message"),
                                 select=self._selector(m.get("select")), source=g.text(m.get("source"), "source"),
-                                where=g.where(item), **bounds))
+                                when=g.condition(m.get("when")), where=g.where(item), **bounds))
         return tuple(checks)
 
     # -- other files
@@ -854,8 +910,12 @@ class _GameBuilder:
         if not path.is_file():
             return ""
         reader = Reader(path)
-        if path.stat().st_size > MAX_FILE_BYTES:
-            reader.error(None, "file-too-large", f"rules.md is larger than {MAX_FILE_BYTES} bytes")
+        if _leads_out(reader, self.folder):
+            self.extra_findings += reader.findings
+            return ""
+        if path.stat().st_size > MAX_RULES_BYTES:
+            reader.error(None, "file-too-large", f"rules.md is larger than {MAX_RULES_BYTES} bytes",
+                         "a rulebook that long would take minutes to lay out: shorten it")
             self.extra_findings += reader.findings
             return ""
         try:
@@ -870,7 +930,7 @@ class _GameBuilder:
         if not path.is_file():
             return {}
         reader = Reader(path)
-        node = reader.document()
+        node = reader.document() if not _leads_out(reader, self.folder) else None
         data = reader.plain(node, "layout.yaml") if node is not None else {}
         self.extra_findings += reader.findings
         return data if isinstance(data, dict) else {}

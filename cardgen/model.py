@@ -174,13 +174,14 @@ class Step:
 class Check:
     id: str
     level: str
-    on: str  # setup | draw_pile | hand
+    on: tuple[str, ...]  # ("setup",) or pile names: draw_pile, hand (each player's), hands, box, ...
     message: str
     select: Any = None
     at_least: Any = None
     at_most: Any = None
     equals: Any = None
     source: str = ""
+    when: str | None = None
     where: Where | None = None
 
 

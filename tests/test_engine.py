@@ -110,3 +110,29 @@ def test_copies_scale_the_table_with_the_player_count(game_copy):
     assert starter.print_counts["Boom"] == 10
     assert starter.player_count(3).draw_by_kind["hazard"] == 4
     assert starter.player_count(3).piles["hazards"] == 6
+
+
+def test_checks_can_have_conditions_and_span_piles(game_copy):
+    folder = game_copy()
+    text = (folder / "game.yaml").read_text()
+    (folder / "game.yaml").write_text(text + """  - id: two-player-box
+    level: warning
+    on: [draw_pile, box]
+    when: players == 2
+    at_most: 9
+    message: With two players the deck and the box hold at most 9 cards.
+""")
+    report = report_for(folder)
+    (finding,) = [f for f in report.setup("Starter").all_findings() if f.code == "two-player-box"]
+    assert "2 players" in finding.message and "is 10" in finding.message
+    assert "the draw pile + the box pile" in finding.message
+
+
+def test_shortages_in_a_setup_with_unknown_counts_are_warnings(game_copy):
+    folder = game_copy()
+    text = (folder / "setups.yaml").read_text()
+    (folder / "setups.yaml").write_text(text.replace("Peek: 6", "Peek: null"))
+    report = report_for(folder)
+    shortages = [f for f in report.setup("Starter").all_findings() if f.code == "not-enough-cards"]
+    assert shortages and all(f.level == "warning" and "cannot be confirmed" in f.message for f in shortages)
+    assert not report.has_errors
