@@ -228,7 +228,7 @@ def _print_counts(game: Game, setup: Setup, table: Counter, reports) -> dict[str
         deck, _ = _initial_deck(game, setup, table, players)
         for card, n in deck.items():
             need[card] = max(need[card], n)
-    return {c.name: need[c.id] for c in game.cards if need[c.id]}
+    return {c.name: need[c.id] for c in game.cards if need[c.id] and c.printed}
 
 
 class _Piles:
@@ -466,7 +466,7 @@ def _unused_cards(game: Game) -> list[Finding]:
 
 
 def deck_for(game: Game, setup: Setup, players: int) -> dict[str, int]:
-    """Card id -> copies for one player count: the table (times its copies) plus every
-    player's extras. Lines with an unknown count are left out."""
+    """Card id -> copies to print for one player count: the table (times its copies) plus every
+    player's extras. Lines with an unknown count and stand-in cards (print: false) are left out."""
     deck, _ = _initial_deck(game, setup, known_table(setup), players)
-    return {c.id: deck[c.id] for c in game.cards if deck[c.id] > 0}
+    return {c.id: deck[c.id] for c in game.cards if deck[c.id] > 0 and c.printed}

@@ -602,7 +602,7 @@ class _GameBuilder:
 
     CARD_FIELDS = {"name": False, "series": False, "numbers": False, "color": True, "kind": False,
                    "tags": False, "number": False, "star": False, "flavor": False, "text": False,
-                   "details": False, "art": False}
+                   "details": False, "art": False, "print": False}
 
     def _card_entries(self, node, color_ids, tag_ids, kind_ids, attributes) -> list[Card]:
         c = self.c
@@ -624,6 +624,7 @@ class _GameBuilder:
         common = dict(
             color=color, kinds=card_kinds, tags=card_tags,
             star=c.boolean(m.get("star"), "star"),
+            printed=c.boolean(m.get("print"), "print", default=True),
             art=self._art(m.get("art"), getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
         )

@@ -112,6 +112,7 @@ class Card:
     details: str = ""
     art: str | None = None
     attributes: Mapping[str, str] = field(default_factory=dict)
+    printed: bool = True  # False: a stand-in the engine counts but no sheet prints
     where: Where | None = None
 
 

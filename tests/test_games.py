@@ -266,3 +266,10 @@ def test_cheatsheet_command(tmp_path):
                           timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cheatsheet-pocket.pdf", "cheatsheet.pdf"]
+
+
+def test_zombie_kittens_stand_in_cards_are_counted_but_not_printed(reports):
+    setup = reports["zombie_kittens"].setup("Full box")
+    assert "Unidentified paw-print cards" not in setup.print_counts
+    assert setup.print_counts["Exploding Kitten"] == 4
+    assert setup.by_kind["placeholder"] == 14 + 27
