@@ -43,9 +43,7 @@ PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-# a 1x1 transparent PNG: reserves the width of an inline symbol in a paragraph
-_SPACER = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
-           "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+SPACER = SHARED_ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
 _WARNED: set[tuple[str, ...]] = set()
 
 
@@ -576,21 +574,19 @@ class CardPainter:
         spec, s = self.design["name"], self.scale
         title = self.game.title_hex(card) or text_on(color)
         name = markup.escape(card.name)
-        box = s.box(spec)
+        offset = s.points(spec["shadow"])
+        box = s.box(spec).grow(0, -offset, -offset, 0)  # room for the shadow inside the box
         # one line while it stays big enough, else two smaller lines
         paragraph = self._fit(card, "name", lambda size: name, spec, box, title, max_lines=1,
                               min_size=spec["one_line_min"], required=False)
         paragraph = paragraph or self._fit(card, "name", lambda size: name, spec, box, title)
-        y = box.y + (box.h - paragraph.height) / 2
-        if spec["shadow"]:
+        if offset:
             # a soft drop shadow in the band's own dark (or light) tone lifts the sketchy title
             tone = _mix(color.hex, "#000000" if _luminance(title) > 0.3 else "#ffffff", 0.55)
-            style = self._style(spec, tone)(paragraph.style.fontSize)
-            shadow = Paragraph(name, style)
+            shadow = Paragraph(name, self._style(spec, tone)(paragraph.style.fontSize))
             shadow.wrap(box.w, box.h)
-            offset = s.points(spec["shadow"])
-            shadow.drawOn(self.canvas, box.x + offset, y - offset)
-        paragraph.drawOn(self.canvas, box.x, y)
+            draw_centred(self.canvas, shadow, box.moved(offset, -offset))
+        draw_centred(self.canvas, paragraph, box)
 
     def _draw_flavor(self, card: Card) -> None:
         if not card.flavor:
@@ -670,7 +666,7 @@ class CardPainter:
             return None
         # the image only reserves room in the line; the callback draws the vector symbol there
         return (f'<onDraw name="cg-symbol" label="{symbol}"/>'
-                f'<img src="{_SPACER}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
+                f'<img src="{markup.escape(str(SPACER))}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
 
     def _inline_color(self, symbol: str) -> str:
         return ink_of(self._symbol_colors.get(symbol, self.design["text"]["color"]))
@@ -682,8 +678,7 @@ class CardPainter:
         self._draw_symbol(label, self._inline_color(label), x + 0.525 * size, y + 0.36 * size, 0.95 * size)
 
     def _fit_and_draw(self, card: Card, what: str, text_at, spec: Mapping, box: Rect, hex_color: str) -> None:
-        paragraph = self._fit(card, what, text_at, spec, box, hex_color)
-        paragraph.drawOn(self.canvas, box.x, box.y + (box.h - paragraph.height) / 2)
+        draw_centred(self.canvas, self._fit(card, what, text_at, spec, box, hex_color), box)
 
     def _fit(self, card: Card, what: str, text_at, spec: Mapping, box: Rect, hex_color: str,
              max_lines: int | None = None, min_size: float | None = None, required: bool = True):
@@ -789,14 +784,15 @@ class CardPainter:
         if paragraph is None:
             raise BuildError(f"the game title '{self.game.title}' does not fit on the card back")
         pad = s.length(3.5)
-        h = paragraph.height + 2 * pad
+        bottom, top = ink_extent(paragraph)
+        h = top - bottom + 2 * pad
         y = (s.card_h - h) / 2
         c.setFillColor(HexColor(spec["medallion"]))
         c.setStrokeColor(HexColor(spec["border"]))
         c.setLineWidth(s.points(1.6))
         c.roundRect(s.card_w * 0.07, y, s.card_w * 0.86, h, h / 2 if h < s.card_w * 0.4 else s.length(4),
                     stroke=1, fill=1)
-        paragraph.drawOn(c, (s.card_w - width) / 2, y + pad)
+        paragraph.drawOn(c, (s.card_w - width) / 2, y + pad - bottom)
 
 
 @lru_cache(maxsize=None)
@@ -835,12 +831,30 @@ def fit_paragraph(text_at, style_at, width: float, height: float, size: float, m
 
 def _fits(text: str, style: ParagraphStyle, width: float, height: float, max_lines: int | None = None):
     paragraph = Paragraph(text, style)
-    _, h = paragraph.wrap(width, height)
-    if h > height + 1e-6 or paragraph.minWidth() > width + 1e-6:
+    paragraph.wrap(width, height)
+    bottom, top = ink_extent(paragraph)
+    if top - bottom > height + 1e-6 or paragraph.minWidth() > width + 1e-6:
         return None
     if max_lines is not None and len(paragraph.blPara.lines) > max_lines:
         return None
     return paragraph
+
+
+def ink_extent(paragraph) -> tuple[float, float]:
+    """Bottom and top of a wrapped paragraph's glyphs, above its bottom edge. ReportLab sets the
+    first baseline one font size below the top and each next one a leading lower; glyphs reach
+    from the descent to the ascent (or one font size above the descent, as PDF readers count)."""
+    style = paragraph.style
+    ascent, descent = pdfmetrics.getAscentDescent(style.fontName, style.fontSize)
+    first = paragraph.height - style.fontSize
+    last = first - (len(paragraph.blPara.lines) - 1) * style.leading
+    return last + descent, first + max(ascent, descent + style.fontSize)
+
+
+def draw_centred(canvas: Canvas, paragraph, box: Rect) -> None:
+    """Draw a wrapped paragraph with its glyphs centred vertically in the box."""
+    bottom, top = ink_extent(paragraph)
+    paragraph.drawOn(canvas, box.x, box.y + (box.h - (top - bottom)) / 2 - bottom)
 
 
 # --------------------------------------------------------------------------- calibration

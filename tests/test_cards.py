@@ -1,0 +1,384 @@
+"""render/cards: card sheets built from the real data, read back with pdfplumber."""
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from PIL import Image
+
+from cardgen import engine, layout, load, markup
+from cardgen.cli import main
+from cardgen.layout import MM, Rect
+from cardgen.model import BuildError
+from cardgen.render import cards
+
+from conftest import CARD_DATA, TINY_GAME
+
+TOL = 0.1 * MM
+
+
+def checked(game_path):
+    result = load.load_game(str(game_path))
+    assert result.ok, [str(f) for f in result.findings]
+    return result.game, engine.check_game(result.game, result.findings)
+
+
+@pytest.fixture(scope="module")
+def puppy():
+    return checked(CARD_DATA / "exploding_puppy")
+
+
+@pytest.fixture(scope="module")
+def default_a4(puppy, tmp_path_factory):
+    game, report = puppy
+    out = tmp_path_factory.mktemp("default")
+    return cards.write_setup_sheets(game, report.setup("Default"), out)
+
+
+def face_regions(game, sheet) -> dict[str, Rect]:
+    """Where text may appear on a card, in card coordinates, from the layout data."""
+    design = cards.load_layout(game)
+    scale = cards.Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design["design"]["width"] * MM),
+                        sheet.card_h / (design["design"]["height"] * MM))
+    number = design["number"]
+    x, y = scale.point(number)
+    r = scale.length(number["radius"])
+    tags = design["tags"]
+    return {
+        "name": scale.box(design["name"]),
+        "flavor": scale.box(design["flavor"]),
+        "text": scale.box(design["text"]).inset(scale.length(design["text"]["padding"])),
+        "number": Rect(x - r, y - r, 2 * r, 2 * r),
+        "tags": Rect(0, scale.y(tags["y"]) - scale.length(tags["height"]), sheet.card_w, scale.length(tags["height"])),
+    }
+
+
+def text_in(page, rect: Rect) -> str:
+    box = (rect.x, page.height - rect.top, rect.right, page.height - rect.y)
+    words = page.crop(box).dedupe_chars(tolerance=1.5, extra_attrs=("fontname",)).extract_words()
+    return " ".join(w["text"] for w in words)
+
+
+def inside(char, rect: Rect, slack: float) -> bool:
+    return (rect.x - 0.5 <= char["x0"] and char["x1"] <= rect.right + 0.5
+            and rect.y - slack <= char["y0"] and char["y1"] <= rect.top + slack)
+
+
+# --------------------------------------------------------------------------- sheets of a setup
+
+
+def test_default_setup_pages_and_page_size(puppy, default_a4):
+    game, report = puppy
+    total = report.setup("Default").print_total
+    with pdfplumber.open(default_a4) as pdf:
+        assert len(pdf.pages) == 2 * math.ceil(total / 9)
+        for page in pdf.pages:
+            assert (page.width, page.height) == (pytest.approx(210 * MM, abs=TOL), pytest.approx(297 * MM, abs=TOL))
+
+
+def test_every_card_of_the_setup_appears_as_often_as_the_engine_says(puppy, default_a4):
+    game, report = puppy
+    sheet = layout.make_sheet("a4", game.card_size)
+    regions = face_regions(game, sheet)
+    seen = Counter()
+    with pdfplumber.open(default_a4) as pdf:
+        for page in pdf.pages[::2]:
+            for i in range(sheet.per_page):
+                name = text_in(page, regions["name"].moved(sheet.slot(i).x, sheet.slot(i).y))
+                if name:
+                    seen[name] += 1
+    expected = {name: n for name, n in report.setup("Default").print_counts.items()}
+    assert seen == expected
+
+
+def test_crop_marks_are_where_the_geometry_puts_them(puppy, default_a4):
+    game, _ = puppy
+    sheet = layout.make_sheet("a4", game.card_size)
+    expected = sheet.crop_marks()
+    with pdfplumber.open(default_a4) as pdf:
+        for page in pdf.pages[::2]:
+            drawn = [((ln["x0"], ln["y0"]), (ln["x1"], ln["y1"])) for ln in page.lines]
+            assert len(drawn) == len(expected)
+            for (x1, y1), (x2, y2) in expected:
+                want = ((min(x1, x2), min(y1, y2)), (max(x1, x2), max(y1, y2)))
+                assert any(all(abs(a - b) < TOL for a, b in zip(sum(want, ()), sum(got, ()))) for got in drawn)
+        assert pdf.pages[1].lines == []  # backs carry no marks: cuts are made from the front
+
+
+def test_back_pages_mirror_the_face_pages(puppy, tmp_path):
+    """The last page is half full: its backs must sit behind the same cards, mirrored."""
+    game, report = puppy
+    path = cards.render_sheets(game, list(game.cards[:11]), layout.make_sheet("a4", "poker"))
+    (tmp_path / "x.pdf").write_bytes(path)
+    sheet = layout.make_sheet("a4", "poker")
+    with pdfplumber.open(tmp_path / "x.pdf") as pdf:
+        assert len(pdf.pages) == 4
+        back = pdf.pages[3]
+        for i in range(sheet.per_page):
+            title = text_in(back, sheet.back_slot(i))
+            assert (title == game.title) == (i < 2), (i, title)
+        mirrored = sheet.slot(1).mirrored(sheet.page_w)
+        assert text_in(back, mirrored) == game.title
+        assert text_in(back, sheet.slot(0)) == ""  # slot 0's back is on the far side
+
+
+def test_no_text_leaves_its_box_for_any_card_of_the_real_data(puppy, tmp_path):
+    game, _ = puppy
+    sheet = layout.make_sheet("a4", game.card_size)
+    path = cards.write_proof_sheet(game, tmp_path, backs=False)
+    regions = face_regions(game, sheet)
+    with pdfplumber.open(path) as pdf:
+        assert len(pdf.pages) == math.ceil(len(game.cards) / 9)
+        for number, page in enumerate(pdf.pages):
+            slots = [sheet.slot(i) for i in range(sheet.per_page)]
+            for char in page.chars:
+                if not char["text"].strip():
+                    continue
+                slot = next(s for s in slots if s.x <= char["x0"] <= s.right and s.y <= char["y0"] <= s.top)
+                assert any(inside(char, r.moved(slot.x, slot.y), 0.1) for r in regions.values()), \
+                    (number, char["text"], char["x0"], char["y0"])
+            for i, card in enumerate(game.cards[number * 9:number * 9 + 9]):
+                text_box = regions["text"].moved(sheet.slot(i).x, sheet.slot(i).y)
+                strict = [c for c in page.chars if inside(c, text_box, 0.1)]
+                if card.text:
+                    assert strict, card.name
+                    assert min(c["size"] for c in strict) >= 6 - 1e-6
+
+
+def test_letter_basic_and_all_setups_build(puppy, tmp_path):
+    game, report = puppy
+    for setup in ("Basic", "Default"):
+        path = cards.write_setup_sheets(game, report.setup(setup), tmp_path, paper="letter")
+        with pdfplumber.open(path) as pdf:
+            assert (pdf.pages[0].width, pdf.pages[0].height) == (pytest.approx(612), pytest.approx(792))
+            assert len(pdf.pages) == 2 * math.ceil(report.setup(setup).print_total / 9)
+
+
+def test_players_prints_the_deck_for_that_player_count(puppy, tmp_path):
+    game, report = puppy
+    path = cards.write_setup_sheets(game, report.setup("Basic"), tmp_path, players=3, backs=False)
+    table = sum(line.count for line in game.setup("Basic").lines)
+    with pdfplumber.open(path) as pdf:
+        assert len(pdf.pages) == math.ceil((table + 3) / 9)
+    assert sum(engine.deck_for(game, game.setup("Basic"), 3).values()) == table + 3
+    with pytest.raises(BuildError, match="not 12"):
+        cards.write_setup_sheets(game, report.setup("Basic"), tmp_path, players=12)
+
+
+def test_two_builds_are_byte_identical(puppy, tmp_path):
+    game, report = puppy
+    first = cards.write_setup_sheets(game, report.setup("Basic"), tmp_path / "one").read_bytes()
+    second = cards.write_setup_sheets(game, report.setup("Basic"), tmp_path / "two").read_bytes()
+    assert first == second
+
+
+def test_png_export(tmp_path):
+    game, report = checked(TINY_GAME)
+    path = cards.write_setup_sheets(game, report.setups[0], tmp_path, png=True)
+    pngs = sorted(tmp_path.glob("cards-starter-p*.png"))
+    assert [p.name for p in pngs] == ["cards-starter-p01.png", "cards-starter-p02.png", "cards-starter-p03.png",
+                                      "cards-starter-p04.png"]
+    with Image.open(pngs[0]) as image:
+        assert image.size == (pytest.approx(210 / 25.4 * cards.PNG_DPI, abs=1),
+                              pytest.approx(297 / 25.4 * cards.PNG_DPI, abs=1))
+    assert path.exists()
+
+
+# --------------------------------------------------------------------------- markup
+
+
+def test_markup_escapes_everything_but_its_own_syntax():
+    symbol = lambda name: "[S]" if name == "bomb" else None  # noqa: E731
+    assert markup.to_paragraph("**bold** and *it*") == "<b>bold</b> and <i>it</i>"
+    assert markup.to_paragraph('<font color="red">x</font> & <img src="a.png"/>') == \
+        '&lt;font color="red"&gt;x&lt;/font&gt; &amp; &lt;img src="a.png"/&gt;'
+    assert markup.to_paragraph("at :bomb: not :nope:", symbol) == "at [S] not :nope:"
+    assert markup.to_paragraph("**:bomb: Defuse**", symbol) == "<b>[S] Defuse</b>"
+    assert markup.to_paragraph("2 * 3 * 4") == "2 * 3 * 4"
+    assert markup.to_paragraph("a\nb") == "a<br/>b"
+    assert markup.to_paragraph("a *b **c** d*") == "a <i>b <b>c</b> d</i>"
+
+
+@pytest.mark.parametrize("text", ["**a *b** c*", "***x***", "**unclosed", "*a **b* c**", "** x **", "*"])
+def test_markup_always_nests(text):
+    out = markup.to_paragraph(text)
+    stack = []
+    for closing, tag in re.findall(r"<(/?)([bi])>", out):
+        if closing:
+            assert stack and stack.pop() == tag
+        else:
+            stack.append(tag)
+    assert not stack
+
+
+def write_tiny(game_copy, **changes) -> Path:
+    folder = game_copy(TINY_GAME)
+    for name, text in changes.items():
+        (folder / name.replace("_", ".", 1)).write_text(text, encoding="utf-8")
+    return folder
+
+
+TINY_CARDS = (TINY_GAME / "cards.yaml").read_text(encoding="utf-8")
+
+
+def test_markup_in_data_renders_literally(game_copy, tmp_path):
+    text = '<font color=\\"red\\">x</font> & <img src=\\"/etc/passwd\\"/> **bold** :bomb:'
+    folder = write_tiny(game_copy, cards_yaml=TINY_CARDS.replace('"You are out."', f'"{text}"'))
+    game, _ = checked(folder)
+    path = cards.write_proof_sheet(game, tmp_path / "out")
+    sheet = layout.make_sheet("a4", game.card_size)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        content = text_in(page, face_regions(game, sheet)["text"].moved(sheet.slot(0).x, sheet.slot(0).y))
+        assert '<font color="red">x</font> & <img src="/etc/passwd"/> bold' in content
+        bold = [c for c in page.chars if c["text"] == "b" and "Bold" in c["fontname"]]
+        assert bold
+        assert ":bomb:" not in content  # a known symbol is drawn, not written
+
+
+def test_text_too_long_to_fit_is_a_build_error_naming_card_and_line(game_copy, tmp_path):
+    long_text = " ".join(["Everything everywhere all at once."] * 40)
+    folder = write_tiny(game_copy, cards_yaml=TINY_CARDS.replace('"Cancel an action."', f'"{long_text}"'))
+    game, _ = checked(folder)
+    with pytest.raises(BuildError) as info:
+        cards.write_proof_sheet(game, tmp_path / "out")
+    assert "'No'" in str(info.value) and "does not fit" in str(info.value)
+    assert re.search(r"tiny_game/cards\.yaml:\d+", str(info.value))
+    assert not (tmp_path / "out" / "cards-all-types.pdf").exists()
+
+
+# --------------------------------------------------------------------------- art
+
+
+def with_art(game_copy, art: str) -> Path:
+    return write_tiny(game_copy, cards_yaml=TINY_CARDS.replace('text: "You are out."}',
+                                                              f'text: "You are out.", art: "{art}"}}'))
+
+
+def test_art_is_drawn_and_missing_art_is_warned_once(game_copy, tmp_path, capsys):
+    folder = with_art(game_copy, "art/boom.png")
+    (folder / "art").mkdir()
+    Image.new("RGB", (300, 200), "#884422").save(folder / "art" / "boom.png")
+    game, _ = checked(folder)
+    path = cards.write_proof_sheet(game, tmp_path / "out")
+    with pdfplumber.open(path) as pdf:
+        assert len(pdf.pages[0].images) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Shield, Peek, No" in err and "Boom" not in err
+
+
+def game_with_art(folder: Path, art: str):
+    """The tiny game with Boom's art replaced after loading (the loader refuses some of these itself:
+    the renderer must not rely on that)."""
+    game, _ = checked(folder)
+    boom = dataclasses.replace(game.cards[0], art=art)
+    return dataclasses.replace(game, cards=(boom, *game.cards[1:]))
+
+
+@pytest.mark.parametrize("setup_art", ["outside", "symlink", "not_an_image", "gif", "bomb"])
+def test_bad_art_is_refused_with_the_card_named(game_copy, tmp_path, setup_art):
+    folder = game_copy(TINY_GAME)
+    (folder / "art").mkdir()
+    target = folder / "art" / "boom.png"
+    art = "art/boom.png"
+    if setup_art == "outside":
+        Image.new("RGB", (10, 10)).save(tmp_path / "secret.png")
+        art = "../secret.png"
+    elif setup_art == "symlink":
+        Image.new("RGB", (10, 10)).save(tmp_path / "elsewhere.png")
+        target.symlink_to(tmp_path / "elsewhere.png")
+    elif setup_art == "not_an_image":
+        target.write_text("not a png")
+    elif setup_art == "gif":
+        Image.new("RGB", (10, 10)).save(target, "GIF")
+    else:
+        Image.new("1", (10000, 10000)).save(target, "PNG")  # a tiny file that decodes to 100 megapixels
+    game = game_with_art(folder, art)
+    with pytest.raises(BuildError, match="card 'Boom'") as info:
+        cards.write_proof_sheet(game, tmp_path / "out")
+    assert "tiny_game/cards.yaml:2" in str(info.value)
+    assert not (tmp_path / "out").exists()
+
+
+# --------------------------------------------------------------------------- layout data
+
+
+def test_game_layout_overrides_the_default(game_copy, tmp_path):
+    folder = write_tiny(game_copy, layout_yaml='text: {size: "7.5"}\nback: {background: "#103040"}\n')
+    game, _ = checked(folder)
+    design = cards.load_layout(game)
+    assert design["text"]["size"] == 7.5 and design["back"]["background"] == "#103040"
+    assert design["text"]["min_size"] == 6  # untouched settings keep the default
+    cards.write_proof_sheet(game, tmp_path)
+
+
+@pytest.mark.parametrize("layout_yaml, message", [
+    ('text: {size: big}\n', "text.size: 'big' is not a number"),
+    ('text: {colour: "#000000"}\n', "no setting 'text.colour'"),
+    ('back: {background: red}\n', "back.background: 'red' is not a color"),
+    ('name: {font: comic}\n', "no font role 'comic'"),
+    ('fonts: {title: Missing.ttf}\n', "font 'Missing.ttf' not found"),
+    ('fonts: {title: ../../etc/x.ttf}\n', "name of a .ttf file"),
+])
+def test_bad_layout_is_a_clear_build_error(game_copy, tmp_path, layout_yaml, message):
+    folder = write_tiny(game_copy, layout_yaml=layout_yaml)
+    game, _ = checked(folder)
+    with pytest.raises(BuildError, match=re.escape(message)):
+        cards.write_proof_sheet(game, tmp_path)
+
+
+def test_game_symbols_replace_the_shared_ones(game_copy):
+    folder = game_copy(TINY_GAME)
+    (folder / "symbols").mkdir()
+    shutil.copy(cards.SHARED_ART / "symbols" / "star.svg", folder / "symbols" / "bomb.svg")
+    game, _ = checked(folder)
+    assert cards.symbol_path(game, "bomb") == folder / "symbols" / "bomb.svg"
+    assert cards.symbol_path(game, "gear") == cards.SHARED_ART / "symbols" / "gear.svg"
+    assert cards.symbol_path(game, "../bomb") is None
+
+
+def test_shipped_fonts_and_symbols_have_their_licenses():
+    fonts = cards.SHARED_ART / "fonts"
+    for file in cards.load_layout(checked(TINY_GAME)[0])["fonts"].values():
+        assert (fonts / file).is_file()
+    assert (fonts / "OFL-Lato.txt").is_file() and (fonts / "OFL-CabinSketch.txt").is_file()
+    assert "CC0" in (cards.SHARED_ART / "symbols" / "README.md").read_text()
+    for name in ("bomb", "any", "defuse", "attack", "eye", "stop", "gear", "hand", "star"):
+        assert (cards.SHARED_ART / "symbols" / f"{name}.svg").is_file()
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_cli_cards(tmp_path, capsys):
+    assert main(["cards", str(TINY_GAME), "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "cards-starter.pdf").is_file()
+    assert main(["cards", str(TINY_GAME), "--out", str(tmp_path), "--all-types", "--no-backs",
+                 "--size", "poker", "--paper", "letter", "--bleed", "2"]) == 0
+    with pdfplumber.open(tmp_path / "cards-all-types.pdf") as pdf:
+        assert len(pdf.pages) == 1 and pdf.pages[0].width == pytest.approx(612)
+    assert main(["cards", str(TINY_GAME), "--out", str(tmp_path), "--calibration", "--offset", "1,-1"]) == 0
+    with pdfplumber.open(tmp_path / "calibration-a4.pdf") as pdf:
+        assert len(pdf.pages) == 2
+
+
+@pytest.mark.parametrize("args", [["--players", "9"], ["--setup", "nope"], ["--size", "huge"], ["--offset", "x"],
+                                  ["--paper", "a3"]])
+def test_cli_cards_usage_errors(tmp_path, args):
+    with pytest.raises(SystemExit) if args[0] == "--paper" else _no_raise():
+        assert main(["cards", str(TINY_GAME), "--out", str(tmp_path), *args]) == 2
+    assert not list(tmp_path.glob("*.pdf"))
+
+
+class _no_raise:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
