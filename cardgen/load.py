@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 import yaml
 
 from . import expressions
+from .engine import matches
 from .model import (
     ERROR, LEVELS, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Setup, SetupLine,
     Step, Tag, Variation, Waiver, Where, slugify,
@@ -449,7 +450,10 @@ class _GameBuilder:
         kinds = self._named(top.get("kinds"), "kind", Kind)
         attributes = self._attributes(top.get("attributes"))
         kind_styles = self._kind_styles(top.get("kind_styles"), kinds)
+        self.known_ids = {"color": [c.id for c in colors], "tag": [t.id for t in tags],
+                          "kind": [k.id for k in kinds]}
         cards = self._cards(docs["cards"], colors, tags, kinds, attributes)
+        self.known_ids["card"] = [c.name for c in cards]
         setups = self._setups(docs["setups"], cards)
         steps = self._steps(top.get("setup"))
         checks = self._checks(top.get("checks"))
@@ -724,7 +728,8 @@ class _GameBuilder:
                 s.error(item, "too-many-setups", f"more than {MAX_SETUPS} setups")
                 break
             m = s.mapping(item, {"name": True, "blurb": False, "players": True, "extra_rules": False,
-                                 "hand": False, "cards": True, "waive": False, "copies": False}, "setup")
+                                 "hand": False, "cards": False, "each": False, "waive": False,
+                                 "copies": False}, "setup")
             if not m:
                 continue
             name = s.text(m.get("name"), "setup name", limit=80).strip()
@@ -735,11 +740,15 @@ class _GameBuilder:
                 continue
             seen.add(slugify(name))
             low, high = self._players(m.get("players"))
+            if "cards" not in m and "each" not in m:
+                s.error(item, "missing-field", f"setup '{name}': missing 'cards' (or 'each')")
+            lines = self._lines(m["cards"], index, names, name) if "cards" in m else ()
+            lines += self._each(m.get("each"), cards, lines, name)
             setups.append(Setup(
                 id=slugify(name), name=name, blurb=s.text(m.get("blurb"), "blurb"),
                 min_players=low, max_players=high,
                 hand=self._hand(m.get("hand"), index, names),
-                lines=self._lines(m.get("cards"), index, names, name),
+                lines=lines,
                 extra_rules=s.text_list(m.get("extra_rules"), "extra rule"),
                 copies=s.count_spec(m["copies"], "copies") if "copies" in m else 1,
                 waivers=self._waivers(m.get("waive")),
@@ -779,6 +788,28 @@ class _GameBuilder:
             if ident:
                 lines.append(SetupLine(ident, count, s.where(key_node)))
         return tuple(lines)
+
+    def _each(self, node, cards, lines, setup_name) -> tuple[SetupLine, ...]:
+        """`each: [{select: .., count: N}]`: N copies of every card the selector picks."""
+        s = self.s
+        listed = {line.card for line in lines}
+        out = []
+        for item in s.sequence(node, "each"):
+            m = s.mapping(item, {"select": True, "count": True}, "each")
+            selector = self._selector(m.get("select"), s)
+            count = s.integer(m.get("count"), "count") if "count" in m else None
+            picked = [card for card in cards if matches(card, selector)]
+            if selector is not None and not picked:
+                s.error(m.get("select"), "empty-selection", f"setup '{setup_name}': each: the selector picks no card")
+            for card in picked:
+                if card.id in listed:
+                    s.error(item, "duplicate-key", f"setup '{setup_name}': '{card.name}' is counted twice",
+                            "list it under cards or pick it with each, not both")
+                    continue
+                listed.add(card.id)
+                if count is not None:
+                    out.append(SetupLine(card.id, count, s.where(item)))
+        return tuple(out)
 
     def _hand(self, node, index, names) -> Hand:
         s = self.s
@@ -854,24 +885,33 @@ class _GameBuilder:
 
     SELECT_KEYS = ("color", "kind", "card", "tag", "attribute", "star", "any", "not")
 
-    def _selector(self, node, depth: int = 0):
-        g = self.g
+    def _selector(self, node, reader: Reader | None = None):
+        g = reader or self.g
         if node is None:
             return None
         m = g.mapping(node, {k: False for k in self.SELECT_KEYS}, "select")
         out = {}
         for key, value in m.items():
             if key in ("any",):
-                out[key] = [self._selector(v, depth + 1) for v in g.sequence(value, key)]
+                out[key] = [self._selector(v, g) for v in g.sequence(value, key)]
             elif key == "not":
-                out[key] = self._selector(value, depth + 1)
+                out[key] = self._selector(value, g)
             elif key == "attribute":
                 out[key] = {k.value: g.text(v, "attribute value") for k, v in g.free_mapping(value, key)}
             elif key == "star":
                 out[key] = g.boolean(value, key)
             else:
-                out[key] = [x.casefold() if key == "card" else x for x in g.text_list(value, key)]
+                values = g.text_list(value, key)
+                self._check_selected_ids(g, value, key, values)
+                out[key] = [x.casefold() if key == "card" else x for x in values]
         return out
+
+    def _check_selected_ids(self, reader: Reader, node, key: str, values) -> None:
+        known = self.known_ids.get(key, [])
+        for value in values:
+            if value not in known and value.casefold() not in {k.casefold() for k in known}:
+                reader.error(node, f"unknown-{key}", f"select: unknown {key} '{value}'",
+                             _did_you_mean(value, known) or f"{key}s are: {', '.join(known) or 'none'}")
 
     def _checks(self, node) -> tuple[Check, ...]:
         g = self.g
