@@ -417,10 +417,17 @@ def ink_of(hex_color: str) -> str:
 
 
 def text_on(color: Color) -> str:
-    """Text color on the color's band: the data's choice, else black or white by contrast."""
+    """Text color on the color's band: the data's choice, else white or black by contrast."""
     if color.text_hex:
         return color.text_hex
-    return "#1b1b1f" if _luminance(color.hex) > 0.4 else "#ffffff"
+    # white reads best on a colored band as long as it meets the contrast of large text (3:1)
+    return "#ffffff" if _contrast("#ffffff", color.hex) >= 3 else "#1b1b1f"
+
+
+def _contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colors (1 to 21)."""
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
 
 
 # --------------------------------------------------------------------------- the card painter
