@@ -460,7 +460,8 @@ class Scale:
         return mm * self.s * MM
 
     def points(self, size: float) -> float:
-        """A font size or line width of the design, at this card size."""
+        """A font size or line width of the design, at this card size (minimum sizes do not
+        scale: they are what stays legible)."""
         return size * self.s
 
 
@@ -710,7 +711,7 @@ class CardPainter:
              max_lines: int | None = None, min_size: float | None = None, required: bool = True):
         min_size = spec["min_size"] if min_size is None else min_size
         paragraph = fit_paragraph(text_at, self._style(spec, hex_color), box.w, box.h,
-                                  self.scale.points(spec["size"]), self.scale.points(min_size), max_lines)
+                                  max(self.scale.points(spec["size"]), min_size), min_size, max_lines)
         if paragraph is None and required:
             raise BuildError(f"card '{card.name}': the {what} does not fit its box even at "
                              f"{min_size:g} pt", card.where, f"shorten the {what} or enlarge the box in layout.yaml")
@@ -722,7 +723,7 @@ class CardPainter:
         font = self.fonts[spec["font"]]
         size = min(self.scale.points(spec["size"]), box.w / max(pdfmetrics.stringWidth(text, font, 1), 1e-6))
         size = math.floor(size / FIT_STEP) * FIT_STEP
-        if size < self.scale.points(spec["one_line_min"]):
+        if size < spec["one_line_min"]:
             return None
         return _fits(markup.escape(text), self._style(spec, hex_color)(size), box.w, box.h, max_lines=1)
 
