@@ -492,6 +492,8 @@ class CardPainter:
         if "back" not in self.forms:
             for symbol in self._back_symbols():
                 self.symbol_form(symbol, self.design["back"]["pattern"])
+            if self._back_emblem():
+                self.symbol_form(self._back_emblem(), self.design["back"]["border"])
             self._form("back", self._draw_back)
         return "back"
 
@@ -808,7 +810,31 @@ class CardPainter:
         c.setStrokeColor(HexColor(spec["border"]))
         c.setLineWidth(s.points(2.2))
         c.roundRect(inset, inset, s.card_w - 2 * inset, s.card_h - 2 * inset, s.length(spec["radius"]), stroke=1, fill=0)
+        self._draw_back_emblems(spec)
         self._draw_back_title(spec)
+
+    def _back_emblem(self) -> str | None:
+        """The back's emblem symbol: the layout's choice, else the first color's."""
+        wanted = self.design["back"]["emblem"] or self.game.colors[0].symbol
+        return wanted if symbol_path(self.game, wanted) else None
+
+    def _draw_back_emblems(self, spec: Mapping) -> None:
+        """The emblem above and (upside down) below the title: the back looks the same either way up."""
+        emblem = self._back_emblem()
+        if emblem is None:
+            return
+        c, s = self.canvas, self.scale
+        radius, distance = s.length(spec["emblem_radius"]), s.length(spec["emblem_distance"])
+        for sign in (1, -1):
+            c.saveState()
+            c.translate(s.card_w / 2, s.card_h / 2 + sign * distance)
+            c.rotate(0 if sign > 0 else 180)
+            c.setFillColor(HexColor(spec["medallion"]))
+            c.setStrokeColor(HexColor(spec["border"]))
+            c.setLineWidth(s.points(1.6))
+            c.circle(0, 0, radius, stroke=1, fill=1)
+            self._draw_symbol(emblem, spec["border"], 0, 0, radius * 1.25)
+            c.restoreState()
 
     def _draw_back_title(self, spec: Mapping) -> None:
         c, s = self.canvas, self.scale
