@@ -111,6 +111,30 @@ def test_crop_marks_are_where_the_geometry_puts_them(puppy, default_a4):
         assert pdf.pages[1].lines == []  # backs carry no marks: cuts are made from the front
 
 
+def card_origins(page, sheet) -> list[tuple[float, float]]:
+    """Trim-box corners of the cards drawn on a page, from their full-bleed background rects."""
+    b = sheet.bleed
+    return sorted((round(r["x0"] + b, 2), round(r["y0"] + b, 2)) for r in page.rects
+                  if abs(r["width"] - sheet.card_w - 2 * b) < TOL and abs(r["height"] - sheet.card_h - 2 * b) < TOL)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_cards_sit_on_their_trim_boxes_and_backs_behind_them(puppy, tmp_path, paper):
+    game, _ = puppy
+    sheet = layout.make_sheet(paper, "poker", offset_mm=(0.5, -0.3))
+    pdf_bytes = cards.render_sheets(game, list(game.cards[:13]), sheet)
+    (tmp_path / "x.pdf").write_bytes(pdf_bytes)
+    with pdfplumber.open(tmp_path / "x.pdf") as pdf:
+        for page_number, count in ((0, 9), (2, 4)):
+            faces = card_origins(pdf.pages[page_number], sheet)
+            backs = card_origins(pdf.pages[page_number + 1], sheet)
+            assert len(faces) == len(backs) == count
+            for got, slot in zip(faces, sorted((sheet.slot(i).x, sheet.slot(i).y) for i in range(count))):
+                assert got == (pytest.approx(slot[0], abs=TOL), pytest.approx(slot[1], abs=TOL))
+            for got, slot in zip(backs, sorted((sheet.back_slot(i).x, sheet.back_slot(i).y) for i in range(count))):
+                assert got == (pytest.approx(slot[0], abs=TOL), pytest.approx(slot[1], abs=TOL))
+
+
 def test_back_pages_mirror_the_face_pages(puppy, tmp_path):
     """The last page is half full: its backs must sit behind the same cards, mirrored."""
     game, report = puppy
@@ -128,13 +152,15 @@ def test_back_pages_mirror_the_face_pages(puppy, tmp_path):
         assert text_in(back, sheet.slot(0)) == ""  # slot 0's back is on the far side
 
 
-def test_no_text_leaves_its_box_for_any_card_of_the_real_data(puppy, tmp_path):
+@pytest.mark.parametrize("size", ["poker", "mini"])
+def test_no_text_leaves_its_box_for_any_card_of_the_real_data(puppy, tmp_path, size):
     game, _ = puppy
-    sheet = layout.make_sheet("a4", game.card_size)
-    path = cards.write_proof_sheet(game, tmp_path, backs=False)
+    sheet = layout.make_sheet("a4", size)
+    path = cards.write_proof_sheet(game, tmp_path, backs=False, size=size)
     regions = face_regions(game, sheet)
+    per_page = sheet.per_page
     with pdfplumber.open(path) as pdf:
-        assert len(pdf.pages) == math.ceil(len(game.cards) / 9)
+        assert len(pdf.pages) == math.ceil(len(game.cards) / per_page)
         for number, page in enumerate(pdf.pages):
             slots = [sheet.slot(i) for i in range(sheet.per_page)]
             for char in page.chars:
@@ -143,7 +169,7 @@ def test_no_text_leaves_its_box_for_any_card_of_the_real_data(puppy, tmp_path):
                 slot = next(s for s in slots if s.x <= char["x0"] <= s.right and s.y <= char["y0"] <= s.top)
                 assert any(inside(char, r.moved(slot.x, slot.y), 0.1) for r in regions.values()), \
                     (number, char["text"], char["x0"], char["y0"])
-            for i, card in enumerate(game.cards[number * 9:number * 9 + 9]):
+            for i, card in enumerate(game.cards[number * per_page:(number + 1) * per_page]):
                 text_box = regions["text"].moved(sheet.slot(i).x, sheet.slot(i).y)
                 strict = [c for c in page.chars if inside(c, text_box, 0.1)]
                 if card.text:
