@@ -1,0 +1,68 @@
+"""`cardgen rulebook`, `cardgen checklist` and `cardgen build` from the command line."""
+from __future__ import annotations
+
+import pypdf
+import pytest
+
+from cardgen import cli
+
+from conftest import TINY_GAME
+
+
+def run(capsys, *argv) -> tuple[int, str]:
+    try:
+        code = cli.main([str(a) for a in argv])
+    except SystemExit as exc:  # load_and_check exits on data errors
+        code = exc.code
+    return code, capsys.readouterr().err
+
+
+def test_rulebook_command(capsys, tmp_path):
+    code, err = run(capsys, "rulebook", TINY_GAME, "--out", tmp_path, "--paper", "letter")
+    assert code == 0
+    path = tmp_path / "rulebook.pdf"
+    assert f"wrote {path}" in err
+    box = pypdf.PdfReader(path).pages[0].mediabox
+    assert round(float(box.width)) == 612
+
+
+def test_checklist_command_for_one_setup_and_player_count(capsys, tmp_path):
+    code, _ = run(capsys, "checklist", TINY_GAME, "--setup", "starter", "--players", "2", "--out", tmp_path)
+    assert code == 0
+    reader = pypdf.PdfReader(tmp_path / "checklists.pdf")
+    assert len(reader.pages) == 1
+    assert "Starter" in reader.pages[0].extract_text()
+
+
+def test_checklist_command_with_an_unknown_setup_is_a_usage_error(capsys, tmp_path):
+    code, err = run(capsys, "checklist", TINY_GAME, "--setup", "nope", "--out", tmp_path)
+    assert code == 2
+    assert "Starter" in err
+    assert not (tmp_path / "checklists.pdf").exists()
+
+
+def test_checklist_command_with_players_outside_the_range_is_a_data_error(capsys, tmp_path):
+    code, err = run(capsys, "checklist", TINY_GAME, "--players", "9", "--out", tmp_path)
+    assert code == 1
+    assert "2–3 players, not 9" in err
+
+
+def test_build_writes_every_output_and_a_summary(capsys, tmp_path):
+    pytest.importorskip("cardgen.render.cards")
+    code, err = run(capsys, "build", TINY_GAME, "--out", tmp_path)
+    assert code == 0, err
+    for name in ("rulebook.pdf", "checklists.pdf", "cards-starter.pdf"):
+        assert (tmp_path / name).is_file()
+        assert f"wrote {tmp_path / name}" in err
+    assert f"file(s) in {tmp_path}/" in err
+
+
+def test_build_stops_on_data_errors_and_writes_nothing(capsys, game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    setups = folder / "setups.yaml"
+    setups.write_text(setups.read_text().replace("Peek: 6", "Peeek: 6"))
+    out = tmp_path / "out"
+    code, err = run(capsys, "build", folder, "--out", out)
+    assert code == 1
+    assert "Peeek" in err and "did you mean" in err
+    assert not out.exists()
