@@ -408,3 +408,47 @@ class _no_raise:
 
     def __exit__(self, *exc):
         return False
+
+
+@pytest.mark.parametrize("svg, message", [
+    ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+     '<image width="10" height="10" xlink:href="../../secret.png"/></svg>', "refers to other files"),
+    ('<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>',
+     "refers to other files"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"><rect width="1" height="1"/></svg>', "with a size"),
+    ("not xml at all", "bomb.svg"),
+])
+def test_unsafe_or_broken_symbols_are_refused(game_copy, tmp_path, svg, message):
+    folder = game_copy(TINY_GAME)
+    (folder / "symbols").mkdir()
+    (folder / "symbols" / "bomb.svg").write_text(svg)
+    game, _ = checked(folder)
+    with pytest.raises(BuildError, match=message) as info:
+        cards.write_proof_sheet(game, tmp_path / "out")
+    assert "bomb.svg" in str(info.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_font_symlink_leading_out_is_refused(game_copy, tmp_path):
+    shutil.copy(cards.SHARED_ART / "fonts" / "Lato-Regular.ttf", tmp_path / "Outside.ttf")
+    folder = write_tiny(game_copy, layout_yaml="fonts: {text: Outside.ttf}\n")
+    (folder / "fonts").mkdir()
+    (folder / "fonts" / "Outside.ttf").symlink_to(tmp_path / "Outside.ttf")
+    game, _ = checked(folder)
+    with pytest.raises(BuildError, match="Outside.ttf lies outside"):
+        cards.write_proof_sheet(game, tmp_path / "out")
+
+
+def test_a_name_that_is_one_long_word_is_split_rather_than_refused(tmp_path):
+    game, _ = checked(TINY_GAME)
+    long_name = dataclasses.replace(game.cards[0], name="Supercalifragilisticexpialidocious")
+    game = dataclasses.replace(game, cards=(long_name, *game.cards[1:]))
+    path = cards.write_proof_sheet(game, tmp_path)
+    sheet = layout.make_sheet("a4", game.card_size)
+    box = face_regions(game, sheet)["name"].moved(sheet.slot(0).x, sheet.slot(0).y)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        title = page.crop((box.x, page.height - box.top, box.right, page.height - box.y)).filter(
+            lambda obj: obj.get("non_stroking_color") == (1.0, 1.0, 1.0))  # white on red, not the shadow
+        lines = title.extract_text().split("\n")
+    assert len(lines) == 2 and "".join(lines) == "Supercalifragilisticexpialidocious"

@@ -45,6 +45,10 @@ PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+MAX_SVG_BYTES = 256 * 1024
+# in a symbol: images, links to anything but an id in the same file, DOCTYPE/ENTITY, CSS imports
+_SVG_REFERENCE = re.compile(r"<\s*image\b|href\s*=\s*[\"'](?!#)|<!DOCTYPE|<!ENTITY|@import|url\(\s*['\"]?(?!#)",
+                            re.I)
 SPACER = SHARED_ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
 _WARNED: set[tuple[str, ...]] = set()
 
@@ -285,8 +289,12 @@ def _font_path(game: Game, file: str) -> Path:
         raise BuildError(f"layout font '{file}' should be the name of a .ttf file in fonts/",
                          hint="ReportLab needs TrueType outlines: .ttf, not CFF .otf")
     for folder in (game.folder / "fonts", SHARED_ART / "fonts"):
-        if (folder / file).is_file():
-            return folder / file
+        path = folder / file
+        if path.is_file() or path.is_symlink():
+            if not _inside(path, (game.folder, SHARED_ART)):
+                raise BuildError(f"font {file} lies outside the game folder and art/",
+                                 f"{game.folder.name}/fonts/{file}", "copy the font into the game's fonts/ folder")
+            return path
     raise BuildError(f"font '{file}' not found in {game.folder.name}/fonts/ or art/fonts/")
 
 
@@ -315,11 +323,24 @@ def symbol_path(game: Game, name: str) -> Path | None:
 
 @lru_cache(maxsize=None)
 def _svg(path: Path):
+    """The parsed symbol. Symbols must be self-contained: svglib would otherwise read the
+    images, entities and files they point to."""
     from svglib.svglib import svg2rlg
 
-    drawing = svg2rlg(str(path))
-    if drawing is None:
-        raise BuildError(f"symbol {path.name} is not a readable SVG", str(path))
+    where = f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
+    if path.stat().st_size > MAX_SVG_BYTES:
+        raise BuildError(f"symbol {path.name} is larger than {MAX_SVG_BYTES // 1024} KB", where)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if _SVG_REFERENCE.search(text):
+        raise BuildError(f"symbol {path.name} refers to other files or entities", where,
+                         "draw symbols with plain shapes: no <image>, external href, url(file) or DOCTYPE")
+    try:
+        drawing = svg2rlg(str(path))
+    except Exception as exc:  # svglib and lxml raise many kinds of parse errors
+        raise BuildError(f"symbol {path.name} is not a readable SVG ({exc.__class__.__name__})", where) from None
+    if drawing is None or not drawing.width or not drawing.height:
+        raise BuildError(f"symbol {path.name} is not a readable SVG with a size", where,
+                         'give the <svg> a viewBox and a width and height, e.g. width="100" height="100"')
     return drawing
 
 
@@ -608,7 +629,8 @@ class CardPainter:
         box = s.box(spec).grow(0, -offset, -offset, 0)  # room for the shadow inside the box
         # one line while it stays big enough, else two smaller lines
         paragraph = self._one_line(card.name, spec, box, title) or \
-            self._fit(card, "name", lambda size: name, spec, box, title)
+            self._fit(card, "name", lambda size: name, spec, box, title, required=False) or \
+            self._fit(card, "name", lambda size: name, spec, box, title, split_words=True)
         if offset:
             # a soft drop shadow in the band's own dark (or light) tone lifts the sketchy title
             tone = _mix(color.hex, "#000000" if _luminance(title) > 0.3 else "#ffffff", 0.55)
@@ -710,9 +732,10 @@ class CardPainter:
         draw_centred(self.canvas, self._fit(card, what, text_at, spec, box, hex_color), box)
 
     def _fit(self, card: Card, what: str, text_at, spec: Mapping, box: Rect, hex_color: str,
-             max_lines: int | None = None, min_size: float | None = None, required: bool = True):
+             max_lines: int | None = None, min_size: float | None = None, required: bool = True,
+             split_words: bool = False):
         min_size = spec["min_size"] if min_size is None else min_size
-        paragraph = fit_paragraph(text_at, self._style(spec, hex_color), box.w, box.h,
+        paragraph = fit_paragraph(text_at, self._style(spec, hex_color, split_words), box.w, box.h,
                                   max(self.scale.points(spec["size"]), min_size), min_size, max_lines)
         if paragraph is None and required:
             raise BuildError(f"card '{card.name}': the {what} does not fit its box even at "
@@ -729,8 +752,8 @@ class CardPainter:
             return None
         return _fits(markup.escape(text), self._style(spec, hex_color)(size), box.w, box.h, max_lines=1)
 
-    def _style(self, spec: Mapping, hex_color: str):
-        return _style_factory(self.fonts[spec["font"]], self.fonts.family, spec["leading"], hex_color)
+    def _style(self, spec: Mapping, hex_color: str, split_words: bool = False):
+        return _style_factory(self.fonts[spec["font"]], self.fonts.family, spec["leading"], hex_color, split_words)
 
     # -- art
 
@@ -859,14 +882,15 @@ class CardPainter:
 
 
 @lru_cache(maxsize=None)
-def _style_factory(font: str, family: str, leading: float, hex_color: str):
-    """Paragraph styles by size, for one font and color (styles are reused across cards)."""
+def _style_factory(font: str, family: str, leading: float, hex_color: str, split_words: bool = False):
+    """Paragraph styles by size, for one font and color (styles are reused across cards).
+    Words are only split across lines when `split_words` (a last resort for names)."""
 
     @lru_cache(maxsize=None)
     def at(size: float) -> ParagraphStyle:
         # <b>/<i> inside the text map through the body family; the base font may differ (titles)
         return ParagraphStyle(f"{font}-{size}", fontName=font, fontSize=size, leading=size * leading,
-                              alignment=TA_CENTER, textColor=HexColor(hex_color), splitLongWords=0)
+                              alignment=TA_CENTER, textColor=HexColor(hex_color), splitLongWords=int(split_words))
 
     return at
 
@@ -896,7 +920,8 @@ def _fits(text: str, style: ParagraphStyle, width: float, height: float, max_lin
     paragraph = Paragraph(text, style)
     paragraph.wrap(width, height)
     bottom, top = ink_extent(paragraph)
-    if top - bottom > height + 1e-6 or paragraph.minWidth() > width + 1e-6:
+    too_wide = not style.splitLongWords and paragraph.minWidth() > width + 1e-6
+    if top - bottom > height + 1e-6 or too_wide:
         return None
     if max_lines is not None and len(paragraph.blPara.lines) > max_lines:
         return None
