@@ -9,7 +9,7 @@ from typing import Sequence
 
 from . import engine, load
 from .render import documents
-from .write import output_dir
+from .write import output_dir, publish, staging
 from .model import ERROR, INFO, WARNING, BuildError, Finding
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
@@ -228,16 +228,23 @@ def cmd_build(args) -> int:
     jobs = [("rulebook", None), ("checklists", None), ("cheatsheet", None)] + [
         ("cards", s.setup.name) for s in report.setups]
     written, failed = [], []
-    # outputs are independent: two worker processes, each given the checked game once
-    with ProcessPoolExecutor(2, initializer=_build_worker_init, initargs=(game, report, out, args.paper)) as pool:
-        for future in as_completed([pool.submit(_build_one, job) for job in jobs]):
-            path, problem = future.result()
-            if problem:
-                failed.append(problem)
-                print(problem, file=sys.stderr)
-            elif path:
-                written.append(path)
+    # outputs are independent: two worker processes, each given the checked game once. They write
+    # into a staging folder; the outputs replace the old ones only when every one succeeded, so a
+    # failed build leaves the last good build as it was.
+    with staging(out) as stage:
+        with ProcessPoolExecutor(2, initializer=_build_worker_init,
+                                 initargs=(game, report, stage, args.paper)) as pool:
+            for future in as_completed([pool.submit(_build_one, job) for job in jobs]):
+                path, problem = future.result()
+                if problem:
+                    failed.append(problem)
+                    print(problem, file=sys.stderr)
+        if not failed:
+            written = publish(stage, out)
+            for path in written:
                 print(f"wrote {path}", file=sys.stderr)
+        else:
+            print("nothing was written: the earlier outputs are unchanged", file=sys.stderr)
     print(f"\n{game.title}: {len(written)} file(s) in {out}/" + (f", {len(failed)} failed" if failed else ""),
           file=sys.stderr)
     for path in sorted(written):
@@ -268,6 +275,8 @@ def _build_one(job: tuple[str, str | None]):
         return cards.write_setup_sheets(game, report.setup(setup), out), None
     except BuildError as exc:
         return None, str(exc)
+    except Exception as exc:  # a bug or a library failure: report it as this output's failure, no traceback
+        return None, f"error: {kind}{f' {setup}' if setup else ''}: {exc.__class__.__name__}: {exc}"
 
 
 # --------------------------------------------------------------------------- human-readable report

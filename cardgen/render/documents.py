@@ -8,11 +8,13 @@ schemes, paths that escape, symlinks leading out) stops the build with a BuildEr
 """
 from __future__ import annotations
 
+import io
 import logging
 import mimetypes
 import os
 import re
 import traceback
+import types
 from dataclasses import dataclass, field
 from contextlib import contextmanager
 from functools import lru_cache
@@ -25,7 +27,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .. import expressions
+from .. import expressions, images
 from ..engine import GameReport, PlayerCount, SetupReport
 from ..load import PROJECT_ROOT
 from ..model import BuildError, Card, Color, Game, Setup, Step, Variation
@@ -62,13 +64,14 @@ def render_html(game: Game, template_name: str, context: dict, paper: str = "a4"
     except jinja2.TemplateNotFound as exc:
         raise BuildError(f"template '{exc.name}' not found",
                          hint=f"looked in {', '.join(str(p) for p in template_folders(game))}") from None
-    except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError) as exc:
+    except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, ArithmeticError,
+            RecursionError) as exc:
         raise BuildError(f"template error: {exc}", _template_position(exc, env, template_name)) from None
 
 
 def environment(game: Game) -> SandboxedEnvironment:
     """The sandboxed Jinja environment of a game: its templates first, then the shared ones."""
-    env = SandboxedEnvironment(
+    env = _Sandbox(
         loader=_ContainedLoader([str(p) for p in template_folders(game)], game),
         autoescape=jinja2.select_autoescape(["html", "htm", "xml", "svg"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
@@ -77,6 +80,31 @@ def environment(game: Game) -> SandboxedEnvironment:
     )
     env.filters["markdown"] = lambda text: markdown_html(text, game)
     return env
+
+
+class _Sandbox(SandboxedEnvironment):
+    """Jinja's sandbox, closed further: templates get no attribute of file-system, stream or
+    module objects (the model holds paths), and `*` / `**` cannot build huge values."""
+
+    intercepted_binops = frozenset({"*", "**"})
+    MAX_SIZE = 100_000
+
+    def is_safe_attribute(self, obj, attr, value):
+        if isinstance(obj, (os.PathLike, io.IOBase, types.ModuleType)):
+            return False
+        return super().is_safe_attribute(obj, attr, value)
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**" and (not isinstance(right, (int, float)) or abs(right) > 64
+                                 or not isinstance(left, (int, float)) or abs(left) > self.MAX_SIZE):
+            raise jinja2.exceptions.SecurityError(f"'{left!r} ** {right!r}' is too large for a template")
+        if operator == "*":
+            sizes = [len(x) if isinstance(x, (str, list, tuple)) else 1 for x in (left, right)]
+            counts = [x for x in (left, right) if isinstance(x, int)]
+            if any(not isinstance(x, (int, float)) for x in (left, right)) and \
+                    sizes[0] * sizes[1] * max([abs(c) for c in counts] or [1]) > self.MAX_SIZE:
+                raise jinja2.exceptions.SecurityError("a repeated value that large is not allowed in a template")
+        return super().call_binop(context, operator, left, right)
 
 
 class _ContainedLoader(jinja2.FileSystemLoader):
@@ -131,7 +159,12 @@ def markdown_html(text: str, game: Game, origin: str = "") -> Markup:
     tokens = md.parse(text or "")
     for token in _inline_children(tokens):
         if token.type == "image":
-            check_local_url(token.attrGet("src") or "", game, origin or "Markdown in the game data")
+            src = token.attrGet("src") or ""
+            path = check_local_url(src, game, origin or "Markdown in the game data")
+            problem = images.problem(path) if path.suffix.lower() != ".svg" else None
+            if problem:
+                raise BuildError(f"image '{src}' (from {origin or 'Markdown in the game data'}) {problem}",
+                                 hint=images.HINT)
     return Markup(md.renderer.render(tokens, md.options, {}))
 
 

@@ -1,0 +1,103 @@
+"""Threats 10 and 11: outputs appear complete or not at all, a failed build never damages the last
+good one, and the same inputs give byte-identical PDFs whatever the clock, time zone, working
+directory or user settings."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardgen import write
+from conftest import ROOT, TINY_GAME
+from security.conftest import set_card
+from security.test_failures import run
+
+
+def snapshot(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def leftovers(out: Path) -> list[str]:
+    return [p.name for p in out.rglob("*") if p.name.endswith(".tmp") or p.name.startswith(".")]
+
+
+@pytest.mark.parametrize("breakage", ["art", "text"])
+def test_a_failed_build_leaves_the_last_good_build_byte_identical(breakage, game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    out = tmp_path / "out"
+    code, text = run("build", folder, "--out", out)
+    assert code == 0, text
+    before = snapshot(out)
+    assert {"rulebook.pdf", "checklists.pdf", "cards-starter.pdf"} <= set(before)
+
+    # a bad edit: the rulebook could still be built from it, the card sheet cannot
+    (folder / "art").mkdir()
+    if breakage == "art":
+        (folder / "art" / "boom.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)  # a broken PNG
+        set_card(folder, "Boom", art="art/boom.png", flavor="Oops, a new flavor line.")
+    else:
+        set_card(folder, "Shield", text="Stops a Boom, and much more. " * 80)
+    code, text = run("build", folder, "--out", out)
+    assert code == 1
+    assert snapshot(out) == before
+    assert leftovers(out) == []
+
+
+def test_a_write_that_fails_halfway_leaves_the_old_file_and_no_temp_file(tmp_path, monkeypatch):
+    target = tmp_path / "rulebook.pdf"
+    target.write_bytes(b"the good old rulebook")
+
+    def fail(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError):
+        write.atomic_write(target, b"%PDF-1.7 half a new rulebook")
+    assert target.read_bytes() == b"the good old rulebook"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rulebook.pdf"]
+
+
+FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <alias><family>sans-serif</family><prefer><family>DejaVu Serif</family></prefer></alias>
+  <alias><family>serif</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
+  <match target="font"><edit name="hinting" mode="assign"><bool>false</bool></edit></match>
+</fontconfig>
+"""
+REPORTLAB_SETTINGS = "invariant = 0\nuseA85 = 1\npageCompression = 0\nshapeChecking = 0\n"
+
+
+def build_in(cwd: Path, out: Path, env: dict[str, str]) -> dict[str, bytes]:
+    cwd.mkdir(parents=True, exist_ok=True)
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("TZ", "SOURCE_DATE_EPOCH", "HOME", "XDG_CONFIG_HOME", "PYTHONHASHSEED")}
+    result = subprocess.run([sys.executable, "-m", "cardgen", "build", str(TINY_GAME), "--out", str(out)],
+                            cwd=cwd, env={**base, "PYTHONPATH": str(ROOT), **env},
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return snapshot(out)
+
+
+@pytest.mark.xfail(reason="the card sheet half of the fix is pending in render/cards.py", strict=True)
+def test_the_same_game_gives_byte_identical_pdfs_in_any_environment(tmp_path):
+    plain_home = tmp_path / "home-plain"
+    plain_home.mkdir()
+    first = build_in(tmp_path / "cwd-a", tmp_path / "out-a",
+                     {"HOME": str(plain_home), "TZ": "UTC", "PYTHONHASHSEED": "1"})
+
+    busy_home = tmp_path / "home-busy"
+    (busy_home / ".config" / "fontconfig").mkdir(parents=True)
+    (busy_home / ".config" / "fontconfig" / "fonts.conf").write_text(FONTCONFIG)
+    (busy_home / ".reportlab_settings").write_text(REPORTLAB_SETTINGS)
+    time.sleep(1.1)  # a different second on the clock
+    second = build_in(tmp_path / "elsewhere" / "deeper", tmp_path / "out-b",
+                      {"HOME": str(busy_home), "TZ": "Pacific/Kiritimati", "SOURCE_DATE_EPOCH": "1234567890",
+                       "PYTHONHASHSEED": "2", "LC_ALL": "C"})
+    assert set(first) == set(second) and len(first) >= 3
+    different = [name for name in first if first[name] != second[name]]
+    assert different == []
