@@ -27,6 +27,7 @@ MIN_GUTTER_MM = 2.0  # a narrower gap between cards is not worth a second cut: c
 MARK_GAP_MM = 0.5  # crop marks start this far outside the outer bleed...
 MARK_EDGE_MM = 0.5  # ...stop this far inside the paper edge...
 MARK_MAX_MM = 5.0  # ...and are at most this long
+MAX_OFFSET_MM = 20.0  # a duplex drift beyond this is a misreading, not a printer
 
 
 @dataclass(frozen=True)
@@ -103,8 +104,8 @@ def parse_offset(text: str | None) -> tuple[float, float]:
         x, y = (float(part) for part in text.split(","))
     except ValueError:
         raise ValueError(f"offset '{text}' should be X,Y in mm, e.g. 0.5,-1") from None
-    if abs(x) > 20 or abs(y) > 20:
-        raise ValueError(f"offset '{text}' is more than 20 mm: check the calibration reading")
+    if not (abs(x) <= MAX_OFFSET_MM and abs(y) <= MAX_OFFSET_MM):
+        raise ValueError(f"offset '{text}' is more than {MAX_OFFSET_MM:g} mm: check the calibration reading")
     return x, y
 
 
@@ -196,6 +197,8 @@ def make_sheet(paper: str = "a4", card_size: Any = "poker", bleed_mm: float = DE
     where they fit."""
     if not 0 <= bleed_mm <= 10:
         raise ValueError(f"bleed {bleed_mm:g} mm is out of range (0 to 10 mm)")
+    if not all(abs(v) <= MAX_OFFSET_MM for v in offset_mm):  # also refuses NaN
+        raise ValueError(f"offset {offset_mm[0]:g},{offset_mm[1]:g} mm is more than {MAX_OFFSET_MM:g} mm")
     page_w, page_h = paper_size_mm(paper)
     card_w, card_h = card_size_mm(card_size)
     cols, gutter_x = _fit(page_w, card_w, bleed_mm)

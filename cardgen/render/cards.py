@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+import os
 import re
 import sys
 from contextlib import contextmanager
@@ -41,6 +42,7 @@ SHARED_ART = PROJECT_ROOT / "art"
 DEFAULT_LAYOUT = SHARED_ART / "card-layout.yaml"
 MAX_ART_BYTES = 40 * 1024 * 1024
 MAX_ART_PIXELS = 50_000_000  # larger images are refused: decompression bombs
+ART_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
@@ -82,34 +84,41 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
                       png: bool = False) -> Path:
     """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the
     duplex offset of a printer against a light."""
-    sheet = layout.make_sheet(paper, "poker", 0, offset)
-    canvas, buffer = _canvas(sheet, f"{game.title}: duplex calibration")
-    fonts = Fonts(game, load_layout(game))
-    _draw_calibration_front(canvas, sheet, fonts)
-    canvas.showPage()
-    _draw_calibration_back(canvas, sheet, fonts)
-    canvas.showPage()
-    with _binary_streams():
+    try:
+        sheet = layout.make_sheet(paper, "poker", 0, offset)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
+    with _reproducible():
+        canvas, buffer = _canvas(sheet, f"{game.title}: duplex calibration")
+        fonts = Fonts(game, load_layout(game))
+        _draw_calibration_front(canvas, sheet, fonts)
+        canvas.showPage()
+        _draw_calibration_back(canvas, sheet, fonts)
+        canvas.showPage()
         canvas.save()
     return _output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
 
 
 def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True) -> bytes:
     """The PDF bytes: face pages, each followed by its mirrored back page."""
-    with _binary_streams():
+    with _reproducible():
         return _render_sheets(game, cards, sheet, backs)
 
 
 @contextmanager
-def _binary_streams():
-    """Compressed streams stay binary: ASCII85 on top costs a fifth of the build time and a
+def _reproducible():
+    """Same input, same bytes, whatever the environment: ReportLab dates (and seeds the file id
+    with) SOURCE_DATE_EPOCH even in invariant mode, so it is set aside while a PDF is made.
+    Compressed streams also stay binary: ASCII85 on top costs a fifth of the build time and a
     quarter more bytes, for PDF readers that all take binary anyway."""
-    saved = rl_config.useA85
+    saved_a85, saved_epoch = rl_config.useA85, os.environ.pop("SOURCE_DATE_EPOCH", None)
     rl_config.useA85 = 0
     try:
         yield
     finally:
-        rl_config.useA85 = saved
+        rl_config.useA85 = saved_a85
+        if saved_epoch is not None:
+            os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
 
 
 def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool) -> bytes:
@@ -171,7 +180,7 @@ def write_pngs(pdf: bytes, path: Path, dpi: int = PNG_DPI) -> list[Path]:
 
 def _canvas(sheet: Sheet, title: str) -> tuple[Canvas, io.BytesIO]:
     buffer = io.BytesIO()
-    # invariant: fixed dates and ids, so the same input gives the same bytes
+    # explicit settings win over ~/.reportlab_settings; invariant: fixed date and id
     canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
     canvas.setTitle(title)
     canvas.setCreator("cardgen")
@@ -251,13 +260,24 @@ def _convert(default: Any, value: Any, path: tuple, where: Where) -> Any:
             number = float(value)
         except (TypeError, ValueError):
             raise BuildError(f"layout {name}: '{value}' is not a number", where) from None
-        if not math.isfinite(number) or number < 0 or number > 1000:
-            raise BuildError(f"layout {name}: {value} is out of range (0 to 1000)", where)
+        low, high = _range_of(path)
+        if not math.isfinite(number) or not low <= number <= high:
+            raise BuildError(f"layout {name}: {value} is out of range ({low:g} to {high:g})", where)
         return number
     text = str(value)
     if str(default).startswith("#") and not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
         raise BuildError(f"layout {name}: '{text}' is not a color", where, "write colors as \"#rrggbb\"")
     return text
+
+
+# settings that break the drawing (or take forever) outside these ranges; others: 0 to 1000
+_RANGES = {"design.width": (10, 400), "design.height": (10, 400), "leading": (0.8, 3), "size": (1, 200),
+           "min_size": (1, 200), "one_line_min": (1, 200), "title_size": (4, 200), "pattern_step": (2, 100),
+           "pattern_size": (0.5, 100)}
+
+
+def _range_of(path: tuple) -> tuple[float, float]:
+    return _RANGES.get(".".join(path[-2:]), _RANGES.get(path[-1], (0, 1000)))
 
 
 def _leaves(tree: Mapping, path: tuple = ()) -> Iterable[tuple[tuple, Any]]:
@@ -391,16 +411,21 @@ def _image_problem(path: Path) -> str | None:
 
     if not path.is_file():
         return "is not a file"
+    expected = ART_FORMATS.get(path.suffix.lower())
+    if expected is None:
+        return f"has the extension '{path.suffix}': only .png, .jpg and .jpeg art can be used"
     if path.stat().st_size > MAX_ART_BYTES:
         return f"is larger than {MAX_ART_BYTES // (1024 * 1024)} MB"
     try:
         with Image.open(path) as image:
-            if image.format not in ("PNG", "JPEG"):
-                return f"is {image.format or 'not an image'}, not PNG or JPEG"
+            if image.format != expected:
+                return f"is {image.format or 'not an image'} inside, not {expected} as its name says"
             width, height = image.size
             if width * height > MAX_ART_PIXELS:
                 return f"is {width}x{height} pixels, too large"
             image.verify()
+        with Image.open(path) as image:  # verify() does not decode: loading finds truncated files
+            image.load()
     except Image.DecompressionBombError:
         return "is too large (decompression bomb)"
     except Exception as exc:  # Pillow reports broken files with many exception types
@@ -505,8 +530,14 @@ class CardPainter:
     def face_form(self, card: Card) -> str:
         name = f"face-{card.id}"
         if name not in self.forms:
-            self._prepare(card)
-            self._form(name, lambda: self._draw_face(card))
+            try:
+                self._prepare(card)
+                self._form(name, lambda: self._draw_face(card))
+            except BuildError:
+                raise
+            except Exception as exc:  # ReportLab and svglib fail with many exception types
+                raise BuildError(f"card '{card.name}' cannot be drawn: {exc.__class__.__name__}: {exc}",
+                                 card.where) from None
         return name
 
     def back_form(self) -> str:
