@@ -351,6 +351,10 @@ def test_game_layout_overrides_the_default(game_copy, tmp_path):
     ('name: {font: comic}\n', "no font role 'comic'"),
     ('fonts: {title: Missing.ttf}\n', "font 'Missing.ttf' not found"),
     ('fonts: {title: ../../etc/x.ttf}\n', "name of a .ttf file"),
+    ('back: {pattern_step: 0.001}\n', "back.pattern_step: 0.001 is out of range (2 to 100)"),
+    ('design: {width: 0}\n', "design.width: 0 is out of range"),
+    ('text: {leading: 0}\n', "text.leading: 0 is out of range"),
+    ('text: {size: .inf}\n', "text.size: '.inf' is not a number"),
 ])
 def test_bad_layout_is_a_clear_build_error(game_copy, tmp_path, layout_yaml, message):
     folder = write_tiny(game_copy, layout_yaml=layout_yaml)

@@ -64,6 +64,18 @@ def test_offsets():
             layout.parse_offset(bad)
 
 
+@pytest.mark.parametrize("offset", [(25, 0), (0, -21), (float("nan"), 0)])
+def test_offsets_have_a_range(offset):
+    with pytest.raises(ValueError, match="offset"):
+        layout.make_sheet("a4", "poker", offset_mm=offset)
+
+
+@pytest.mark.parametrize("bleed", [-1, 11, float("nan")])
+def test_bleed_has_a_range(bleed):
+    with pytest.raises(ValueError, match="bleed"):
+        layout.make_sheet("a4", "poker", bleed)
+
+
 def test_card_too_big_for_the_paper():
     with pytest.raises(ValueError, match="does not fit"):
         layout.make_sheet("a4", "300x400")
