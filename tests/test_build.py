@@ -66,3 +66,23 @@ def test_build_stops_on_data_errors_and_writes_nothing(capsys, game_copy, tmp_pa
     assert code == 1
     assert "Peeek" in err and "did you mean" in err
     assert not out.exists()
+
+
+def test_editing_a_card_text_changes_the_card_sheet_and_the_rulebook(capsys, game_copy, tmp_path):
+    folder = game_copy("exploding_puppy")
+    cards = (folder / "cards.yaml").read_text()
+    start = cards.index('- name: "Nope"')
+    line_start = cards.index("text:", start)
+    line_end = cards.index("\n", line_start)
+    (folder / "cards.yaml").write_text(
+        cards[:line_start] + 'text: "Stop any action. Zebrafied wording."' + cards[line_end:])
+    out = tmp_path / "out"
+    assert run(capsys, "cards", str(folder), "--setup", "Basic", "--out", str(out))[0] == 0
+    assert run(capsys, "rulebook", str(folder), "--out", str(out))[0] == 0
+
+    def pages_with(name: str) -> int:
+        reader = pypdf.PdfReader(out / name)
+        return sum("Zebrafied" in page.extract_text() for page in reader.pages)
+
+    assert pages_with("cards-basic.pdf") >= 1  # Basic prints 8 Nope cards
+    assert pages_with("rulebook.pdf") == 1
