@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Sequence
@@ -28,6 +29,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BuildError as exc:
         print(exc, file=sys.stderr)
+        return EXIT_DATA
+    except BrokenPipeError:  # e.g. `cardgen check | head`: the reader left, nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_DATA
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -272,7 +276,7 @@ def _build_one(job: tuple[str, str | None]):
             from .render import cheatsheet
             return cheatsheet.write_cheatsheet(game, report, out, paper), None
         from .render import cards
-        return cards.write_setup_sheets(game, report.setup(setup), out), None
+        return cards.write_setup_sheets(game, report.setup(setup), out, paper=paper), None
     except BuildError as exc:
         return None, str(exc)
     except Exception as exc:  # a bug or a library failure: report it as this output's failure, no traceback
