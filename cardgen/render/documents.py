@@ -262,7 +262,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     try:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher)
-        with _font_subsetting():
+        with _font_subsetting(), _no_user_fontconfig():
             pdf = document.write_pdf(font_config=_font_config(), cache=_image_cache())
     except FatalURLFetchingError as exc:
         if fetcher.refused:
@@ -309,15 +309,15 @@ def _font_subsetting():
 def _font_config():
     from weasyprint.text.fonts import FontConfiguration
 
-    with _no_user_fontconfig():
-        return FontConfiguration()
+    return FontConfiguration()
 
 
 @contextmanager
 def _no_user_fontconfig():
-    """Fontconfig reads the user's own settings (~/.config/fontconfig, ~/.fonts.conf: hinting,
-    aliases), which change text metrics and so the layout. It is loaded with HOME and
-    XDG_CONFIG_HOME pointing at an empty folder (the font cache stays where it was)."""
+    """Fontconfig reads the user's own settings (~/.config/fontconfig, ~/.fonts.conf: aliases,
+    preferred families, hinting), which change the fonts and the layout; it reads them lazily,
+    while rendering. Rendering runs with HOME and XDG_CONFIG_HOME pointing at an empty folder
+    (the font cache stays where it was)."""
     import tempfile
 
     names = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")

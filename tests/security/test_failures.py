@@ -84,7 +84,6 @@ def test_a_weasyprint_error_stops_the_command_naming_the_template(game_copy, tmp
     assert outputs(out) == []
 
 
-@pytest.mark.xfail(reason="the card sheet half of the fix is pending in render/cards.py", strict=True)
 def test_a_reportlab_error_stops_the_card_sheets_naming_the_card(game_copy, tmp_path, monkeypatch):
     from cardgen.render import cards
 

@@ -3,6 +3,8 @@
 Broken game folders are generated from the tiny test game and the real Exploding Puppy data:
 random YAML documents in place of each file, and random edits of the real text. Every run goes
 through the command line's `check` entry point in-process; an exception escaping it is a failure.
+Example counts keep the whole suite well under 10 minutes on 2 cores (these took 4 of them at
+1500/1000/150 examples); the build path below gets its share.
 """
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ def fresh_copy(source: Path, tmp_path_factory) -> Path:
     return folder
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=600, **SETTINGS)
 @given(which=st.sampled_from(FILES), document=documents)
 def test_random_documents_in_place_of_a_game_file(tmp_path_factory, which, document):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
@@ -74,7 +76,7 @@ def mutate(text: str, changes) -> str:
     return text
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=400, **SETTINGS)
 @given(which=st.sampled_from(FILES), changes=edits)
 def test_random_edits_of_the_tiny_game(tmp_path_factory, which, changes):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
@@ -83,10 +85,62 @@ def test_random_edits_of_the_tiny_game(tmp_path_factory, which, changes):
     assert run_check(folder) in (0, 1)
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=80, **SETTINGS)
 @given(which=st.sampled_from(FILES), changes=edits)
 def test_random_edits_of_the_real_game(tmp_path_factory, which, changes):
     folder = fresh_copy(CARD_DATA / "exploding_puppy", tmp_path_factory)
     path = folder / which
     path.write_text(mutate(path.read_text(), changes))
     assert run_check(folder) in (0, 1)
+
+
+# --------------------------------------------------------------------------- the build path
+# Card sheets are the output that turns data into markup (ReportLab paragraphs), so they get the
+# most: random card texts straight into the renderer, and random edits of the tiny game through
+# `cardgen cards`. Only BuildError (a clear message) may come out; the rulebook path shares its
+# loader and sandbox with these and costs seconds per example, so it is covered by the threat tests.
+
+import dataclasses  # noqa: E402
+
+from cardgen import layout  # noqa: E402
+from cardgen.model import BuildError  # noqa: E402
+
+card_texts = st.lists(st.sampled_from(list("ab *_:<>&;#/\"'=\n\t[]{}%\\") + [
+    "**", ":bomb:", ":gear:", ":nope:", "<b>", "</b>", "&amp;", "&#65;", '<font color="[[[1]]]">', "</para>",
+    "<img src=x/>", "<br/>", "é", "\u200b", "\U0001F436", "\x00", "word", "longerwordthatdoesnotfit"]),
+    max_size=30).map("".join)
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(name=card_texts.filter(lambda t: t.strip()), flavor=card_texts, text=card_texts)
+def test_random_card_texts_render_or_fail_cleanly(name, flavor, text):
+    from cardgen import engine, load
+    from cardgen.render import cards
+
+    result = load.load_game(TINY_GAME)
+    game = result.game
+    card = dataclasses.replace(game.cards[2], name=name.strip()[:80], flavor=flavor, text=text)
+    sheet = layout.make_sheet("a4", game.card_size, 3.0)
+    try:
+        pdf = cards.render_sheets(game, [card], sheet, backs=False)
+    except BuildError:
+        return
+    assert pdf.startswith(b"%PDF")
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(which=st.sampled_from(FILES + ("layout.yaml",)), changes=edits)
+def test_random_edits_of_the_tiny_game_through_cardgen_cards(tmp_path_factory, which, changes):
+    folder = fresh_copy(TINY_GAME, tmp_path_factory)
+    path = folder / which
+    if which == "layout.yaml":
+        path.write_text("text: {size: 7, min_size: 5}\nback: {pattern_step: 9}\nname: {shadow: 0.5}\n")
+    path.write_text(mutate(path.read_text(), changes))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["cards", str(folder), "--out", str(folder.parent / "out"), "--no-backs"])
+        except SystemExit as exc:
+            code = exc.code
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    assert code in (0, 1)

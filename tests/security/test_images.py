@@ -54,11 +54,7 @@ def test_the_bomb_is_small_on_disk_but_huge_in_memory():
     assert struct.unpack(">II", data[16:24]) == (30000, 30000)  # IHDR: 900 megapixels
 
 
-PENDING = pytest.mark.xfail(reason="the extension check is pending in render/cards.py", strict=True)
-
-
-@pytest.mark.parametrize("case", [pytest.param(c, marks=PENDING) if c in ("jpeg-named-png", "png-named-jpg") else c
-                                  for c in sorted(BAD_IMAGES)])
+@pytest.mark.parametrize("case", sorted(BAD_IMAGES))
 def test_bad_card_art_is_refused_naming_the_card(case, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
     set_card(folder, "Shield", art=add_image(folder, case))
