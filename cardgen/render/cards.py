@@ -31,7 +31,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from .. import engine, layout, markup
+from .. import engine, images, layout, markup
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
 from ..load import PROJECT_ROOT
@@ -40,9 +40,6 @@ from ..write import atomic_write, output_dir
 
 SHARED_ART = PROJECT_ROOT / "art"
 DEFAULT_LAYOUT = SHARED_ART / "card-layout.yaml"
-MAX_ART_BYTES = 40 * 1024 * 1024
-MAX_ART_PIXELS = 50_000_000  # larger images are refused: decompression bombs
-ART_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
@@ -399,38 +396,9 @@ def resolve_art(game: Game, card: Card) -> Path | None:
 
 
 def _verify_image(path: Path, card: Card) -> None:
-    problem = _image_problem(path)
+    problem = images.problem(path)
     if problem:
-        raise BuildError(f"card '{card.name}': art '{card.art}' {problem}", card.where,
-                         "use a PNG or JPEG image of at most 50 megapixels")
-
-
-@lru_cache(maxsize=None)
-def _image_problem(path: Path) -> str | None:
-    from PIL import Image
-
-    if not path.is_file():
-        return "is not a file"
-    expected = ART_FORMATS.get(path.suffix.lower())
-    if expected is None:
-        return f"has the extension '{path.suffix}': only .png, .jpg and .jpeg art can be used"
-    if path.stat().st_size > MAX_ART_BYTES:
-        return f"is larger than {MAX_ART_BYTES // (1024 * 1024)} MB"
-    try:
-        with Image.open(path) as image:
-            if image.format != expected:
-                return f"is {image.format or 'not an image'} inside, not {expected} as its name says"
-            width, height = image.size
-            if width * height > MAX_ART_PIXELS:
-                return f"is {width}x{height} pixels, too large"
-            image.verify()
-        with Image.open(path) as image:  # verify() does not decode: loading finds truncated files
-            image.load()
-    except Image.DecompressionBombError:
-        return "is too large (decompression bomb)"
-    except Exception as exc:  # Pillow reports broken files with many exception types
-        return f"is not a valid image ({exc.__class__.__name__})"
-    return None
+        raise BuildError(f"card '{card.name}': art '{card.art}' {problem}", card.where, images.HINT)
 
 
 # --------------------------------------------------------------------------- colors
