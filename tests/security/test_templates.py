@@ -107,10 +107,10 @@ def test_game_templates_cannot_run_away(expression, game_copy, tmp_path):
 
 TYPOS = {
     "rulebook.html": '{% extends "base.html" %}\n{% block body %}\n<h1>{{ game.title }}</h1>\n'
-                     '{{ gmae.title }}\n{% endblock %}\n',
+                     '{{ gmae }}\n{% endblock %}\n',
     "checklists.html": '{% extends "base.html" %}\n{% block body %}\n{% for page in pages %}\n'
-                       '{{ page.reprot.setup.name }}\n{% endfor %}\n{% endblock %}\n',
-    "macros.html": '{% macro card_name(card) %}{{ crad.name }}{% endmacro %}\n',
+                       '{{ page.reprot }}\n{% endfor %}\n{% endblock %}\n',
+    "macros.html": '{% macro card_name(card) %}{{ crad }}{% endmacro %}\n',
 }
 
 
