@@ -589,14 +589,21 @@ class CardPainter:
         c.setFillColor(HexColor(frame["panel"]))
         c.roundRect(inset, inset, s.card_w - 2 * inset, top - inset, s.length(frame["radius"]), stroke=0, fill=1)
 
-    def _draw_symbol_badge(self, color: Color) -> None:
-        c, s, spec = self.canvas, self.scale, self.design["symbol"]
+    def _draw_badge(self, spec: Mapping, color: Color) -> tuple[float, float]:
+        """The round badge of a corner (symbol, number): filled with the spec's badge color,
+        ringed in the color's ink. Returns its centre."""
+        c, s = self.canvas, self.scale
         x, y = s.point(spec)
         c.setFillColor(HexColor(spec["badge"]))
         c.setStrokeColor(HexColor(ink_of(color.hex)))
         c.setLineWidth(s.points(0.8))
         c.circle(x, y, s.length(spec["radius"]), stroke=1, fill=1)
-        self._draw_symbol(color.symbol, ink_of(color.hex), x, y, s.length(spec["size"]))
+        return x, y
+
+    def _draw_symbol_badge(self, color: Color) -> None:
+        spec = self.design["symbol"]
+        x, y = self._draw_badge(spec, color)
+        self._draw_symbol(color.symbol, ink_of(color.hex), x, y, self.scale.length(spec["size"]))
 
     def _draw_star(self) -> None:
         s, spec = self.scale, self.design["star"]
@@ -607,11 +614,7 @@ class CardPainter:
 
     def _draw_number(self, card: Card, color: Color) -> None:
         c, s, spec = self.canvas, self.scale, self.design["number"]
-        x, y = s.point(spec)
-        c.setFillColor(HexColor(spec["badge"]))
-        c.setStrokeColor(HexColor(ink_of(color.hex)))
-        c.setLineWidth(s.points(0.8))
-        c.circle(x, y, s.length(spec["radius"]), stroke=1, fill=1)
+        x, y = self._draw_badge(spec, color)
         text = str(card.number)
         font, size = self.fonts[spec["font"]], s.points(spec["size"])
         width_room = 1.6 * s.length(spec["radius"])
