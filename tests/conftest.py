@@ -1,4 +1,5 @@
-"""Shared fixtures: the real game data and copies of game folders to break or edit."""
+"""Shared fixtures and helpers: the real game data, copies of game folders to break or edit, and
+the engine's report of a game."""
 from __future__ import annotations
 
 import shutil
@@ -6,10 +7,20 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.engine import check_game
+from cardgen.load import load_game
+
 ROOT = Path(__file__).resolve().parent.parent
 CARD_DATA = ROOT / "card_data"
 TEST_DATA = Path(__file__).resolve().parent / "data"
 TINY_GAME = TEST_DATA / "tiny_game"
+
+
+def report_for(folder):
+    """The engine's report of a game (a name under card_data/ or a path) that must load cleanly."""
+    result = load_game(folder)
+    assert result.ok, [str(f) for f in result.findings]
+    return check_game(result.game, result.findings)
 
 
 @pytest.fixture

@@ -5,14 +5,7 @@ import re
 
 import pytest
 
-from cardgen.engine import check_game
-from cardgen.load import load_game
-
-
-def report_for(folder):
-    result = load_game(folder)
-    assert result.ok, [str(f) for f in result.findings]
-    return check_game(result.game, result.findings)
+from conftest import report_for
 
 
 @pytest.fixture(scope="module")

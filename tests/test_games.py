@@ -11,20 +11,14 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from cardgen.engine import check_game, check_setup
-from cardgen.load import load_game
+from cardgen.engine import check_setup
 from cardgen.model import ERROR, WARNING
 from cardgen.render.cheatsheet import write_cheatsheet
+from conftest import report_for
 
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["exploding_cards", "exploding_kittens", "zombie_kittens", "good_puppies"]
-
-
-def report_for(folder):
-    result = load_game(folder)
-    assert result.ok, [str(f) for f in result.findings]
-    return check_game(result.game, result.findings)
 
 
 @pytest.fixture(scope="module")
