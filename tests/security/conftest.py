@@ -1,5 +1,6 @@
 """Helpers for the threat tests: canary files outside the game folder, a counting web server,
-building outputs in-process and reading PDFs back (text and decompressed streams)."""
+game copies with a template of their own, building outputs in-process (or failing to) and reading
+PDFs back (text and decompressed streams)."""
 from __future__ import annotations
 
 import http.server
@@ -7,6 +8,7 @@ import io
 import secrets
 import struct
 import threading
+import time
 import zlib
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import pytest
 from cardgen import engine, load
 from cardgen.model import BuildError
 from cardgen.render import documents
+from conftest import TINY_GAME
 
 
 def checked(folder):
@@ -143,13 +146,6 @@ def web_server():
         thread.join(5)
 
 
-def refused(call, *args) -> str:
-    """Run a build step that must fail; return its message."""
-    with pytest.raises(BuildError) as caught:
-        call(*args)
-    return str(caught.value)
-
-
 def attempt(kind: str, folder, out: Path) -> str | None:
     """Load, check and build one output ('cards', 'rulebook', 'checklists', 'cheatsheet') the way
     the command line does; return the error message(s), or None when the output was written."""
@@ -183,3 +179,32 @@ def attempt(kind: str, folder, out: Path) -> str | None:
 
 def outputs(out: Path) -> list[str]:
     return sorted(p.name for p in out.rglob("*")) if out.exists() else []
+
+
+def timed(call, *args):
+    """(what call(*args) returns, the seconds it took)."""
+    start = time.monotonic()
+    result = call(*args)
+    return result, time.monotonic() - start
+
+
+def refused(kind: str, folder, out: Path) -> str:
+    """Build one output that must fail (see `attempt`); return its error message, having made sure
+    there is one and that nothing was written to `out`."""
+    message = attempt(kind, folder, out)
+    assert message, f"{kind}: built, though it should have been refused"
+    assert outputs(out) == []
+    return message
+
+
+@pytest.fixture
+def game_with_template(game_copy):
+    """A copy of the tiny game with one file of its own in templates/: make(body, name) -> folder."""
+
+    def make(body: str, name: str = "rulebook.html") -> Path:
+        folder = game_copy(TINY_GAME)
+        (folder / "templates").mkdir(exist_ok=True)
+        (folder / "templates" / name).write_text(body)
+        return folder
+
+    return make

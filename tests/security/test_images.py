@@ -4,12 +4,11 @@ as card art (card sheets) and as Markdown images in a card's details (rulebook).
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 
 from conftest import TINY_GAME
-from security.conftest import attempt, huge_png, outputs, png_bytes, set_card
+from security.conftest import attempt, huge_png, png_bytes, refused, set_card, timed
 
 
 def jpeg_bytes() -> bytes:
@@ -58,24 +57,18 @@ def test_the_bomb_is_small_on_disk_but_huge_in_memory():
 def test_bad_card_art_is_refused_naming_the_card(case, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
     set_card(folder, "Shield", art=add_image(folder, case))
-    out = tmp_path / "out"
-    start = time.monotonic()
-    message = attempt("cards", folder, out)
-    assert time.monotonic() - start < 10
-    assert message and "card 'Shield'" in message and BAD_IMAGES[case][0] in message
-    assert outputs(out) == []
+    message, seconds = timed(refused, "cards", folder, tmp_path / "out")
+    assert seconds < 10
+    assert "card 'Shield'" in message and BAD_IMAGES[case][0] in message
 
 
 @pytest.mark.parametrize("case", sorted(BAD_IMAGES))
 def test_bad_images_in_card_details_are_refused_naming_the_card(case, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
     set_card(folder, "Shield", details=f"Like this: ![picture]({add_image(folder, case)})")
-    out = tmp_path / "out"
-    start = time.monotonic()
-    message = attempt("rulebook", folder, out)
-    assert time.monotonic() - start < 10
-    assert message and "card 'Shield'" in message and BAD_IMAGES[case][0] in message
-    assert outputs(out) == []
+    message, seconds = timed(refused, "rulebook", folder, tmp_path / "out")
+    assert seconds < 10
+    assert "card 'Shield'" in message and BAD_IMAGES[case][0] in message
 
 
 def test_good_images_still_work(game_copy, tmp_path):

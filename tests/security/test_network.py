@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import TINY_GAME
-from security.conftest import attempt, outputs, png_bytes, set_card
+from security.conftest import attempt, png_bytes, refused, set_card
 
 URLS = {
     "http": "{url}/image.png",
@@ -16,9 +16,12 @@ URLS = {
 }
 
 
+def port_of(server: str) -> str:
+    return server.rsplit(":", 1)[1]
+
+
 def spell(kind: str, server: str) -> str:
-    port = server.rsplit(":", 1)[1]
-    return URLS[kind].format(url=server, port=port)
+    return URLS[kind].format(url=server, port=port_of(server))
 
 
 @pytest.mark.parametrize("kind", sorted(URLS))
@@ -26,10 +29,9 @@ def test_card_art_urls_are_refused(kind, game_copy, web_server, tmp_path):
     server, hits = web_server
     folder = game_copy(TINY_GAME)
     set_card(folder, "Boom", art=spell(kind, server))
-    out = tmp_path / "out"
-    message = attempt("cards", folder, out)
-    assert message and "Boom" in message and "art" in message
-    assert hits == [] and outputs(out) == []
+    message = refused("cards", folder, tmp_path / "out")
+    assert "Boom" in message and "art" in message
+    assert hits == []
 
 
 @pytest.mark.parametrize("kind", sorted(URLS))
@@ -38,10 +40,9 @@ def test_markdown_images_with_urls_are_refused(kind, game_copy, web_server, tmp_
     folder = game_copy(TINY_GAME)
     set_card(folder, "Boom", details=f"![x]({spell(kind, server)})")
     (folder / "rules.md").write_text(f"# Overview\n\n![y]({spell(kind, server)})\n")
-    out = tmp_path / "out"
-    message = attempt("rulebook", folder, out)
-    assert message and "refused" in message
-    assert hits == [] and outputs(out) == []
+    message = refused("rulebook", folder, tmp_path / "out")
+    assert "refused" in message
+    assert hits == []
 
 
 CSS = {
@@ -54,15 +55,12 @@ CSS = {
 
 
 @pytest.mark.parametrize("case", sorted(CSS))
-def test_urls_in_game_css_are_refused(case, game_copy, web_server, tmp_path):
+def test_urls_in_game_css_are_refused(case, game_with_template, web_server, tmp_path):
     server, hits = web_server
-    folder = game_copy(TINY_GAME)
-    (folder / "templates").mkdir()
-    (folder / "templates" / "game.css").write_text(CSS[case].format(url=server, port=server.rsplit(":", 1)[1]))
-    out = tmp_path / "out"
-    message = attempt("rulebook", folder, out)
-    assert message and "refused" in message
-    assert hits == [] and outputs(out) == []
+    folder = game_with_template(CSS[case].format(url=server, port=port_of(server)), "game.css")
+    message = refused("rulebook", folder, tmp_path / "out")
+    assert "refused" in message
+    assert hits == []
 
 
 HTML = {
@@ -78,21 +76,18 @@ HTML = {
 
 
 @pytest.mark.parametrize("case", sorted(HTML))
-def test_urls_in_game_templates_are_refused(case, game_copy, web_server, tmp_path):
+def test_urls_in_game_templates_are_refused(case, game_with_template, web_server, tmp_path):
     server, hits = web_server
-    folder = game_copy(TINY_GAME)
-    (folder / "templates").mkdir()
+    body = HTML[case].format(url=server)
+    folder = game_with_template(
+        f"<!doctype html><html><head><title>t</title></head><body><p>x</p>{body}</body></html>")
     (folder / "art").mkdir()
     (folder / "art" / "remote.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" '
         f'height="10"><image width="10" height="10" xlink:href="{server}/a.png"/></svg>')
-    body = HTML[case].format(url=server)
-    (folder / "templates" / "rulebook.html").write_text(
-        f"<!doctype html><html><head><title>t</title></head><body><p>x</p>{body}</body></html>")
-    out = tmp_path / "out"
-    message = attempt("rulebook", folder, out)
-    assert message and "refused" in message
-    assert hits == [] and outputs(out) == []
+    message = refused("rulebook", folder, tmp_path / "out")
+    assert "refused" in message
+    assert hits == []
 
 
 def test_svg_symbols_on_card_sheets_fetch_nothing(game_copy, web_server, tmp_path):
