@@ -231,7 +231,7 @@ def cmd_build(args) -> int:
     out = output_dir(game, args.out)
     jobs = [("rulebook", None), ("checklists", None), ("cheatsheet", None)] + [
         ("cards", s.setup.name) for s in report.setups]
-    written, failed = [], []
+    written, failed, no_art = [], [], set()
     # outputs are independent: two worker processes, each given the checked game once. They write
     # into a staging folder; the outputs replace the old ones only when every one succeeded, so a
     # failed build leaves the last good build as it was.
@@ -239,10 +239,14 @@ def cmd_build(args) -> int:
         with ProcessPoolExecutor(2, initializer=_build_worker_init,
                                  initargs=(game, report, stage, args.paper)) as pool:
             for future in as_completed([pool.submit(_build_one, job) for job in jobs]):
-                path, problem = future.result()
+                path, problem, placeholders = future.result()
+                no_art |= placeholders
                 if problem:
                     failed.append(problem)
                     print(problem, file=sys.stderr)
+        if no_art:  # one warning for all the card sheets, not one per sheet
+            from .render import cards
+            print(cards.placeholder_warning(game, sorted(no_art, key=str.casefold)), file=sys.stderr)
         if not failed:
             written = publish(stage, out)
             for path in written:
@@ -264,8 +268,14 @@ def _build_worker_init(game, report, out, paper) -> None:
 
 
 def _build_one(job: tuple[str, str | None]):
-    """One output of `cardgen build`, in a worker: (path or None, problem or None)."""
-    kind, setup = job
+    """One output of `cardgen build`, in a worker: (path or None, problem or None, the names of
+    the cards a card sheet drew with placeholders, for the main process to warn about once)."""
+    placeholders: set[str] = set()
+    path, problem = _build_output(*job, placeholders)
+    return path, problem, placeholders
+
+
+def _build_output(kind: str, setup: str | None, placeholders: set[str]):
     game, report, out, paper = _BUILD["game"], _BUILD["report"], _BUILD["out"], _BUILD["paper"]
     try:
         if kind == "rulebook":
@@ -276,7 +286,7 @@ def _build_one(job: tuple[str, str | None]):
             from .render import cheatsheet
             return cheatsheet.write_cheatsheet(game, report, out, paper), None
         from .render import cards
-        return cards.write_setup_sheets(game, report.setup(setup), out, paper=paper), None
+        return cards.write_setup_sheets(game, report.setup(setup), out, paper=paper, placeholders=placeholders), None
     except BuildError as exc:
         return None, str(exc)
     except Exception as exc:  # a bug or a library failure: report it as this output's failure, no traceback

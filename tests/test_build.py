@@ -57,6 +57,31 @@ def test_build_writes_every_output_and_a_summary(capsys, tmp_path):
     assert f"file(s) in {tmp_path}/" in err
 
 
+def test_build_warns_once_about_the_cards_without_art_on_all_its_sheets(capfd, game_copy, tmp_path):
+    """Each card sheet finds its own cards without art; `build` lists them all in one warning.
+    capfd, not capsys: it also sees what the worker processes print."""
+    pytest.importorskip("cardgen.render.cards")
+    folder = game_copy(TINY_GAME)
+    with open(folder / "setups.yaml", "a", encoding="utf-8") as setups:  # a second sheet, without Peek
+        setups.write("  - {name: Quick, players: {min: 2, max: 3}, hand: {deal: 3}, "
+                     "cards: {Boom: 5, shield: 4, 'no': 11}}\n")
+    out = tmp_path / "out"
+    code, err = run(capfd, "build", folder, "--out", out)
+    assert code == 0, err
+    assert (out / "cards-starter.pdf").is_file() and (out / "cards-quick.pdf").is_file()
+    assert err.count("have no art") == 1, err
+    assert "warning: tiny_game: 4 card(s) have no art, drawn with placeholders: Boom, No, Peek, Shield\n" in err
+
+
+def test_cards_for_one_setup_warns_once_about_its_cards_without_art(capfd, monkeypatch, tmp_path):
+    cards = pytest.importorskip("cardgen.render.cards")
+    monkeypatch.setattr(cards, "_WARNED", set())  # earlier tests in this process may have warned already
+    code, err = run(capfd, "cards", TINY_GAME, "--out", tmp_path)
+    assert code == 0, err
+    assert err.count("have no art") == 1, err
+    assert "warning: tiny_game: 4 card(s) have no art, drawn with placeholders: Boom, Shield, Peek, No\n" in err
+
+
 def test_build_stops_on_data_errors_and_writes_nothing(capsys, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
     setups = folder / "setups.yaml"

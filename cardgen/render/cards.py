@@ -96,10 +96,12 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
     return _output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
 
 
-def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True) -> bytes:
-    """The PDF bytes: face pages, each followed by its mirrored back page."""
+def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True,
+                  placeholders: set[str] | None = None) -> bytes:
+    """The PDF bytes: face pages, each followed by its mirrored back page. The names of cards
+    drawn with placeholders (no art) go into `placeholders` when given, else into a warning."""
     with _reproducible():
-        return _render_sheets(game, cards, sheet, backs)
+        return _render_sheets(game, cards, sheet, backs, placeholders)
 
 
 @contextmanager
@@ -118,10 +120,11 @@ def _reproducible():
             os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
 
 
-def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool) -> bytes:
+def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
+                   placeholders: set[str] | None) -> bytes:
     canvas, buffer = _canvas(sheet, f"{game.title}: cards")
     painter = CardPainter(game, canvas, sheet)
-    _check_all_art(painter, cards)
+    _check_all_art(painter, cards, placeholders)
     for page in layout.pages(cards, sheet.per_page):
         for index, card in enumerate(page):
             _place(canvas, painter.face_form(card), sheet.slot(index), sheet.cell(index))
@@ -143,12 +146,12 @@ def game_card_id(game: Game, name: str) -> str:
 
 def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
            bleed: float = layout.DEFAULT_BLEED_MM, backs: bool = True, offset: tuple[float, float] = (0, 0),
-           png: bool = False) -> Path:
+           png: bool = False, placeholders: set[str] | None = None) -> Path:
     try:
         sheet = layout.make_sheet(paper, size or game.card_size, bleed, offset)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
-    return _output(render_sheets(game, cards, sheet, backs), path, png)
+    return _output(render_sheets(game, cards, sheet, backs, placeholders), path, png)
 
 
 def _output(pdf: bytes, path: Path, png: bool) -> Path:
@@ -203,15 +206,24 @@ def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
     canvas.restoreState()
 
 
-def _check_all_art(painter: "CardPainter", cards: Iterable[Card]) -> None:
-    """Refuse bad art before drawing anything; warn once about cards drawn with placeholders."""
+def _check_all_art(painter: "CardPainter", cards: Iterable[Card], placeholders: set[str] | None = None) -> None:
+    """Refuse bad art before drawing anything. The cards drawn with placeholders go into
+    `placeholders` when given (the caller warns about them), else into a warning, given once."""
     distinct = {card.id: card for card in cards}.values()
     missing = [card.name for card in distinct if painter.art_path(card) is None]
+    if placeholders is not None:
+        placeholders.update(missing)
+        return
     key = (painter.game.id, *missing)
     if missing and key not in _WARNED:
         _WARNED.add(key)
-        print(f"warning: {painter.game.id}: {len(missing)} card(s) have no art, drawn with placeholders: "
-              f"{', '.join(missing)}", file=sys.stderr)
+        print(placeholder_warning(painter.game, missing), file=sys.stderr)
+
+
+def placeholder_warning(game: Game, names: Iterable[str]) -> str:
+    """The warning about cards that have no art and are drawn with placeholders."""
+    names = list(names)
+    return f"warning: {game.id}: {len(names)} card(s) have no art, drawn with placeholders: {', '.join(names)}"
 
 
 # --------------------------------------------------------------------------- the layout data
