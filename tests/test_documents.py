@@ -17,7 +17,7 @@ from cardgen.render import documents
 
 from conftest import CARD_DATA, TINY_GAME
 
-TOC_LINE = re.compile(r"^(\d+(?:\.\d+)*) (.+?)[ .]*?\.[ .]*(\d+)$")
+TOC_LINE = re.compile(r"^(\d+(?:\.\d+)*) (.+?) (\d+)$")
 
 
 def checked(folder):
@@ -26,9 +26,13 @@ def checked(folder):
     return result.game, engine.check_game(result.game, result.findings)
 
 
+SYMBOLS = re.compile(r" ?[\ue000-\uf8ff]")  # the symbol font's characters (Private Use Area)
+
+
 def page_texts(path: Path) -> list[str]:
+    """Each page's text, without the symbols set in the symbol font."""
     with pdfplumber.open(path) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
+        return [SYMBOLS.sub("", page.extract_text() or "") for page in pdf.pages]
 
 
 def flat(text: str) -> str:

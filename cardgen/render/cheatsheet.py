@@ -142,7 +142,7 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: Mapping[str, Any],
         "tables": [setup_table(game, s, _text(sheet.get("copies_label"), "Copies")) for s in report.setups],
         "players_label": documents.players_label,
         "hand_label": lambda setup: documents.hand_label(game, setup),
-        "symbols": {c.id: documents.symbol_url(game, c.symbol) for c in game.colors},
+        "symbols": documents.symbol_marks(game),
         "pocket_layout": pocket_layout(game, paper),
     }
 

@@ -8,6 +8,7 @@ schemes, paths that escape, symlinks leading out) stops the build with a BuildEr
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 import mimetypes
@@ -27,7 +28,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .. import expressions, images
+from .. import expressions, images, symbols
 from ..engine import GameReport, PlayerCount, SetupReport
 from ..load import PROJECT_ROOT
 from ..model import BuildError, Card, Color, Game, Setup, Step, Variation
@@ -39,6 +40,7 @@ FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2")
 PAPERS = {"a4": "A4", "letter": "letter"}
 # WeasyPrint warnings about the machine, not the document: not build failures
 ENVIRONMENT_NOTICES = ("Using fontTools instead of HarfBuzz",)
+GENERATED = "cardgen-generated"  # the URL scheme of the symbol font, which the fetcher serves from memory
 FIXED_EPOCH = "946684800"  # 2000-01-01: the timestamp embedded fonts carry, so equal input gives equal bytes
 
 
@@ -55,8 +57,11 @@ def render_html(game: Game, template_name: str, context: dict, paper: str = "a4"
     if paper not in PAPERS:
         raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPERS)}")
     env = environment(game)
-    full_context = {"game": game, "paper": PAPERS[paper], "font_faces": Markup(font_face_css(game)),
-                    **context}
+    family, url = symbol_font_name(game)
+    symbol_face = f'@font-face {{ font-family: "{family}"; src: url("{url}"); }}'
+    full_context = {"game": game, "paper": PAPERS[paper], "symbol_font": family,
+                    "font_faces": Markup(font_face_css(game) + "\n" + symbol_face),
+                    "color_class": {color.id: f"color-{i}" for i, color in enumerate(game.colors, 1)}, **context}
     try:
         return env.get_template(template_name).render(full_context)
     except jinja2.TemplateSyntaxError as exc:
@@ -224,6 +229,8 @@ def _fetcher_class():
 
         def fetch(self, url, headers=None):
             try:
+                if url.startswith(GENERATED + ":") and url == symbol_font_name(self.game)[1]:
+                    return URLFetcherResponse(url, symbols.symbol_font(self.game), {"Content-Type": "font/otf"})
                 path = check_local_url(url, self.game, self.origin)
             except BuildError as exc:
                 self.refused.append(exc)
@@ -381,13 +388,23 @@ def _font_names(path: Path) -> tuple[str, int, bool]:
                          "replace or remove the file in fonts/") from None
 
 
-def symbol_url(game: Game, symbol: str) -> str | None:
-    """File URL of a symbol's SVG: the game's symbols/ first, then art/symbols/; None if missing."""
-    for folder in (game.folder / "symbols", SHARED_ART / "symbols"):
-        path = folder / f"{symbol}.svg"
-        if path.is_file():
-            return path.resolve().as_uri()
-    return None
+def symbol_font_name(game: Game) -> tuple[str, str]:
+    """The symbol font's CSS family and URL, both naming its content: WeasyPrint's font
+    configuration, shared by every document a process renders, keeps each font face it has
+    seen under its family and URL, so another game's symbols must not reuse them."""
+    digest = hashlib.sha256(symbols.symbol_font(game)).hexdigest()[:16]
+    family = f"{symbols.FONT_FAMILY}-{digest}"
+    return family, f"{GENERATED}:{family}.otf"
+
+
+def symbol_marks(game: Game) -> dict[str, str | None]:
+    """Each color's symbol as a character of the symbol font (None: the color has no symbol file)."""
+    characters = symbols.code_points(game)
+    return {color.id: characters.get(color.symbol) for color in game.colors}
+
+
+def star_mark(game: Game) -> str | None:
+    return symbols.code_points(game).get("star")
 
 
 
@@ -587,8 +604,8 @@ def rulebook_context(game: Game, report: GameReport) -> dict:
         "contents": [p for ch in chapters for p in ch.walk()],
         "report": report,
         "example_card": _example_card(game),
-        "symbols": {c.id: symbol_url(game, c.symbol) for c in game.colors},
-        "star_url": symbol_url(game, "star"),
+        "symbols": symbol_marks(game),
+        "star_mark": star_mark(game),
         "colors": {c.id: c for c in game.colors},
         "tags": {t.id: t for t in game.tags},
         "kinds": {k.id: k for k in game.kinds},
@@ -723,8 +740,9 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
                        players: int | None = None) -> dict:
     return {
         "pages": checklist_pages(game, report, setup, players),
-        "symbols": {c.id: symbol_url(game, c.symbol) for c in game.colors},
-        "star_url": symbol_url(game, "star"),
+        "symbols": symbol_marks(game),
+        "star_mark": star_mark(game),
+        "checkbox_mark": symbols.code_points(game)["checkbox"],
         "kinds": {k.id: k for k in game.kinds},
         "number": format_number,
         "set_aside": set_aside,

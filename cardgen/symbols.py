@@ -1,0 +1,282 @@
+"""symbols: the game's SVG symbols, found, checked, and turned into one font for the documents.
+
+A symbol is `<game>/symbols/<name>.svg`, else `art/symbols/<name>.svg`. The card renderer draws
+the SVG itself; the documents set symbols as characters of a font built here from the same
+files. WeasyPrint lays out and draws every <img> of an SVG anew (the rulebook's 116 symbols
+cost it 0.7 s), while a glyph costs what a letter costs, stays vector and takes the text color.
+
+The font holds every symbol the game can use, each at a Private Use Area code point in name
+order. Outlines come from the SVG's shapes (path, rect, circle, ellipse, line, polyline,
+polygon, in groups with transforms), filled with their fill rule or stroked with their stroke
+width, caps and joins, then merged with skia-pathops into outlines a font can hold.
+"""
+from __future__ import annotations
+
+import io
+import math
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from .load import PROJECT_ROOT
+from .model import BuildError, Game
+
+SHARED_SYMBOLS = PROJECT_ROOT / "art" / "symbols"
+FONT_FAMILY = "CardgenSymbols"
+FIRST_CODE_POINT = 0xE000
+MAX_SVG_BYTES = 256 * 1024
+UNITS_PER_EM = 1000
+ASCENT, DESCENT = 800, -200  # the symbol's square spans the em from descender to ascender
+SHAPES = ("path", "rect", "circle", "ellipse", "line", "polyline", "polygon")
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# in a symbol: images, links to anything but an id in the same file, DOCTYPE/ENTITY, CSS imports
+_SVG_REFERENCE = re.compile(r"<\s*image\b|href\s*=\s*[\"'](?!#)|<!DOCTYPE|<!ENTITY|@import|url\(\s*['\"]?(?!#)",
+                            re.I)
+_TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def symbol_folders(game: Game) -> list[Path]:
+    return [game.folder / "symbols", SHARED_SYMBOLS]
+
+
+def symbol_path(game: Game, name: str) -> Path | None:
+    """<game>/symbols/<name>.svg, else art/symbols/<name>.svg; None if there is none."""
+    if not _NAME.match(name):
+        return None
+    roots = (game.folder.resolve(), SHARED_SYMBOLS.parent.resolve())
+    for folder in symbol_folders(game):
+        path = folder / f"{name}.svg"
+        if path.is_file() and any(path.resolve().is_relative_to(root) for root in roots):
+            return path
+    return None
+
+
+def symbol_names(game: Game) -> list[str]:
+    """Every symbol the game can use, sorted."""
+    names = {p.stem for folder in symbol_folders(game) if folder.is_dir() for p in folder.glob("*.svg")}
+    return sorted(name for name in names if symbol_path(game, name))
+
+
+def check_svg(path: Path) -> str:
+    """The text of a symbol file, refused if it is too large or points to other files or entities
+    (renderers would otherwise read them)."""
+    where = f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
+    if path.stat().st_size > MAX_SVG_BYTES:
+        raise BuildError(f"symbol {path.name} is larger than {MAX_SVG_BYTES // 1024} KB", where)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if _SVG_REFERENCE.search(text):
+        raise BuildError(f"symbol {path.name} refers to other files or entities", where,
+                         "draw symbols with plain shapes: no <image>, external href, url(file) or DOCTYPE")
+    return text
+
+
+# --------------------------------------------------------------------------- the font
+
+
+def code_points(game: Game) -> dict[str, str]:
+    """Symbol name → the character that shows it in the symbol font."""
+    return {name: chr(FIRST_CODE_POINT + i) for i, name in enumerate(symbol_names(game))}
+
+
+def symbol_font(game: Game) -> bytes:
+    """An OpenType (CFF) font with a glyph for each of the game's symbols; same files, same bytes."""
+    paths = tuple(symbol_path(game, name) for name in symbol_names(game))
+    return _font(tuple((p, p.stat().st_mtime_ns, p.stat().st_size) for p in paths))
+
+
+@lru_cache(maxsize=8)
+def _font(files: tuple[tuple[Path, int, int], ...]) -> bytes:
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    glyphs = {".notdef": None} | {f"uni{FIRST_CODE_POINT + i:04X}": path for i, (path, _, _) in enumerate(files)}
+    char_strings, metrics = {}, {}
+    for glyph, path in glyphs.items():
+        pen = T2CharStringPen(UNITS_PER_EM, None)
+        bounds = _draw_symbol(path, pen) if path else None
+        char_strings[glyph] = pen.getCharString()
+        metrics[glyph] = (UNITS_PER_EM, round(bounds[0]) if bounds else 0)
+    builder = FontBuilder(UNITS_PER_EM, isTTF=False)
+    builder.setupGlyphOrder(list(glyphs))
+    builder.setupCharacterMap({FIRST_CODE_POINT + i: glyph for i, glyph in enumerate(list(glyphs)[1:])})
+    builder.setupCFF(FONT_FAMILY, {"FullName": FONT_FAMILY}, char_strings, {})
+    builder.setupHorizontalMetrics(metrics)
+    builder.setupHorizontalHeader(ascent=ASCENT, descent=DESCENT)
+    builder.setupNameTable({"familyName": FONT_FAMILY, "styleName": "Regular"})
+    builder.setupOS2(sTypoAscender=ASCENT, sTypoDescender=DESCENT, sTypoLineGap=0,
+                     usWinAscent=ASCENT, usWinDescent=-DESCENT)
+    builder.setupPost()
+    builder.font["head"].created = builder.font["head"].modified = 0  # same files, same bytes
+    out = io.BytesIO()
+    builder.save(out)
+    return out.getvalue()
+
+
+def _draw_symbol(path: Path, pen) -> tuple[float, float, float, float] | None:
+    """Draw the symbol's outline, scaled into the em square, with y pointing up; its bounds."""
+    import pathops
+    from fontTools.misc import etree
+    from fontTools.pens.transformPen import TransformPen
+
+    where = f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
+    try:
+        root = etree.fromstring(check_svg(path).encode("utf-8"))
+        x, y, width, height = _view_box(root)
+        outline = pathops.Path()
+        for shape in _shapes(root, _Style()):
+            outline = pathops.op(outline, shape, pathops.PathOp.UNION)
+    except BuildError:
+        raise
+    except Exception as exc:  # XML, number and geometry errors of every kind
+        raise BuildError(f"symbol {path.name} cannot be made into a font glyph ({exc.__class__.__name__}: {exc})",
+                         where, "draw symbols with plain filled or stroked shapes") from None
+    scale = (ASCENT - DESCENT) / max(width, height)
+    # centred in the em square (like object-fit: contain), flipped so that y points up
+    dx = (UNITS_PER_EM - width * scale) / 2 - x * scale
+    dy = ASCENT - (ASCENT - DESCENT - height * scale) / 2 + y * scale
+    outline.draw(TransformPen(pen, (scale, 0, 0, -scale, dx, dy)))
+    if not list(outline.contours):
+        return None
+    left, top, right, bottom = outline.bounds
+    return left * scale + dx, dy - bottom * scale, right * scale + dx, dy - top * scale
+
+
+def _view_box(root) -> tuple[float, float, float, float]:
+    box = root.get("viewBox")
+    if box:
+        x, y, width, height = (float(n) for n in _NUMBER.findall(box))
+    else:
+        x = y = 0.0
+        width, height = (float(_NUMBER.match(root.get(a, "")).group()) for a in ("width", "height"))
+    if width <= 0 or height <= 0:
+        raise ValueError("the viewBox has no size")
+    return x, y, width, height
+
+
+class _Style:
+    """The presentation attributes a shape inherits: fill, fill rule, stroke, and the transform so far."""
+
+    def __init__(self, values: dict | None = None, transform=None):
+        from fontTools.misc.transform import Identity
+
+        self.values = values or {"fill": "#000", "fill-rule": "nonzero", "stroke": "none", "stroke-width": "1",
+                                 "stroke-linecap": "butt", "stroke-linejoin": "miter", "stroke-miterlimit": "4"}
+        self.transform = transform or Identity
+
+    def child(self, element) -> "_Style":
+        values = dict(self.values)
+        declarations = (d.split(":", 1) for d in element.get("style", "").split(";") if ":" in d)
+        own = {**element.attrib, **{k.strip(): v.strip() for k, v in declarations}}
+        values.update({k: own[k] for k in values if k in own})
+        transform = self.transform
+        if "transform" in own:
+            transform = transform.transform(_parse_transform(own["transform"]))
+        return _Style(values, transform)
+
+
+def _shapes(element, style: _Style):
+    """pathops paths of every painted shape under element, in the symbol's own coordinates."""
+    import pathops
+
+    for child in element:
+        if not isinstance(child.tag, str):
+            continue
+        tag = child.tag.rsplit("}", 1)[-1]
+        own = style.child(child)
+        if tag == "g":
+            yield from _shapes(child, own)
+        elif tag in SHAPES:
+            fill = own.values["fill"] not in ("none", "transparent")
+            stroke = own.values["stroke"] not in ("none", "transparent")
+            if fill:
+                yield _outline(child, own, evenodd=own.values["fill-rule"] == "evenodd")
+            if stroke:
+                line = _outline(child, own, evenodd=False, transformed=False)
+                width = float(_NUMBER.match(own.values["stroke-width"]).group())
+                caps, joins = _caps_and_joins()
+                line.stroke(width, caps[own.values["stroke-linecap"]], joins[own.values["stroke-linejoin"]],
+                            float(own.values["stroke-miterlimit"]))
+                line.convertConicsToQuads()
+                stroked = pathops.Path()
+                line.draw(_transformed_pen(stroked.getPen(), own.transform))
+                yield _simplified(stroked)
+        elif tag not in ("title", "desc", "metadata", "defs"):
+            raise ValueError(f"<{tag}> is not a shape a symbol can use")
+
+
+def _outline(element, style: _Style, evenodd: bool, transformed: bool = True):
+    import pathops
+    from fontTools.svgLib.path import parse_path
+    from fontTools.svgLib.path.shapes import PathBuilder
+
+    path = pathops.Path(fillType=pathops.FillType.EVEN_ODD if evenodd else pathops.FillType.WINDING)
+    builder = PathBuilder()
+    element = _without_transform(element)
+    builder.add_path_from_element(element)
+    pen = path.getPen()
+    for data in builder.paths:
+        parse_path(data, _transformed_pen(pen, style.transform) if transformed else pen)
+    return _simplified(path) if transformed else path
+
+
+def _without_transform(element):
+    """PathBuilder reads only matrix() transforms; ours are applied separately."""
+    if "transform" not in element.attrib:
+        return element
+    copy = element.makeelement(element.tag, {k: v for k, v in element.attrib.items() if k != "transform"})
+    return copy
+
+
+def _simplified(path):
+    import pathops
+
+    path.simplify(fix_winding=True)
+    return path if path.fillType == pathops.FillType.WINDING else _as_winding(path)
+
+
+def _as_winding(path):
+    import pathops
+
+    result = pathops.Path()
+    path.draw(result.getPen())
+    return result
+
+
+def _transformed_pen(pen, transform):
+    from fontTools.pens.transformPen import TransformPen
+
+    return TransformPen(pen, transform)
+
+
+def _parse_transform(text: str):
+    from fontTools.misc.transform import Identity, Transform
+
+    result = Identity
+    for name, raw in _TRANSFORM.findall(text):
+        n = [float(v) for v in _NUMBER.findall(raw)]
+        if name == "matrix":
+            step = Transform(*n)
+        elif name == "translate":
+            step = Identity.translate(n[0], n[1] if len(n) > 1 else 0)
+        elif name == "scale":
+            step = Identity.scale(n[0], n[1] if len(n) > 1 else n[0])
+        elif name == "rotate":
+            cx, cy = (n[1], n[2]) if len(n) == 3 else (0, 0)
+            step = Identity.translate(cx, cy).rotate(math.radians(n[0])).translate(-cx, -cy)
+        elif name == "skewX":
+            step = Identity.skew(math.radians(n[0]), 0)
+        else:
+            step = Identity.skew(0, math.radians(n[0]))
+        result = result.transform(step)
+    return result
+
+
+def _caps_and_joins():
+    import pathops
+
+    caps = {"butt": pathops.LineCap.BUTT_CAP, "round": pathops.LineCap.ROUND_CAP,
+            "square": pathops.LineCap.SQUARE_CAP}
+    joins = {"miter": pathops.LineJoin.MITER_JOIN, "round": pathops.LineJoin.ROUND_JOIN,
+             "bevel": pathops.LineJoin.BEVEL_JOIN}
+    return caps, joins

@@ -1,0 +1,118 @@
+"""symbols: the SVG symbols as one font for the documents — shapes, fill rules, strokes, the
+rulebook's use of it, and symbol files that cannot be used."""
+from __future__ import annotations
+
+import io
+
+import pathops
+import pdfplumber
+import pytest
+from fontTools.pens.recordingPen import DecomposingRecordingPen
+from fontTools.ttLib import TTFont
+
+from cardgen import load, symbols
+from cardgen.model import BuildError
+from cardgen.render import documents
+
+from conftest import TINY_GAME, report_for
+
+
+def glyph_outline(font: TTFont, character: str) -> pathops.Path:
+    glyph_set = font.getGlyphSet()
+    pen = DecomposingRecordingPen(glyph_set)
+    glyph_set[font.getBestCmap()[ord(character)]].draw(pen)
+    path = pathops.Path()
+    pen.replay(path.getPen())
+    return path
+
+
+def font_points(svg_x: float, svg_y: float) -> tuple[float, float]:
+    """Where a point of a 100 x 100 symbol lands in the font's em square (y up)."""
+    scale = (symbols.ASCENT - symbols.DESCENT) / 100
+    return svg_x * scale + (symbols.UNITS_PER_EM - 100 * scale) / 2, symbols.ASCENT - svg_y * scale
+
+
+@pytest.fixture(scope="module")
+def puppy_font():
+    game = load.load_game("exploding_puppy").game
+    return game, TTFont(io.BytesIO(symbols.symbol_font(game)))
+
+
+def test_every_symbol_has_a_glyph_inside_the_em(puppy_font):
+    game, font = puppy_font
+    characters = symbols.code_points(game)
+    assert {"bomb", "star", "checkbox"} <= set(characters)
+    for name, character in characters.items():
+        outline = glyph_outline(font, character)
+        left, bottom, right, top = outline.bounds
+        assert outline.area > 0, name
+        assert 0 <= left < right <= symbols.UNITS_PER_EM, name
+        assert symbols.DESCENT <= bottom < top <= symbols.ASCENT, name
+
+
+def test_fill_rules_strokes_and_transforms_become_outlines(puppy_font):
+    game, font = puppy_font
+    characters = symbols.code_points(game)
+    gear = glyph_outline(font, characters["gear"])
+    assert gear.contains(font_points(50, 8)) and not gear.contains(font_points(50, 50))  # evenodd hole
+    eye = glyph_outline(font, characters["eye"])
+    assert eye.contains(font_points(50, 50)) and not eye.contains(font_points(50, 34))  # pupil in the hole
+    question = glyph_outline(font, characters["question"])
+    assert question.contains(font_points(50, 58))  # the stroked line, 13 wide
+    defuse = glyph_outline(font, characters["defuse"])
+    assert not defuse.contains(font_points(33, 76))  # the rotate() of its group moved the ring
+
+
+def test_the_font_is_the_same_bytes_every_time(puppy_font):
+    game, _ = puppy_font
+    first = symbols.symbol_font(game)
+    symbols._font.cache_clear()
+    assert symbols.symbol_font(game) == first
+
+
+def test_the_rulebook_sets_each_color_symbol_in_the_symbol_font(tmp_path):
+    report = report_for("exploding_puppy")
+    game = load.load_game("exploding_puppy").game
+    path = documents.write_rulebook(game, report, tmp_path)
+    wanted = {symbols.code_points(game)[color.symbol] for color in game.colors}
+    with pdfplumber.open(path) as pdf:
+        chars = [c for page in pdf.pages for c in page.chars if symbols.FONT_FAMILY in c["fontname"]]
+        images = sum(len(page.images) for page in pdf.pages)
+    assert wanted <= {c["text"] for c in chars}
+    assert len(chars) > len(game.cards)  # one beside each card at least
+    assert images == 0
+
+
+@pytest.mark.parametrize("svg, problem", [
+    ("this is not XML", "cannot be made into a font glyph"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>B</text></svg>', "<text>"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="../../x.png"/></svg>',
+     "refers to other files"),
+], ids=["not-xml", "text", "image"])
+def test_an_unusable_symbol_stops_the_rulebook_naming_it(svg, problem, game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    (folder / "symbols").mkdir()
+    (folder / "symbols" / "bomb.svg").write_text(svg)
+    game = load.load_game(folder).game
+    with pytest.raises(BuildError) as error:
+        documents.write_rulebook(game, report_for(folder), tmp_path)
+    assert "bomb.svg" in str(error.value) and problem in str(error.value)
+    assert not (tmp_path / "rulebook.pdf").exists()
+
+
+def test_a_game_with_its_own_symbols_gets_its_own_font_in_the_same_process(game_copy, tmp_path):
+    """WeasyPrint's font configuration is shared across documents: a game's replaced symbol
+    must not come out in the font of a game rendered before it."""
+    fonts = []
+    for replace in (False, True):
+        folder = game_copy(TINY_GAME, name=f"tiny-{replace}")
+        if replace:
+            (folder / "symbols").mkdir()
+            (folder / "symbols" / "bomb.svg").write_text(
+                '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
+        game = load.load_game(folder).game
+        path = documents.write_rulebook(game, report_for(folder), tmp_path / folder.name)
+        with pdfplumber.open(path) as pdf:
+            fonts.append({c["fontname"].split("+")[-1] for page in pdf.pages for c in page.chars
+                          if symbols.FONT_FAMILY in c["fontname"]})
+    assert len(fonts[0]) == len(fonts[1]) == 1 and fonts[0] != fonts[1]
