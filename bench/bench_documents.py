@@ -28,6 +28,7 @@ from cardgen.render import documents  # noqa: E402
 
 TEXT_BLOCKS = re.compile(r"<(p|li|td|th|h[1-4])\b[^>]*>(.*?)</\1>", re.S)
 TAGS = re.compile(r"<[^>]+>")
+LINE_BREAK = re.compile(r"<br\s*/?>")
 
 
 def timed(function, repeat: int, clock=time.process_time) -> tuple[float, object]:
@@ -45,8 +46,9 @@ def timed(function, repeat: int, clock=time.process_time) -> tuple[float, object
 
 
 def baseline_html(game, document_html: str, paper: str) -> str:
-    """Same blocks, same text, same fonts and paper; no templates, layout or images."""
-    blocks = [(tag, html.escape(html.unescape(TAGS.sub("", body)).strip()))
+    """Same blocks, same lines, same text, same fonts and paper; no templates, layout or images."""
+    blocks = [(tag, "<br>".join(html.escape(html.unescape(TAGS.sub("", line)).strip())
+                                for line in LINE_BREAK.split(body)))
               for tag, body in TEXT_BLOCKS.findall(document_html)]
     body = "\n".join(f"<h2>{text}</h2>" if tag.startswith("h") else f"<p>{text}</p>" for tag, text in blocks)
     return (f"<html lang='en'><head><style>{documents.font_face_css(game)}"

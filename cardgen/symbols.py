@@ -27,6 +27,9 @@ FIRST_CODE_POINT = 0xE000
 MAX_SVG_BYTES = 256 * 1024
 UNITS_PER_EM = 1000
 ASCENT, DESCENT = 800, -200  # the symbol's square spans the em from descender to ascender
+# Symbols stand in running text, set from this font as the text font's fallback: the text
+# shaper may take the spaces beside a symbol from the symbol's font too, so it has them.
+SPACES = {"space": ((0x20, 0xA0), 256), "uni2002": ((0x2002,), 500)}  # glyph: (code points, advance)
 SHAPES = ("path", "rect", "circle", "ellipse", "line", "polyline", "polygon")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 # in a symbol: images, links to anything but an id in the same file, DOCTYPE/ENTITY, CSS imports
@@ -90,16 +93,20 @@ def _font(files: tuple[tuple[Path, int, int], ...]) -> bytes:
     from fontTools.fontBuilder import FontBuilder
     from fontTools.pens.t2CharStringPen import T2CharStringPen
 
-    glyphs = {".notdef": None} | {f"uni{FIRST_CODE_POINT + i:04X}": path for i, (path, _, _) in enumerate(files)}
+    symbols = {f"uni{FIRST_CODE_POINT + i:04X}": path for i, (path, _, _) in enumerate(files)}
     char_strings, metrics = {}, {}
-    for glyph, path in glyphs.items():
+    for glyph, path in ({".notdef": None} | symbols).items():
         pen = T2CharStringPen(UNITS_PER_EM, None)
         bounds = _draw_symbol(path, pen) if path else None
         char_strings[glyph] = pen.getCharString()
         metrics[glyph] = (UNITS_PER_EM, round(bounds[0]) if bounds else 0)
+    for glyph, (_, width) in SPACES.items():
+        char_strings[glyph] = T2CharStringPen(width, None).getCharString()
+        metrics[glyph] = (width, 0)
     builder = FontBuilder(UNITS_PER_EM, isTTF=False)
-    builder.setupGlyphOrder(list(glyphs))
-    builder.setupCharacterMap({FIRST_CODE_POINT + i: glyph for i, glyph in enumerate(list(glyphs)[1:])})
+    builder.setupGlyphOrder([".notdef", *symbols, *SPACES])
+    builder.setupCharacterMap({FIRST_CODE_POINT + i: glyph for i, glyph in enumerate(symbols)}
+                              | {code: glyph for glyph, (codes, _) in SPACES.items() for code in codes})
     builder.setupCFF(FONT_FAMILY, {"FullName": FONT_FAMILY}, char_strings, {})
     builder.setupHorizontalMetrics(metrics)
     builder.setupHorizontalHeader(ascent=ASCENT, descent=DESCENT)

@@ -76,14 +76,22 @@ def render_html(game: Game, template_name: str, context: dict, paper: str = "a4"
 
 def environment(game: Game) -> SandboxedEnvironment:
     """The sandboxed Jinja environment of a game: its templates first, then the shared ones."""
+    return _environment(tuple(str(p) for p in template_folders(game)), tuple(allowed_roots(game)))
+
+
+@lru_cache(maxsize=16)
+def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> SandboxedEnvironment:
+    """One environment per template folders and process: Jinja then compiles each template once
+    (compiling costs more than rendering) and again only when its file changes."""
     env = _Sandbox(
-        loader=_ContainedLoader([str(p) for p in template_folders(game)], game),
+        loader=_ContainedLoader(list(folders), roots),
         autoescape=jinja2.select_autoescape(["html", "htm", "xml", "svg"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["markdown"] = lambda text: markdown_html(text, game)
+    env.filters["markdown"] = jinja2.pass_context(lambda context, text: markdown_html(text, context["game"]))
+    env.filters["nobreak"] = lambda text: str(text).replace(" ", "\u00a0")  # keeps a label on one line
     return env
 
 
@@ -116,13 +124,13 @@ class _ContainedLoader(jinja2.FileSystemLoader):
     """Templates from the game's templates/ and the shared ones; a template that is a symlink
     leading out of the game folder, templates/ and art/ is refused."""
 
-    def __init__(self, searchpath, game: Game):
+    def __init__(self, searchpath, roots: tuple[Path, ...]):
         super().__init__(searchpath)
-        self.game = game
+        self.roots = roots
 
     def get_source(self, environment, template):
         source, filename, uptodate = super().get_source(environment, template)
-        if not any(Path(filename).resolve().is_relative_to(root) for root in allowed_roots(self.game)):
+        if not any(Path(filename).resolve().is_relative_to(root) for root in self.roots):
             raise BuildError(f"template '{template}' is a link leading outside the game folder, templates/ "
                              "and art/", hint="copy the template into the game's templates/ folder")
         return source, filename, uptodate
