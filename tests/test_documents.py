@@ -166,7 +166,7 @@ def test_checklist_numbers_for_a_chosen_player_count(puppy, tmp_path):
     assert len(pages) == 1
     text = flat(pages[0])
     assert re.search(r"Defuse 6\b", text)  # 2 in the table + 1 for each of 4 players
-    assert "→ 30 cards" in text  # 10 set aside for each player below 7
+    assert "→ 30 cards, picked at random" in text  # 10 set aside for each player below 7 (random: true)
     player_count = report.setup("Basic").player_count(4)
     assert f"Draw pile {documents.format_number(player_count.draw_pile)} cards" in text
 

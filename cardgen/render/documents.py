@@ -741,7 +741,8 @@ def _step_numbers(game: Game, setup: Setup, step: Step, variables: dict) -> str:
     if count == 0:
         return f"none with {variables['players']} players"
     amount = f"{'up to ' if step.up_to else ''}{count} card{'s' if count != 1 else ''}"
-    return f"{amount} to each player" if step.per_player else amount
+    amount = f"{amount} to each player" if step.per_player else amount
+    return f"{amount}, picked at random" if step.random else amount
 
 
 def checklists_context(game: Game, report: GameReport, setup: str | None = None,
