@@ -31,7 +31,7 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 from reportlab.platypus import Paragraph  # noqa: E402
 from svglib.svglib import svg2rlg  # noqa: E402
 
-from cardgen import engine, layout, load, markup  # noqa: E402
+from cardgen import engine, layout, load, markup, symbols  # noqa: E402
 from cardgen.render import cards  # noqa: E402
 
 
@@ -58,7 +58,7 @@ def synthetic_deck(game, count: int) -> list:
 def baseline(game, deck: list, sheet: layout.Sheet) -> bytes:
     """Raw ReportLab: the same elements per card, drawn directly."""
     fonts = cards.Fonts(game, cards.load_layout(game))
-    symbols = {c.symbol: svg2rlg(str(cards.symbol_path(game, c.symbol))) for c in game.colors}
+    drawings = {c.symbol: svg2rlg(str(symbols.symbol_path(game, c.symbol))) for c in game.colors}
     body = ParagraphStyle("body", fontName=fonts["text"], fontSize=8.5, leading=10, alignment=TA_CENTER)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1)
@@ -78,7 +78,7 @@ def baseline(game, deck: list, sheet: layout.Sheet) -> bytes:
             canvas.saveState()
             canvas.translate(10, h - 38)
             canvas.scale(0.2, 0.2)
-            renderPDF.draw(symbols[color.symbol], canvas, 0, 0)
+            renderPDF.draw(drawings[color.symbol], canvas, 0, 0)
             canvas.restoreState()
             if card.number is not None:
                 canvas.circle(w - 25, h - 25, 13, stroke=1, fill=1)

@@ -12,7 +12,7 @@ import pdfplumber
 import pytest
 from PIL import Image
 
-from cardgen import engine, layout, load, markup
+from cardgen import engine, layout, load, markup, symbols
 from cardgen.cli import main
 from cardgen.layout import MM, Rect
 from cardgen.model import BuildError
@@ -368,9 +368,9 @@ def test_game_symbols_replace_the_shared_ones(game_copy):
     (folder / "symbols").mkdir()
     shutil.copy(cards.SHARED_ART / "symbols" / "star.svg", folder / "symbols" / "bomb.svg")
     game, _ = checked(folder)
-    assert cards.symbol_path(game, "bomb") == folder / "symbols" / "bomb.svg"
-    assert cards.symbol_path(game, "gear") == cards.SHARED_ART / "symbols" / "gear.svg"
-    assert cards.symbol_path(game, "../bomb") is None
+    assert symbols.symbol_path(game, "bomb") == folder / "symbols" / "bomb.svg"
+    assert symbols.symbol_path(game, "gear") == cards.SHARED_ART / "symbols" / "gear.svg"
+    assert symbols.symbol_path(game, "../bomb") is None
 
 
 def test_shipped_fonts_and_symbols_have_their_licenses():

@@ -31,7 +31,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from .. import engine, images, layout, markup
+from .. import engine, images, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
 from ..load import PROJECT_ROOT
@@ -43,11 +43,6 @@ DEFAULT_LAYOUT = SHARED_ART / "card-layout.yaml"
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-MAX_SVG_BYTES = 256 * 1024
-# in a symbol: images, links to anything but an id in the same file, DOCTYPE/ENTITY, CSS imports
-_SVG_REFERENCE = re.compile(r"<\s*image\b|href\s*=\s*[\"'](?!#)|<!DOCTYPE|<!ENTITY|@import|url\(\s*['\"]?(?!#)",
-                            re.I)
 SPACER = SHARED_ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
 _WARNED: set[tuple[str, ...]] = set()
 
@@ -339,17 +334,6 @@ def _register_font(path: Path) -> str:
     return name
 
 
-def symbol_path(game: Game, name: str) -> Path | None:
-    """<game>/symbols/<name>.svg, else art/symbols/<name>.svg."""
-    if not _NAME.match(name):
-        return None
-    for folder in (game.folder / "symbols", SHARED_ART / "symbols"):
-        path = folder / f"{name}.svg"
-        if path.is_file() and _inside(path, (game.folder, SHARED_ART)):
-            return path
-    return None
-
-
 @lru_cache(maxsize=None)
 def _svg(path: Path):
     """The parsed symbol. Symbols must be self-contained: svglib would otherwise read the
@@ -357,12 +341,7 @@ def _svg(path: Path):
     from svglib.svglib import svg2rlg
 
     where = f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
-    if path.stat().st_size > MAX_SVG_BYTES:
-        raise BuildError(f"symbol {path.name} is larger than {MAX_SVG_BYTES // 1024} KB", where)
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if _SVG_REFERENCE.search(text):
-        raise BuildError(f"symbol {path.name} refers to other files or entities", where,
-                         "draw symbols with plain shapes: no <image>, external href, url(file) or DOCTYPE")
+    symbols.check_svg(path)
     try:
         drawing = svg2rlg(str(path))
     except Exception as exc:  # svglib and lxml raise many kinds of parse errors
@@ -541,7 +520,7 @@ class CardPainter:
         name = f"symbol-{symbol}-{hex_color.lstrip('#')}"
         if name in self.forms:
             return name
-        path = symbol_path(self.game, symbol)
+        path = symbols.symbol_path(self.game, symbol)
         if path is None:
             return None
         drawing = _recolored(_svg(path), HexColor(hex_color))
@@ -727,7 +706,7 @@ class CardPainter:
         return lambda size: markup.to_paragraph(text, lambda symbol: self._inline_markup(symbol, size))
 
     def _inline_markup(self, symbol: str, size: float) -> str | None:
-        if symbol_path(self.game, symbol) is None:
+        if symbols.symbol_path(self.game, symbol) is None:
             return None
         # the image only reserves room in the line; the callback draws the vector symbol there
         return (f'<onDraw name="cg-symbol" label="{symbol}"/>'
@@ -819,7 +798,7 @@ class CardPainter:
     # -- the back
 
     def _back_symbols(self) -> list[str]:
-        return [s for s in dict.fromkeys(c.symbol for c in self.game.colors) if symbol_path(self.game, s)]
+        return [s for s in dict.fromkeys(c.symbol for c in self.game.colors) if symbols.symbol_path(self.game, s)]
 
     def _draw_back(self) -> None:
         c, s, spec = self.canvas, self.scale, self.design["back"]
@@ -853,7 +832,7 @@ class CardPainter:
     def _back_emblem(self) -> str | None:
         """The back's emblem symbol: the layout's choice, else the first color's."""
         wanted = self.design["back"]["emblem"] or self.game.colors[0].symbol
-        return wanted if symbol_path(self.game, wanted) else None
+        return wanted if symbols.symbol_path(self.game, wanted) else None
 
     def _draw_back_emblems(self, spec: Mapping) -> None:
         """The emblem above and (upside down) below the title: the back looks the same either way up."""
