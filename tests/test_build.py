@@ -82,6 +82,19 @@ def test_cards_for_one_setup_warns_once_about_its_cards_without_art(capfd, monke
     assert "warning: tiny_game: 4 card(s) have no art, drawn with placeholders: Boom, Shield, Peek, No\n" in err
 
 
+def test_the_warning_about_cards_without_art_names_the_first_few(capfd, monkeypatch, tmp_path):
+    """Exploding Cards has no art for its 14 cards: one readable line, not every name."""
+    cards = pytest.importorskip("cardgen.render.cards")
+    monkeypatch.setattr(cards, "_WARNED", set())
+    code, err = run(capfd, "cards", "exploding_cards", "--out", tmp_path)
+    assert code == 0, err
+    warning = next(line for line in err.splitlines() if "have no art" in line)
+    head, names = warning.split("drawn with placeholders: ")
+    assert head == "warning: exploding_cards: 14 card(s) have no art, "
+    assert names.endswith(" and 6 more")
+    assert names.count(", ") == cards.PLACEHOLDERS_NAMED - 1
+
+
 def test_build_stops_on_data_errors_and_writes_nothing(capsys, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
     setups = folder / "setups.yaml"

@@ -43,6 +43,7 @@ DEFAULT_LAYOUT = SHARED_ART / "card-layout.yaml"
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
+PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without art
 SPACER = SHARED_ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
 _WARNED: set[tuple[str, ...]] = set()
 
@@ -216,9 +217,13 @@ def _check_all_art(painter: "CardPainter", cards: Iterable[Card], placeholders: 
 
 
 def placeholder_warning(game: Game, names: Iterable[str]) -> str:
-    """The warning about cards that have no art and are drawn with placeholders."""
+    """The warning about cards that have no art and are drawn with placeholders: the first few
+    names, so that a deck with no art yet gets one readable line, not a hundred names."""
     names = list(names)
-    return f"warning: {game.id}: {len(names)} card(s) have no art, drawn with placeholders: {', '.join(names)}"
+    shown = ", ".join(names[:PLACEHOLDERS_NAMED])
+    if len(names) > PLACEHOLDERS_NAMED:
+        shown += f" and {len(names) - PLACEHOLDERS_NAMED} more"
+    return f"warning: {game.id}: {len(names)} card(s) have no art, drawn with placeholders: {shown}"
 
 
 # --------------------------------------------------------------------------- the layout data
