@@ -61,10 +61,16 @@ def symbol_names(game: Game) -> list[str]:
     return sorted(name for name in names if symbol_path(game, name))
 
 
+def symbol_where(path: Path) -> str:
+    """A symbol file as error messages name it: <game or art>/symbols/<name>.svg."""
+    return f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
+
+
 def check_svg(path: Path) -> str:
     """The text of a symbol file, refused if it is too large or points to other files or entities
-    (renderers would otherwise read them)."""
-    where = f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
+    (renderers would otherwise read them). Renderers parse this text, not the file again: what
+    they draw is what was checked."""
+    where = symbol_where(path)
     if path.stat().st_size > MAX_SVG_BYTES:
         raise BuildError(f"symbol {path.name} is larger than {MAX_SVG_BYTES // 1024} KB", where)
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -126,7 +132,7 @@ def _draw_symbol(path: Path, pen) -> tuple[float, float, float, float] | None:
     from fontTools.misc import etree
     from fontTools.pens.transformPen import TransformPen
 
-    where = f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
+    where = symbol_where(path)
     try:
         root = etree.fromstring(check_svg(path).encode("utf-8"))
         x, y, width, height = _view_box(root)

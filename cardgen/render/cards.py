@@ -345,10 +345,10 @@ def _svg(path: Path):
     images, entities and files they point to."""
     from svglib.svglib import svg2rlg
 
-    where = f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
-    symbols.check_svg(path)
+    where = symbols.symbol_where(path)
+    text = symbols.check_svg(path)
     try:
-        drawing = svg2rlg(str(path))
+        drawing = svg2rlg(io.BytesIO(text.encode("utf-8")))
     except Exception as exc:  # svglib and lxml raise many kinds of parse errors
         raise BuildError(f"symbol {path.name} is not a readable SVG ({exc.__class__.__name__})", where) from None
     if drawing is None or not drawing.width or not drawing.height:
