@@ -16,14 +16,14 @@ from typing import Any, Callable, Iterable
 
 import yaml
 
-from . import expressions
-from .engine import matches
-from .model import (
+from .. import expressions
+from ..engine import matches
+from ..model import (
     ERROR, LEVELS, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Setup, SetupLine,
     Step, Tag, Variation, Waiver, Where, slugify,
 )
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_GAME = "exploding_puppy"
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 40
