@@ -23,7 +23,10 @@ from ..model import (
     Step, Tag, Variation, Waiver, Where, slugify,
 )
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
+_PACKAGE = Path(__file__).resolve().parent.parent
+# Where templates/, art/ and card_data/ are: inside the package when installed from a wheel
+# (pyproject.toml maps them there), beside it in a checkout or an editable install.
+PROJECT_ROOT = _PACKAGE if (_PACKAGE / "templates").is_dir() else _PACKAGE.parent
 DEFAULT_GAME = "exploding_puppy"
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 40
