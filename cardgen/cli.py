@@ -6,9 +6,10 @@ import json
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 from typing import Sequence
 
-from . import engine, load
+from . import engine, load, scaffold
 from .render import documents
 from .write import output_dir, publish, staging
 from .model import ERROR, INFO, WARNING, BuildError, Finding
@@ -24,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return args.run(args)
-    except load.GameNotFound as exc:
+    except (load.GameNotFound, scaffold.ScaffoldError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BuildError as exc:
@@ -44,6 +45,12 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="games and their setups")
     p.set_defaults(run=cmd_list)
+
+    p = sub.add_parser("new", help="start a game folder: a small commented game, or a copy of a shipped one")
+    p.add_argument("folder", help="the folder to create, e.g. mygame (its name names the output folder too)")
+    p.add_argument("--from", dest="source", default=scaffold.STARTER, metavar="GAME",
+                   help="copy this shipped game instead of the starter (see 'cardgen list')")
+    p.set_defaults(run=cmd_new)
 
     p = sub.add_parser("check", help="load a game and run the rules engine")
     p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
@@ -136,6 +143,18 @@ def cmd_list(args) -> int:
         for setup in game.setups:
             total = sum(line.count or 0 for line in setup.lines)
             print(f"    {setup.name:<24} {_players(setup):>6} players  {total:>4} cards")
+    return EXIT_OK
+
+
+def cmd_new(args) -> int:
+    folder = scaffold.new_game(args.folder, args.source)
+    what = "the starter game" if args.source == scaffold.STARTER else f"a copy of {args.source}"
+    files = ", ".join(sorted(p.name for p in folder.iterdir()))
+    print(f"created {args.folder}/ with {what} ({files})\n"
+          f"next:\n"
+          f"  edit {args.folder}/game.yaml, cards.yaml, setups.yaml and rules.md\n"
+          f"  cardgen check {args.folder}     find mistakes, each with file:line:column\n"
+          f"  cardgen build {args.folder}     write every PDF to {Path('output') / folder.name}/")
     return EXIT_OK
 
 

@@ -1,0 +1,95 @@
+"""The installed package: a wheel built from this checkout, installed into a fresh virtual
+environment, used from an empty folder, as a designer would (`pip install .`, then `cardgen new`).
+
+The wheel is built and installed once per session; the virtual environment sees the system's
+site-packages so the heavy dependencies are not downloaded again, but cardgen itself comes from
+the wheel (checked below), never from this checkout."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from conftest import ROOT
+
+SOURCES = ("pyproject.toml", "README.md", "cardgen", "templates", "art", "card_data")
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("wheel")
+    source = root / "source"
+    source.mkdir()
+    for name in SOURCES:
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(path, source / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(root), str(source)],
+                   check=True, capture_output=True, timeout=300)
+    return next(root.glob("cardgen-*.whl"))
+
+
+@pytest.fixture(scope="session")
+def venv_bin(wheel, tmp_path_factory) -> Path:
+    venv = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+                   check=True, capture_output=True, timeout=300)
+    return venv / "bin"
+
+
+def installed(venv_bin: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the tests' own PYTHONPATH points here
+    return subprocess.run([str(venv_bin / args[0]), *args[1:]], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_the_wheel_carries_every_module_template_font_symbol_and_shipped_game(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {f"cardgen/{p.relative_to(ROOT / 'cardgen').as_posix()}" for p in (ROOT / "cardgen").rglob("*.py")}
+    for folder in ("templates", "art", "card_data"):
+        expected |= {f"cardgen/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / folder).rglob("*") if p.is_file()}
+    assert expected - names == set()
+
+
+def test_the_installed_package_starts_a_game_and_builds_it_from_an_empty_folder(venv_bin, tmp_path):
+    where = installed(venv_bin, tmp_path, "python", "-c", "import cardgen; print(cardgen.__file__)")
+    assert where.stdout.startswith(str(venv_bin.parent)), where.stdout + where.stderr
+
+    new = installed(venv_bin, tmp_path, "cardgen", "new", "mygame")
+    assert new.returncode == 0, new.stderr
+    assert "cardgen build mygame" in new.stdout
+    build = installed(venv_bin, tmp_path, "cardgen", "build", "mygame")
+    assert build.returncode == 0, build.stderr
+
+    out = tmp_path / "output" / "mygame"
+    assert sorted(p.name for p in out.iterdir()) == [
+        "cards-standard.pdf", "cheatsheet-pocket.pdf", "cheatsheet.pdf", "checklists.pdf", "rulebook.pdf"]
+    with pdfplumber.open(out / "cards-standard.pdf") as pdf:
+        faces = " ".join(page.dedupe_chars().extract_text() or "" for page in pdf.pages)  # titles are drawn twice (outlined)
+    for name in ("Dragon", "Shield", "Peek", "Crown", "Coin 1", "Coin 3"):
+        assert name in faces
+    with pdfplumber.open(out / "rulebook.pdf") as pdf:
+        assert "Mygame" in pdf.pages[0].extract_text()
+
+
+def test_the_installed_package_lists_and_copies_the_shipped_games(venv_bin, tmp_path):
+    listing = installed(venv_bin, tmp_path, "cardgen", "list")
+    assert listing.returncode == 0, listing.stderr
+    shipped = sorted(p.name for p in (ROOT / "card_data").iterdir() if (p / "game.yaml").is_file())
+    for name in shipped:
+        assert f"{name}: " in listing.stdout
+    assert "cannot be loaded" not in listing.stdout
+
+    assert installed(venv_bin, tmp_path, "cardgen", "new", "pups", "--from", "exploding_puppy").returncode == 0
+    check = installed(venv_bin, tmp_path, "cardgen", "check", "pups")
+    assert check.returncode == 0, check.stdout
+    assert (tmp_path / "pups" / "cards.yaml").read_bytes() == (ROOT / "card_data/exploding_puppy/cards.yaml").read_bytes()
