@@ -52,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="copy this shipped game instead of the starter (see 'cardgen list')")
     p.set_defaults(run=cmd_new)
 
+    p = sub.add_parser("convert", help="print the game's cards as CSV (for a spreadsheet) or as cards.yaml")
+    p.add_argument("game", help="game folder name or path")
+    p.add_argument("--to", choices=["csv", "yaml"], required=True, help="the format to print")
+    p.set_defaults(run=cmd_convert)
+
     p = sub.add_parser("check", help="load a game and run the rules engine")
     p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -155,6 +160,28 @@ def cmd_new(args) -> int:
           f"  edit {args.folder}/game.yaml, cards.yaml, setups.yaml and rules.md\n"
           f"  cardgen check {args.folder}     find mistakes, each with file:line:column\n"
           f"  cardgen build {args.folder}     write every PDF to {Path('output') / folder.name}/")
+    return EXIT_OK
+
+
+def cmd_convert(args) -> int:
+    from .load import spreadsheet
+    folder = load.find_game_folder(args.game)
+    source = spreadsheet.cards_file(folder)
+    if source.suffix == f".{args.to}":
+        print(f"error: the cards of {folder.name} are already in {source.name}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.to == "csv":
+        reader = load.Reader(source)
+        text = spreadsheet.cards_as_csv(reader)
+    else:
+        reader = spreadsheet.CsvReader(source)
+        text = spreadsheet.cards_as_yaml(reader)
+    if text is None:
+        print_findings(reader.findings, sys.stderr)
+        return EXIT_DATA
+    sys.stdout.write(text)
+    print(f"converted {load.display_path(source)}: a game reads one of cards.yaml and cards.csv, so put this "
+          f"in {load.display_path(source.with_suffix('.' + args.to))} and remove {source.name}", file=sys.stderr)
     return EXIT_OK
 
 

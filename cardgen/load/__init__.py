@@ -138,21 +138,8 @@ class Reader:
     # -- documents
 
     def document(self) -> yaml.Node | None:
-        try:
-            size = self.path.stat().st_size
-        except OSError as exc:
-            self.error(None, "file-unreadable", f"cannot read the file: {exc.strerror}")
-            return None
-        if size > MAX_FILE_BYTES:
-            self.error(None, "file-too-large",
-                       f"the file is {size} bytes; the limit is {MAX_FILE_BYTES}",
-                       "split it or remove unused data")
-            return None
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            self.error(None, "file-encoding", f"the file is not UTF-8 text ({exc.reason})",
-                       "save it as UTF-8")
+        text = self.read_text()
+        if text is None:
             return None
         try:
             node = yaml.compose(text, Loader=_SafeComposer)
@@ -169,6 +156,25 @@ class Reader:
         if node is None:
             self.error(None, "empty-file", "the file is empty")
         return node
+
+    def read_text(self, encoding: str = "utf-8") -> str | None:
+        """The file's text, or None (reported) when it is unreadable, too large or not UTF-8."""
+        try:
+            size = self.path.stat().st_size
+        except OSError as exc:
+            self.error(None, "file-unreadable", f"cannot read the file: {exc.strerror}")
+            return None
+        if size > MAX_FILE_BYTES:
+            self.error(None, "file-too-large",
+                       f"the file is {size} bytes; the limit is {MAX_FILE_BYTES}",
+                       "split it or remove unused data")
+            return None
+        try:
+            return self.path.read_text(encoding=encoding)
+        except UnicodeDecodeError as exc:
+            self.error(None, "file-encoding", f"the file is not UTF-8 text ({exc.reason})",
+                       "save it as UTF-8")
+            return None
 
     # -- shapes
 
@@ -412,14 +418,17 @@ class LoadResult:
 
 
 def load_game(game: str | os.PathLike | None = None) -> LoadResult:
+    from .spreadsheet import cards_reader  # it builds on this module's Reader
+
     folder = find_game_folder(game)
-    readers = {name: Reader(folder / f"{name}.yaml") for name in ("game", "cards", "setups")}
+    readers = {"game": Reader(folder / "game.yaml"), "cards": cards_reader(folder),
+               "setups": Reader(folder / "setups.yaml")}
     findings: list[Finding] = []
     docs = {}
     for name, reader in readers.items():
         if not reader.path.is_file():
-            reader.error(None, "missing-file", f"the game folder has no {name}.yaml",
-                         f"create {name}.yaml (see docs/data-format.md)")
+            reader.error(None, "missing-file", f"the game folder has no {reader.path.name}",
+                         f"create {name}.yaml{' (or cards.csv)' if name == 'cards' else ''} (see docs/data-format.md)")
             docs[name] = None
         elif _leads_out(reader, folder):
             docs[name] = None
