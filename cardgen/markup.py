@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-_TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9_-]*:|\n)")
+SYMBOL = re.compile(r":[a-z0-9][a-z0-9_-]*:")  # an inline symbol, :bomb:
+_TOKEN = re.compile(rf"(\*\*|\*|{SYMBOL.pattern}|\n)")
 _TAGS = {"**": "b", "*": "i"}
 
 

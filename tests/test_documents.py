@@ -133,6 +133,18 @@ def test_every_game_renders(name, tmp_path):
     assert documents.write_checklists(game, report, tmp_path).is_file()
 
 
+def test_an_inline_symbol_in_card_text_is_the_symbol_in_the_documents_too(game_copy, tmp_path):
+    folder = game_copy("starter")
+    game, report = checked(folder)
+    dragon = next(card for card in game.cards if card.name == "Dragon")
+    assert ":star:" in dragon.text
+    with pdfplumber.open(documents.write_rulebook(game, report, tmp_path)) as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    star = chr(0xE000 + sorted(p.stem for p in (load.PROJECT_ROOT / "art" / "symbols").glob("*.svg")).index("star"))
+    assert f"Discard all your {star} Treasure" in flat(text)
+    assert ":star:" not in text
+
+
 def test_same_input_same_bytes(tmp_path):
     game, report = checked(TINY_GAME)
     first = documents.render_pdf(game, "rulebook.html", documents.rulebook_context(game, report))

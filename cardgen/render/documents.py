@@ -28,7 +28,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .. import expressions, images, symbols
+from .. import expressions, images, markup, symbols
 from ..engine import GameReport, PlayerCount, SetupReport
 from ..load import PROJECT_ROOT
 from ..model import BuildError, Card, Color, Game, Setup, Step, Variation
@@ -169,7 +169,8 @@ def _markdown() -> MarkdownIt:
 def markdown_html(text: str, game: Game, origin: str = "") -> Markup:
     """Markdown of the game data → safe HTML. Images must be local files the fetcher may serve."""
     md = _markdown()
-    tokens = md.parse(text or "")
+    characters = symbols.code_points(game)  # :bomb: is the bomb's character of the symbol font
+    tokens = md.parse(markup.SYMBOL.sub(lambda m: characters.get(m[0][1:-1], m[0]), text or ""))
     for token in _inline_children(tokens):
         if token.type == "image":
             src = token.attrGet("src") or ""
