@@ -166,22 +166,19 @@ def cmd_new(args) -> int:
 def cmd_convert(args) -> int:
     from .load import spreadsheet
     folder = load.find_game_folder(args.game)
-    source = spreadsheet.cards_file(folder)
-    if source.suffix == f".{args.to}":
-        print(f"error: the cards of {folder.name} are already in {source.name}", file=sys.stderr)
+    source = folder / ("cards.yaml" if args.to == "csv" else "cards.csv")
+    if not source.is_file():
+        print(f"error: {load.display_path(folder)} has no {source.name} to convert", file=sys.stderr)
         return EXIT_USAGE
-    if args.to == "csv":
-        reader = load.Reader(source)
-        text = spreadsheet.cards_as_csv(reader)
-    else:
-        reader = spreadsheet.CsvReader(source)
-        text = spreadsheet.cards_as_yaml(reader)
+    reader = load.Reader(source) if args.to == "csv" else spreadsheet.CsvReader(source)
+    text = spreadsheet.cards_as_csv(reader) if args.to == "csv" else spreadsheet.cards_as_yaml(reader)
     if text is None:
         print_findings(reader.findings, sys.stderr)
         return EXIT_DATA
     sys.stdout.write(text)
-    print(f"converted {load.display_path(source)}: a game reads one of cards.yaml and cards.csv, so put this "
-          f"in {load.display_path(source.with_suffix('.' + args.to))} and remove {source.name}", file=sys.stderr)
+    target = source.with_suffix(f".{args.to}")
+    print(f"converted {load.display_path(source)}; a game reads either cards.yaml or cards.csv: keep "
+          f"{load.display_path(target)} and remove {source.name}", file=sys.stderr)
     return EXIT_OK
 
 
