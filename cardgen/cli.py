@@ -366,12 +366,14 @@ def format_report(report: engine.GameReport) -> str:
         lines.append(f"{setup.name} ({_players(setup)} players): {s.total} cards{unknown}")
         lines.append(f"  colors: {colors}")
         lines.append("  kinds:  " + ", ".join(f"{k} {n}" for k, n in s.by_kind.items() if n) or "  kinds: none")
-        head = ["players", "dealt", "draw pile"] + kinds + ["set aside"]
+        balanced = any(p.balance for p in s.players)
+        head = ["players", "dealt", "draw pile"] + kinds + ["set aside"] + (BALANCE_HEAD if balanced else [])
         rows = []
         for p in s.players:
             aside = sum(v for name, v in p.piles.items() if name != "hands")
             rows.append([str(p.players), _fmt(p.dealt_per_player), _fmt(p.draw_pile)]
-                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(aside)])
+                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(aside)]
+                        + (balance_cells(p.balance) if balanced else []))
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)] if rows else []
         lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
         for row in rows:
@@ -382,6 +384,17 @@ def format_report(report: engine.GameReport) -> str:
         lines.append("")
     lines.append(_summary(report.every_finding()))
     return "\n".join(lines)
+
+
+BALANCE_HEAD = ["1st draw loses", "draws before", "saving each"]
+
+
+def balance_cells(balance) -> list[str]:
+    """The balance figures as the report's columns: chance, expected safe draws, saving cards."""
+    if balance is None:
+        return ["-"] * len(BALANCE_HEAD)
+    return [f"{balance.first_draw_loses:.0%}", f"{balance.draws_before_losing:.1f}",
+            f"{_fmt(balance.saving_in_hand)} +{_fmt(balance.saving_in_draw_pile)} in pile"]
 
 
 def _summary(findings: Sequence[Finding]) -> str:

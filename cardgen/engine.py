@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from . import expressions
+from .balance import Balance, balance_of
 from .model import ERROR, INFO, WARNING, Card, Check, Finding, Game, Setup, Step
 
 EPSILON = 1e-6
@@ -59,6 +60,7 @@ class PlayerCount:
     draw_by_color: dict[str, float]
     piles: dict[str, float]
     findings: list[Finding] = field(default_factory=list)
+    balance: Balance | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +70,7 @@ class PlayerCount:
             "draw_pile_by_kind": {k: _number(v) for k, v in self.draw_by_kind.items()},
             "draw_pile_by_color": {k: _number(v) for k, v in self.draw_by_color.items()},
             "piles": {k: _number(v) for k, v in self.piles.items()},
+            "balance": self.balance.as_dict() if self.balance else None,
         }
 
 
@@ -298,6 +301,7 @@ def _play_out(game: Game, setup: Setup, table: Counter, players: int) -> PlayerC
         piles=_settle_all({name: piles.size(name) for name in sorted(piles.piles) if name != "deck"} | {
             "hands": piles.size("hands")}),
         findings=findings,
+        balance=balance_of(game, draw, piles.hands, players),
     )
     if report.draw_pile < EPSILON:
         findings.append(Finding(ERROR, "empty-draw-pile",

@@ -68,6 +68,7 @@ class Kind:
     id: str
     name: str
     meaning: str = ""
+    role: str = ""  # "losing" (drawing one loses the game) | "saving" (saves from a losing card) | ""
 
 
 @dataclass(frozen=True)

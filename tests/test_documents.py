@@ -350,3 +350,12 @@ def test_bad_css_is_a_failure_not_a_log_line(game_copy, tmp_path):
     game, report = checked(folder)
     with pytest.raises(BuildError, match="colr"):
         documents.write_rulebook(game, report, tmp_path)
+
+
+def test_setup_tables_show_the_balance_figures(puppy):
+    game, report, _, pages = puppy
+    basic = next(page for page in pages if "A good starter." in page and "on 1st draw" in page)
+    # Basic, 3 to 8 players: 8 puppies in draw piles of 32, 36, 40, 44, 48 and 42 cards
+    assert re.search(r"Puppy on 1st draw ((?:\d+% ?)+)", basic).group(1).split() == [
+        "25%", "22%", "20%", "18%", "17%", "19%"]
+    assert "Defuse each (+ pile) 1 +2" in basic

@@ -459,7 +459,7 @@ class _GameBuilder:
         }, "game.yaml")
         colors = self._colors(top.get("colors"))
         tags = self._named(top.get("tags"), "tag", Tag)
-        kinds = self._named(top.get("kinds"), "kind", Kind)
+        kinds = self._kinds(top.get("kinds"))
         attributes = self._attributes(top.get("attributes"))
         kind_styles = self._kind_styles(top.get("kind_styles"), kinds)
         self.known_ids = {"color": [c.id for c in colors], "tag": [t.id for t in tags],
@@ -528,6 +528,23 @@ class _GameBuilder:
         if not colors:
             g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
         return colors
+
+    KIND_ROLES = ("losing", "saving")
+
+    def _kinds(self, node) -> tuple[Kind, ...]:
+        g = self.g
+        fields = {"id": True, "name": True, "meaning": False, "role": False}
+        return self._identified(node, "kind", fields, lambda ident, m: Kind(
+            ident, g.text(m.get("name"), "kind name"), g.text(m.get("meaning"), "meaning"),
+            self._role(m.get("role"))))
+
+    def _role(self, node) -> str:
+        role = self.g.text(node, "role")
+        if role and role not in self.KIND_ROLES:
+            self.g.error(node, "bad-role", f"role '{role}' is not one of {', '.join(self.KIND_ROLES)}",
+                         "losing: drawing one loses the game; saving: saves a player from one")
+            return ""
+        return role
 
     def _named(self, node, what: str, cls):
         g = self.g

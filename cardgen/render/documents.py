@@ -625,6 +625,8 @@ def rulebook_context(game: Game, report: GameReport) -> dict:
         "number": format_number,
         "set_aside": set_aside,
         "hand_label": lambda setup: hand_label(game, setup),
+        "percent": lambda value: f"{value:.0%}",
+        "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
         "title_hex": game.title_hex,
     }
 
