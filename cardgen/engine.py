@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from . import expressions
 from .balance import Balance, balance_of
+from .lint import check_text
 from .model import ERROR, INFO, WARNING, Card, Check, Finding, Game, Setup, Step
 
 EPSILON = 1e-6
@@ -156,6 +157,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings = list(load_findings)
     reports = [check_setup(game, setup) for setup in game.setups]
     findings += _unused_cards(game)
+    findings += check_text(game)
     return GameReport(game, reports, findings)
 
 
@@ -209,13 +211,9 @@ def _by_kind(game: Game, pile: Mapping[str, float]) -> dict[str, Any]:
     return out
 
 
-def _variables(setup: Setup, players: int) -> dict[str, int]:
-    return {"players": players, "hand": setup.hand.deal}
-
-
 def _initial_deck(game: Game, setup: Setup, table: Counter, players: int) -> tuple[Counter, list[Finding]]:
     try:
-        copies = expressions.evaluate(setup.copies, _variables(setup, players))
+        copies = expressions.evaluate(setup.copies, expressions.setup_variables(setup, players))
     except expressions.ExpressionError as exc:
         return Counter(), [Finding(ERROR, "bad-expression", f"{setup.name}: copies: {exc}", setup.where)]
     deck = Counter({card: n * copies for card, n in table.items()})
@@ -282,7 +280,7 @@ class _Piles:
 def _play_out(game: Game, setup: Setup, table: Counter, players: int) -> PlayerCount:
     deck, findings = _initial_deck(game, setup, table, players)
     piles = _Piles(game, deck, players)
-    variables = _variables(setup, players)
+    variables = expressions.setup_variables(setup, players)
     dealt_per_player = 0.0
     for step in game.steps:
         try:
@@ -402,7 +400,7 @@ def _apply_check(check: Check, setup: Setup, actual: float, variables, context: 
 
 def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
     findings = []
-    variables = _variables(setup, setup.max_players)
+    variables = expressions.setup_variables(setup, setup.max_players)
     for check in game.checks:
         if check.on != ("setup",):
             continue

@@ -65,6 +65,11 @@ def _validate_node(node: ast.AST) -> None:
             raise ExpressionError("only min(...) and max(...) may be called")
 
 
+def setup_variables(setup, players: int) -> dict[str, int]:
+    """The VARIABLES' values for a setup (model.Setup) at a player count."""
+    return {"players": players, "hand": setup.hand.deal}
+
+
 def evaluate(spec: Any, variables: Mapping[str, int]) -> int:
     """The value of a count spec (int, expression string or {players: value} table)."""
     if isinstance(spec, bool):

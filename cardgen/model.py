@@ -24,6 +24,28 @@ class Where:
 
 
 @dataclass(frozen=True)
+class Passage:
+    """A text field as typed in its file: where the value starts and its source (quotes, escapes
+    and indentation kept), so that a phrase found in the value can be placed at its own line."""
+
+    where: Where
+    source: str = ""
+
+    def locate(self, phrase: str, nth: int = 0) -> Where:
+        """Where the nth occurrence of phrase sits in the file (the field's start if not found)."""
+        index = -1
+        for _ in range(nth + 1):
+            index = self.source.find(phrase, index + 1)
+            if index < 0:
+                return self.where
+        before = self.source[:index]
+        lines = before.count("\n")
+        if not lines:
+            return Where(self.where.file, self.where.line, self.where.column + index)
+        return Where(self.where.file, self.where.line + lines, index - before.rfind("\n"))
+
+
+@dataclass(frozen=True)
 class Finding:
     level: str
     code: str
@@ -115,6 +137,7 @@ class Card:
     attributes: Mapping[str, str] = field(default_factory=dict)
     printed: bool = True  # False: a stand-in the engine counts but no sheet prints
     where: Where | None = None
+    places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "text", "details" -> where typed
 
 
 @dataclass(frozen=True)
@@ -135,6 +158,7 @@ class Waiver:
     check: str
     reason: str
     where: Where | None = None
+    inside: str = ""  # text checks only: waive just the findings inside this quoted passage
 
 
 @dataclass(frozen=True)
@@ -150,6 +174,7 @@ class Setup:
     copies: Any = 1  # count spec: int, expression or table by player count
     waivers: tuple[Waiver, ...] = ()
     where: Where | None = None
+    places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "blurb", "extra_rules[i]" -> where
 
     @property
     def player_counts(self) -> range:
@@ -191,6 +216,15 @@ class Check:
 class Variation:
     name: str
     text: str
+    place: Passage | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class TextChecks:
+    """game.yaml's text_checks: other names the rules use, and text findings the game accepts."""
+
+    aliases: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> (color|kind|tag|card, id)
+    waivers: tuple[Waiver, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -214,6 +248,8 @@ class Game:
     variations: tuple[Variation, ...]
     default_setup: str | None = None
     rules_markdown: str = ""
+    rules_file: str = ""  # rules.md as load named it, for findings' file:line:column
+    text_checks: TextChecks = field(default_factory=TextChecks)
     layout: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)  # free data for templates (cheat sheets)
 

@@ -19,8 +19,8 @@ import yaml
 from .. import expressions
 from ..engine import matches
 from ..model import (
-    ERROR, LEVELS, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Setup, SetupLine,
-    Step, Tag, Variation, Waiver, Where, slugify,
+    ERROR, LEVELS, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Passage, Setup, SetupLine,
+    Step, Tag, TextChecks, Variation, Waiver, Where, slugify,
 )
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -131,6 +131,12 @@ class Reader:
         if node is None:
             return Where(self.name)
         return Where(self.name, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def passage(self, node: yaml.Node) -> Passage:
+        """Where a text value is typed, with its source as written (none for CSV cells)."""
+        start, end = node.start_mark, node.end_mark
+        source = start.buffer[start.index:end.index] if start.buffer is not None else ""
+        return Passage(self.where(node), source)
 
     def error(self, node, code: str, message: str, hint: str = "") -> None:
         self.findings.append(Finding(ERROR, code, message, self.where(node), hint))
@@ -455,7 +461,7 @@ class _GameBuilder:
             "title": True, "version": False, "author": False, "date": False, "card_size": False,
             "default_setup": False, "colors": True, "tags": False, "kinds": False,
             "kind_styles": False, "attributes": False, "setup": False, "checks": False,
-            "variations": False, "reference": False,
+            "variations": False, "reference": False, "text_checks": False,
         }, "game.yaml")
         colors = self._colors(top.get("colors"))
         tags = self._named(top.get("tags"), "tag", Tag)
@@ -471,7 +477,8 @@ class _GameBuilder:
         checks = self._checks(top.get("checks"))
         self._check_waivers(setups, checks)
         variations = tuple(
-            Variation(g.text(m.get("name"), "variation name"), g.text(m.get("text"), "variation text"))
+            Variation(g.text(m.get("name"), "variation name"), g.text(m.get("text"), "variation text"),
+                      g.passage(m["text"]) if "text" in m else None)
             for m in (g.mapping(n, {"name": True, "text": True}, "variation")
                       for n in g.sequence(top.get("variations"), "variations"))
         )
@@ -491,6 +498,8 @@ class _GameBuilder:
             kind_styles=kind_styles, cards=cards, setups=setups, steps=steps, checks=checks,
             variations=variations, default_setup=default_setup,
             rules_markdown=self._rules_markdown(),
+            rules_file=display_path(self.folder / "rules.md"),
+            text_checks=self._text_checks(top.get("text_checks"), cards),
             layout=self._layout(),
             extra=g.plain(top["reference"], "reference") if "reference" in top else {},
         )
@@ -660,6 +669,7 @@ class _GameBuilder:
             printed=c.boolean(m.get("print"), "print", default=True),
             art=self._art(m.get("art"), getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
+            places={k: c.passage(m[k]) for k in ("text", "details") if k in m},
         )
         texts = {k: c.text(m.get(k), k) for k in ("flavor", "text", "details")}
         if "name" in m:
@@ -782,8 +792,17 @@ class _GameBuilder:
                 copies=s.count_spec(m["copies"], "copies") if "copies" in m else 1,
                 waivers=self._waivers(m.get("waive")),
                 where=s.where(item),
+                places=self._setup_places(m),
             ))
         return tuple(setups)
+
+    def _setup_places(self, m) -> dict:
+        s = self.s
+        places = {"blurb": s.passage(m["blurb"])} if "blurb" in m else {}
+        rules = m.get("extra_rules")
+        items = [rules] if isinstance(rules, yaml.ScalarNode) and not _is_null(rules) else s.sequence(rules, "extra rules")
+        places.update({f"extra_rules[{i}]": s.passage(n) for i, n in enumerate(items)})
+        return places
 
     def _players(self, node) -> tuple[int, int]:
         s = self.s
@@ -854,6 +873,44 @@ class _GameBuilder:
                 if ident and count:
                     extras.append((ident, count))
         return Hand(deal or 0, tuple(extras))
+
+    ALIAS_TARGETS = ("color", "kind", "tag", "card")
+
+    def _text_checks(self, node, cards) -> TextChecks:
+        """text_checks: {aliases: {Name: {color|kind|tag|card: id}}, waive: [{check, reason, inside}]}."""
+        g = self.g
+        if node is None:
+            return TextChecks()
+        m = g.mapping(node, {"aliases": False, "waive": False}, "text_checks")
+        aliases = {}
+        for key_node, value_node in g.free_mapping(m["aliases"], "aliases") if "aliases" in m else ():
+            target = self._alias_target(key_node.value, value_node, cards)
+            if target:
+                aliases[key_node.value] = target
+        waivers = []
+        for item in g.sequence(m.get("waive"), "waive"):
+            w = g.mapping(item, {"check": True, "reason": True, "inside": False}, "waive")
+            waivers.append(Waiver(g.text(w.get("check"), "check"), g.text(w.get("reason"), "reason"),
+                                  g.where(w.get("check", item)), g.text(w.get("inside"), "inside")))
+        return TextChecks(aliases, tuple(waivers))
+
+    def _alias_target(self, alias: str, node, cards) -> tuple[str, str] | None:
+        """An alias's {color|kind|tag: id} or {card: name} as (what, id); None (reported) if unknown."""
+        g = self.g
+        target = g.mapping(node, {t: False for t in self.ALIAS_TARGETS}, f"alias '{alias}'")
+        if len(target) != 1:
+            g.error(node, "bad-alias", f"alias '{alias}' needs exactly one of: {', '.join(self.ALIAS_TARGETS)}",
+                    "e.g. Unique Cards: {color: special}")
+            return None
+        (what, id_node), = target.items()
+        value = g.text(id_node, what)
+        known = {c.id: c.name for c in cards} if what == "card" else {i: i for i in self.known_ids[what]}
+        ident = slugify(value) if what == "card" else value
+        if ident not in known:
+            g.error(id_node, f"unknown-{what}", f"alias '{alias}': unknown {what} '{value}'",
+                    _did_you_mean(value, known.values()) or f"{what}s are: {', '.join(known.values())}")
+            return None
+        return what, ident
 
     def _waivers(self, node) -> tuple[Waiver, ...]:
         s = self.s

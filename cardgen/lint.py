@@ -1,0 +1,464 @@
+"""check: the rules text against the card data. Reads rules.md, card texts and details, setup
+blurbs and extra rules, and variations; finds the names they mention (quoted »…«, in bold, or
+capitalised in the prose, plural and hyphenated forms included) and reports, as warnings with
+file:line:column:
+
+- text-number: a card quoted with a bracketed number other than the card's `number`;
+- card-number: a bracketed number in a card's own text other than its `number`;
+- text-unknown-name: a quoted, bold or card-like name ("Unique Cards") that names no card,
+  color, kind, tag, setup, variation or alias, with a did-you-mean;
+- text-deal, text-set-aside: a sentence about the setup's figures ("deal 6 cards", "put 10
+  cards aside for each player below 7") that the setup procedure contradicts;
+- text-waiver-unused: a waiver in game.yaml's text_checks that waives nothing.
+
+A game waives a finding with a reason (text_checks: waive:), everywhere or only inside a quoted
+passage (a deliberate example); waived findings stay in the report as notes.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from . import expressions
+from .model import INFO, WARNING, Card, Finding, Game, Passage, Setup, Waiver, Where
+
+TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
+DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
+CODES = (TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME, DEAL, SET_ASIDE, UNUSED_WAIVER)
+
+CARD_WORDS = {"card", "cards"}
+# small words a capitalised name may hold in lower case ("Jack of all Trades", "See the Future")
+JOINERS = {"of", "the", "from", "and", "all", "to", "a", "an", "in", "on", "or", "for", "with", "at", "by"}
+NUMBER_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+SINGLE_WORD_CUTOFF = 0.8  # a lone quoted word is a name only when it nearly spells one
+
+_WORD = re.compile(r"[A-Za-z0-9][\w'’!]*")
+_MARKED = re.compile(r"»([^«\n]{1,80})«|\*\*([^*\n]{1,80})\*\*")
+_NUMBER_AFTER = re.compile(r"\s*\((\d+)\)")
+_BRACKETED = re.compile(r"\((\d+)\)")
+_LINE_OPENING = re.compile(r"\s*(?:[-*+]|\d+\.|#+[\s\d.]*)?\s*")  # indentation, list marker, heading
+_NUMBER = r"(\d+|" + "|".join(NUMBER_WORDS) + r")"
+_DEAL = re.compile(r"\bdeal(?:t)?\s+(?:each player\s+|everyone\s+)?(?:the\s+)?" + _NUMBER + r"\s+cards\b", re.I)
+_BELOW = re.compile(r"\bfor each player below\s+" + _NUMBER, re.I)
+_CARDS = re.compile(_NUMBER + r"\s+cards\b", re.I)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:\([^)]*\)[^.!?\n]*)*")
+
+
+# --------------------------------------------------------------------------- names
+
+
+def name_key(phrase: str) -> str:
+    """A name as the text may write it, reduced to one spelling: case, hyphens, a plural 's' and
+    a trailing 'card(s)' do not count ("Dog-Cards", "a Nope-card", "Exploding Puppys")."""
+    words = re.sub(r"[-\s]+", " ", phrase.casefold().replace("’", "'")).strip(" !?.,;:*»«\"").split()
+    if len(words) > 1 and words[-1] in CARD_WORDS:
+        words.pop()
+    if words:
+        last = words[-1]
+        if last.endswith("ies") and len(last) > 4:
+            words[-1] = last[:-3] + "y"
+        elif last.endswith("s") and not last.endswith("ss") and len(last) > 3:
+            words[-1] = last[:-1]
+    return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Target:
+    what: str  # card | color | kind | tag | setup | variation
+    id: str
+    name: str
+
+
+class Names:
+    """Every name the text may use: cards, colors, kinds, tags, setups, variations, aliases."""
+
+    def __init__(self, game: Game):
+        self.by_key: dict[str, Target] = {}
+        for what, items in (("card", game.cards), ("color", game.colors), ("kind", game.kinds),
+                            ("tag", game.tags)):
+            for item in items:
+                self._add(item.name, Target(what, item.id, item.name))
+        for setup in game.setups:
+            self._add(setup.name, Target("setup", setup.id, setup.name))
+        for variation in game.variations:
+            self._add(variation.name, Target("variation", variation.name, variation.name))
+        for alias, (what, ident) in game.text_checks.aliases.items():
+            self._add(alias, Target(what, ident, alias))
+        self.longest = max((len(k.split()) for k in self.by_key), default=0) + 1  # + 'card'
+
+    def _add(self, name: str, target: Target) -> None:
+        self.by_key.setdefault(name_key(name), target)
+
+    def find(self, phrase: str) -> Target | None:
+        return self.by_key.get(name_key(phrase))
+
+    def suggestion(self, phrase: str, single_word: bool) -> str:
+        """A did-you-mean, comparing names as keys, so that a shared 'cards' does not count."""
+        cutoff = SINGLE_WORD_CUTOFF if single_word else 0.6
+        close = difflib.get_close_matches(name_key(phrase), list(self.by_key), n=1, cutoff=cutoff)
+        return f"did you mean '{self.by_key[close[0]].name}'?" if close else ""
+
+
+# --------------------------------------------------------------------------- the texts
+
+
+@dataclass(frozen=True)
+class Text:
+    """One passage to read: its value, how to place a span of it, whose it is."""
+
+    value: str
+    label: str  # e.g. "card 'Scaling' (details)"
+    place: Callable[[int, int], Where]
+    card: Card | None = None  # the card whose own text this is
+    setup: Setup | None = None  # the setup it belongs to (None: every setup)
+    changes_rules: bool = False  # a variation: its figures may differ from the setup on purpose
+
+
+def _in_passage(value: str, passage: Passage | None, fallback: Where) -> Callable[[int, int], Where]:
+    def place(start: int, end: int) -> Where:
+        if passage is None:
+            return fallback
+        phrase = value[start:end]
+        return passage.locate(phrase, value.count(phrase, 0, start))
+    return place
+
+
+def _in_file(value: str, file: str) -> Callable[[int, int], Where]:
+    def place(start: int, end: int) -> Where:
+        line = value.count("\n", 0, start) + 1
+        return Where(file, line, start - value.rfind("\n", 0, start))
+    return place
+
+
+def texts(game: Game) -> Iterator[Text]:
+    if game.rules_markdown:
+        yield Text(game.rules_markdown, "rules.md", _in_file(game.rules_markdown, game.rules_file))
+    for card in game.cards:
+        for field in ("text", "details"):
+            value = getattr(card, field)
+            if value:
+                yield Text(value, f"card '{card.name}' ({field})",
+                           _in_passage(value, card.places.get(field), card.where), card=card)
+    for setup in game.setups:
+        parts = [("blurb", setup.blurb)] + [(f"extra_rules[{i}]", r) for i, r in enumerate(setup.extra_rules)]
+        for key, value in parts:
+            if value:
+                yield Text(value, f"setup '{setup.name}'", _in_passage(value, setup.places.get(key), setup.where),
+                           setup=setup)
+    for variation in game.variations:
+        if variation.text:
+            fallback = variation.place.where if variation.place else Where(game.rules_file)
+            yield Text(variation.text, f"variation '{variation.name}'",
+                       _in_passage(variation.text, variation.place, fallback), changes_rules=True)
+
+
+# --------------------------------------------------------------------------- references
+
+
+@dataclass(frozen=True)
+class Reference:
+    start: int
+    end: int
+    phrase: str  # as written, with its bracketed number
+    target: Target | None  # None: a name-like phrase that names nothing
+    number: int | None = None
+
+
+def _sentence_start(value: str, index: int) -> bool:
+    line = value[value.rfind("\n", 0, index) + 1:index]
+    return bool(_LINE_OPENING.fullmatch(line)) or line.rstrip()[-1:] in tuple(".!?:»(")
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper()
+
+
+def _title_like(words: list[str]) -> bool:
+    return _capitalised(words[0]) and all(_capitalised(w) or w.casefold() in JOINERS for w in words)
+
+
+def references(text: str, names: Names) -> list[Reference]:
+    """The names a text mentions, in order: marked (»…«, **…**) first, then capitalised ones in
+    the prose, then card-like phrases ("Unique Cards") that name nothing."""
+    found = _marked(text, names)
+    taken = [(r.start, r.end) for r in found]
+    found += _plain(text, names, taken)
+    taken = [(r.start, r.end) for r in found]
+    found += _unknown_card_phrases(text, names, taken)
+    return sorted(found, key=lambda r: r.start)
+
+
+def _split_number(content: str) -> tuple[str, int | None]:
+    match = re.search(r"\s*\((\d+)\)$", content)
+    return (content[:match.start()], int(match.group(1))) if match else (content, None)
+
+
+def _marked(text: str, names: Names) -> list[Reference]:
+    out = []
+    for match in _MARKED.finditer(text):
+        group = 1 if match.group(1) is not None else 2
+        start, end = match.span(group)
+        content = match.group(group).strip()
+        name, number = _split_number(content)
+        target = names.find(name)
+        if target or _name_like(name, names):
+            out.append(Reference(start, end, content, target, number))
+    return out
+
+
+def _name_like(phrase: str, names: Names) -> bool:
+    """Whether a quoted phrase that names nothing looks like a name (else it is a quoted term or
+    sentence): a few Title Case words; a lone word only if it nearly spells a name."""
+    words = _WORD.findall(phrase)
+    if not words or len(words) > 5 or re.search(r"[.,;:?/…]", phrase) or not _title_like(words):
+        return False
+    return len(words) > 1 or bool(names.suggestion(phrase, single_word=True))
+
+
+def _tokens(text: str) -> list[re.Match]:
+    return list(_WORD.finditer(text))
+
+
+def _joined(text: str, tokens: list[re.Match], i: int, n: int) -> bool:
+    """Whether tokens i..i+n-1 form one phrase: only spaces or hyphens between them."""
+    return all(re.fullmatch(r"[ \t]*-?[ \t]*|[ \t]+", text[tokens[k].end():tokens[k + 1].start()])
+               for k in range(i, i + n - 1))
+
+
+def _overlaps(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
+    return any(start < e and s < end for s, e in taken)
+
+
+def _plain(text: str, names: Names, taken) -> list[Reference]:
+    tokens = _tokens(text)
+    out, i = [], 0
+    while i < len(tokens):
+        match = None
+        for n in range(min(names.longest, len(tokens) - i), 0, -1):
+            start, end = tokens[i].start(), tokens[i + n - 1].end()
+            if _joined(text, tokens, i, n) and not _overlaps(start, end, taken):
+                target = names.find(text[start:end])
+                if target:
+                    match = (n, start, end, target)
+                    break
+        if match is None or not _capitalised(tokens[i].group()):
+            i += 1
+            continue
+        n, start, end, target = match
+        number_match = _NUMBER_AFTER.match(text, end)
+        lone = n == 1 and _sentence_start(text, start) and number_match is None
+        if not lone:
+            if number_match:
+                end = number_match.end()
+            out.append(Reference(start, end, text[start:end], target,
+                                 int(number_match.group(1)) if number_match else None))
+        i += n
+    return out
+
+
+def _unknown_card_phrases(text: str, names: Names, taken) -> list[Reference]:
+    """Capitalised words right before 'card(s)' that name nothing: "shuffle four Unique Cards"."""
+    tokens = _tokens(text)
+    out = []
+    for k, token in enumerate(tokens):
+        if (token.group().casefold() not in CARD_WORDS or k == 0 or not _joined(text, tokens, k - 1, 2)
+                or not _capitalised(tokens[k - 1].group())):
+            continue
+        first = k - 1
+        while first > 0 and _joined(text, tokens, first - 1, 2) and (
+                _capitalised(tokens[first - 1].group())
+                or tokens[first - 1].group() in JOINERS and first > 1 and _capitalised(tokens[first - 2].group())):
+            first -= 1
+        if _sentence_start(text, tokens[first].start()):
+            first += 1  # capitalised only because it starts the sentence
+        while first < k and tokens[first].group() in JOINERS:
+            first += 1
+        if first == k:
+            continue
+        start, end = tokens[first].start(), token.end()
+        if not _overlaps(start, end, taken):
+            out.append(Reference(start, end, text[start:end], None))
+    return out
+
+
+# --------------------------------------------------------------------------- the checks
+
+
+@dataclass(frozen=True)
+class Spotted:
+    """A finding with the passage and span it is about, for waivers that name a passage."""
+
+    text: Text
+    start: int
+    end: int
+    finding: Finding
+
+
+
+def check_text(game: Game) -> list[Finding]:
+    """Every text finding of the game, waivers applied (a waived finding becomes a note)."""
+    names = Names(game)
+    raw: list[Spotted] = []
+    for text in texts(game):
+        refs = references(text.value, names)
+        raw += [spotted for r in refs for spotted in _reference_findings(game, text, r, names)]
+        if text.card:
+            raw += _own_numbers(text, refs)
+        if not text.changes_rules:
+            raw += _figures(game, text)
+    return _waive(game, raw)
+
+
+def _reference_findings(game: Game, text: Text, ref: Reference, names: Names) -> list[Spotted]:
+    where = text.place(ref.start, ref.end)
+    if ref.target is None:
+        single = len(_WORD.findall(ref.phrase)) == 1
+        return [Spotted(text, ref.start, ref.end, Finding(WARNING, UNKNOWN_NAME,
+                        f"{text.label}: '{ref.phrase}' names no card, color, kind, tag, setup or variation",
+                        where, names.suggestion(ref.phrase, single)
+                        or "fix the name, or declare it in game.yaml under text_checks: aliases:"))]
+    if ref.number is None or ref.target.what != "card":
+        return []
+    card = game.card(ref.target.id)
+    if card.number == ref.number:
+        return []
+    has = f"the card's number is ({card.number})" if card.number is not None else "the card has no number"
+    return [Spotted(text, ref.start, ref.end, Finding(
+        WARNING, TEXT_NUMBER, f"{text.label}: quotes '{ref.phrase}', but {has} in cards.yaml",
+        where, "update the quote, or waive it in game.yaml (text_checks: waive:, with inside:) "
+        "if it is a deliberate example"))]
+
+
+def _own_numbers(text: Text, refs: list[Reference]) -> list[Spotted]:
+    card = text.card
+    spans = [(r.start, r.end) for r in refs]
+    out = []
+    for match in _BRACKETED.finditer(text.value):
+        number = int(match.group(1))
+        if number == card.number or _overlaps(*match.span(), spans):
+            continue
+        has = f"({card.number})" if card.number is not None else "none"
+        out.append(Spotted(text, *match.span(), Finding(
+            WARNING, CARD_NUMBER, f"{text.label}: the text says ({number}) but the card's number is {has}",
+            text.place(*match.span()), "the bracketed number is the card's associated number: make them agree")))
+    return out
+
+
+# --------------------------------------------------------------------------- setup figures
+
+
+def _figure(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBER_WORDS[word.casefold()]
+
+
+def _in_scope(game: Game, text: Text) -> list[Setup]:
+    return [text.setup] if text.setup else list(game.setups)
+
+
+def _figures(game: Game, text: Text) -> list[Spotted]:
+    out = []
+    for sentence in _SENTENCE.finditer(text.value):
+        out += _deal_figures(game, text, sentence)
+        out += _set_aside_figures(game, text, sentence)
+    return out
+
+
+def _step_counts(game: Game, setup: Setup, players: int, wanted) -> list[int]:
+    """The counts the procedure's steps picked by `wanted` state for a setup and player count."""
+    variables = expressions.setup_variables(setup, players)
+    counts = []
+    for step in game.steps:
+        try:
+            if not wanted(step) or step.when and not expressions.evaluate(step.when, variables):
+                continue
+            counts.append(expressions.evaluate(step.count, variables))
+        except expressions.ExpressionError:
+            continue  # the engine reports the broken expression itself
+    return counts
+
+
+def _deals(step) -> bool:
+    return step.action == "deal" and not step.extras and step.count is not None
+
+
+def _sets_aside(step) -> bool:
+    return step.action == "move" and step.count is not None and step.target not in ("deck", "hands")
+
+
+def _deal_figures(game: Game, text: Text, sentence: re.Match) -> list[Spotted]:
+    out = []
+    for match in _DEAL.finditer(sentence.group()):
+        said = _figure(match.group(1))
+        differ = []
+        for setup in _in_scope(game, text):
+            dealt = {n for p in setup.player_counts for n in _step_counts(game, setup, p, _deals)}
+            if dealt and said not in dealt:
+                differ.append(f"{setup.name} deals {', '.join(map(str, sorted(dealt)))}")
+        if differ:
+            start, end = sentence.start() + match.start(), sentence.start() + match.end()
+            out.append(Spotted(text, start, end, Finding(
+                WARNING, DEAL, f"{text.label}: says '{match.group()}', but {'; '.join(differ)}",
+                text.place(start, end), "make the text and the setup's hand: deal: agree")))
+    return out
+
+
+def _set_aside_figures(game: Game, text: Text, sentence: re.Match) -> list[Spotted]:
+    words = sentence.group()
+    below, cards = _BELOW.search(words), _CARDS.search(words)
+    if not below or not cards or "aside" not in words.casefold():
+        return []
+    each, limit = _figure(cards.group(1)), _figure(below.group(1))
+    for setup in _in_scope(game, text):
+        for players in setup.player_counts:
+            said = each * max(0, limit - players)
+            stated = _step_counts(game, setup, players, _sets_aside)
+            if stated and said not in stated:
+                start = sentence.start() + min(below.start(), cards.start())
+                end = sentence.start() + max(below.end(), cards.end())
+                return [Spotted(text, start, end, Finding(
+                    WARNING, SET_ASIDE, f"{text.label}: says {each} cards aside for each player below {limit} "
+                    f"({said} at {players} players), but the setup procedure puts "
+                    f"{' or '.join(map(str, stated))} aside in {setup.name}",
+                    text.place(start, end), "make the text and the setup steps agree"))]
+    return []
+
+
+# --------------------------------------------------------------------------- waivers
+
+
+def _covers(waiver: Waiver, spotted: Spotted) -> bool:
+    """Whether a waiver covers a finding: same check, and inside its passage if it names one."""
+    if waiver.check != spotted.finding.code:
+        return False
+    if not waiver.inside:
+        return True
+    value = spotted.text.value
+    index = value.find(waiver.inside)
+    while index >= 0:
+        if index <= spotted.start and spotted.end <= index + len(waiver.inside):
+            return True
+        index = value.find(waiver.inside, index + 1)
+    return False
+
+
+def _waive(game: Game, raw: list[Spotted]) -> list[Finding]:
+    waivers = game.text_checks.waivers
+    used: set[int] = set()
+    out = []
+    for spotted in raw:
+        finding = spotted.finding
+        hit = next((i for i, w in enumerate(waivers) if _covers(w, spotted)), None)
+        if hit is None:
+            out.append(finding)
+            continue
+        used.add(hit)
+        out.append(Finding(INFO, finding.code, f"{finding.message}. Waived: {waivers[hit].reason}", finding.where))
+    for i, waiver in enumerate(waivers):
+        if i not in used:
+            problem = "is not a text check" if waiver.check not in CODES else "waives no finding"
+            out.append(Finding(WARNING, UNUSED_WAIVER, f"text_checks: the waiver of '{waiver.check}' {problem}",
+                               waiver.where, "remove it, or fix its check or inside: text"))
+    return out
