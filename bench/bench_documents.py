@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import html
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +25,7 @@ import weasyprint
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardgen import engine, load, symbols  # noqa: E402
+from cardgen import build, engine, load, symbols  # noqa: E402
 from cardgen.render import documents  # noqa: E402
 
 TEXT_BLOCKS = re.compile(r"<(p|li|td|th|h[1-4])\b[^>]*>(.*?)</\1>", re.S)
@@ -55,7 +54,7 @@ def baseline_html(game, document_html: str, paper: str) -> str:
               for tag, body in TEXT_BLOCKS.findall(document_html)]
     body = "\n".join(f"<h2>{text}</h2>" if tag.startswith("h") else f"<p>{text}</p>" for tag, text in blocks)
     return (f"<html lang='en'><head><style>{documents.font_face_css(game)}"
-            f"@page {{ size: {documents.PAPERS[paper]}; margin: 18mm; @bottom-center {{ content: counter(page) }} }}"
+            f"@page {{ size: {paper}; margin: 18mm; @bottom-center {{ content: counter(page) }} }}"
             "html { font-family: Lato, 'DejaVu Sans', sans-serif; font-size: 10pt; }"
             "h2 { font-size: 12pt; break-after: avoid; } p { hyphens: auto; }"
             f"</style></head><body>{body}</body></html>")
@@ -101,30 +100,20 @@ def bench_document(name, game, template, context, repeat, paper="a4"):
     return ours
 
 
-def bench_build(game_name: str, repeat: int) -> None:
-    def run():
-        with tempfile.TemporaryDirectory() as out:
-            command = [sys.executable, "-m", "cardgen", "build", game_name, "--out", out]
-            subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
+def bench_build(game, report, repeat: int) -> None:
+    """Every output through the build stage: on its two worker processes, then on one, which is
+    the same work one output after another (what the second worker saves)."""
+    for workers, what in ((2, "2 worker processes"), (1, "1 worker process, one output after another")):
+        limits = build.Limits(workers=workers)
 
-    parallel, _ = timed(run, repeat, clock=time.perf_counter)
-    print(f"{'build':<11} {parallel:6.2f} s wall (cardgen build, 2 worker processes, every output)")
+        def run():
+            with tempfile.TemporaryDirectory() as out:
+                result = build.run(game, report, build.plan_all(game, report), out, limits)
+                assert result.ok, result.failures + result.bugs
 
-
-def bench_serial_build(game, report, repeat: int) -> None:
-    """The same outputs one after another in one process: what the two workers save."""
-    from cardgen.render import cards, cheatsheet
-
-    def serial():
-        with tempfile.TemporaryDirectory() as out:
-            documents.write_rulebook(game, report, Path(out))
-            documents.write_checklists(game, report, Path(out))
-            cheatsheet.write_cheatsheet(game, report, Path(out))
-            for setup_report in report.setups:
-                cards.write_setup_sheets(game, setup_report, Path(out), placeholders=set())  # no warnings
-
-    elapsed, _ = timed(serial, repeat, clock=time.perf_counter)
-    print(f"{'serial':<11} {elapsed:6.2f} s wall (the same outputs in one process, one after another)")
+        elapsed, _ = timed(run, repeat, clock=time.perf_counter)
+        label = "build" if workers == 2 else "serial"
+        print(f"{label:<11} {elapsed:6.2f} s wall (every output, {what})")
 
 
 def main() -> None:
@@ -141,8 +130,7 @@ def main() -> None:
     bench_document("rulebook", game, "rulebook.html", lambda: documents.rulebook_context(game, report), args.repeat)
     bench_document("checklists", game, "checklists.html",
                    lambda: documents.checklists_context(game, report, None, None), args.repeat)
-    bench_build(args.game, args.repeat)
-    bench_serial_build(game, report, args.repeat)
+    bench_build(game, report, args.repeat)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,27 @@
-"""The command line: parse, call the pipeline, report. Exit codes: 0 ok, 1 data errors, 2 usage."""
+"""The command line: parse the arguments, call the pipeline, print. Exit codes: 0 ok, 1 data
+errors, 2 usage errors, 3 a bug in cardgen."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import traceback
 from pathlib import Path
 from typing import Sequence
 
-from . import engine, load, scaffold
-from .render import documents
-from .write import output_dir, publish, staging
-from .model import ERROR, INFO, WARNING, BuildError, Finding
+from . import __version__, build, engine, load, report, scaffold
+from .errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
+from .layout import PAPERS_MM
+from .write import output_dir
 
-EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
+DESCRIPTION = """\
+Make a print-and-play card game from a folder of YAML: card sheets ready to cut (with bleed,
+crop marks and duplex backs), a rulebook, deck-setup checklists and a cheat sheet. 'cardgen
+check' finds mistakes in the game data first, each with file, line and column.
+
+Start with 'cardgen new mygame', then 'cardgen check mygame' and 'cardgen build mygame'."""
+EPILOG = "Exit codes: 0 ok, 1 a problem in the game data (or writing the outputs), 2 a usage error, 3 a bug."
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -23,24 +30,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit: an error message, not a kill
     try:
         return args.run(args)
-    except (load.GameNotFound, scaffold.ScaffoldError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except BuildError as exc:
-        print(exc, file=sys.stderr)
-        return EXIT_DATA
+    except CardgenError as exc:
+        say(str(exc))
+        return exc.exit_code
     except BrokenPipeError:  # e.g. `cardgen check | head`: the reader left, nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_DATA
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        say("interrupted")
         return EXIT_DATA
+    except Exception:  # noqa: BLE001 - a bug: keep the traceback, and say whose problem it is
+        say(traceback.format_exc())
+        say(BUG_NOTICE)
+        return EXIT_BUG
+
+
+def say(text: str, stream=None) -> None:
+    """Print text that may hold game data (stderr unless told): control characters escaped."""
+    print(report.printable(text), file=stream or sys.stderr)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} players cannot play: give 1 or more")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardgen", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="cardgen", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"cardgen {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("list", help="games and their setups")
@@ -69,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("checklist", help="deck-setup checklists, one page per setup")
     _document_options(p, game_required=True)
     p.add_argument("--setup", help="only this setup (default: every setup)")
-    p.add_argument("--players", type=int, help="player count (default: each setup's largest)")
+    p.add_argument("--players", type=_positive, help="player count (default: each setup's largest)")
     p.set_defaults(run=cmd_checklist)
 
     p = sub.add_parser("cheatsheet", help="one-page cheat sheet plus card-sized pocket copies")
@@ -79,10 +106,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="print-and-play card sheets (faces, then mirrored backs)")
     p.add_argument("game", help="game folder name or path")
     p.add_argument("--setup", help="the setup to print (default: the game's default setup)")
-    p.add_argument("--players", type=int, help="print the deck for this many players (default: the setup's largest)")
+    p.add_argument("--players", type=_positive,
+                   help="print the deck for this many players (default: the setup's largest)")
     p.add_argument("--all-types", action="store_true", help="one card of every type (a proof sheet)")
     p.add_argument("--calibration", action="store_true", help="a duplex calibration sheet to find --offset")
-    p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size")
+    p.add_argument("--paper", choices=sorted(PAPERS_MM), default="a4", help="paper size")
     p.add_argument("--size", help="card size: poker, bridge, tarot, mini or WxH in mm (default: the game's)")
     p.add_argument("--bleed", type=float, default=3.0, help="bleed in mm (default 3)")
     p.add_argument("--no-backs", action="store_true", help="faces only")
@@ -103,31 +131,7 @@ def _document_options(p: argparse.ArgumentParser, game_required: bool) -> None:
     else:
         p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
     p.add_argument("--out", help="output folder (default: output/<game>/)")
-    p.add_argument("--paper", choices=sorted(documents.PAPERS), default="a4", help="paper size")
-
-
-# --------------------------------------------------------------------------- shared steps
-
-
-def load_and_check(game_name: str, quiet: bool = False):
-    """Load + engine. Prints error findings and raises SystemExit(1) on any."""
-    result = load.load_game(game_name)
-    if not result.ok:
-        print_findings([f for f in result.findings if f.level == ERROR], sys.stderr)
-        raise SystemExit(EXIT_DATA)
-    report = engine.check_game(result.game, result.findings)
-    errors = [f for f in report.every_finding() if f.level == ERROR]
-    if errors:
-        print_findings(errors, sys.stderr)
-        print(f"{len(errors)} error(s): nothing was built. Run 'cardgen check {game_name}' for the full report.",
-              file=sys.stderr)
-        raise SystemExit(EXIT_DATA)
-    return result.game, report
-
-
-def print_findings(findings: Sequence[Finding], stream) -> None:
-    for finding in findings:
-        print(finding, file=stream)
+    p.add_argument("--paper", choices=sorted(PAPERS_MM), default="a4", help="paper size")
 
 
 # --------------------------------------------------------------------------- commands
@@ -136,18 +140,18 @@ def print_findings(findings: Sequence[Finding], stream) -> None:
 def cmd_list(args) -> int:
     games = load.list_games()
     if not games:
-        print("no games found under card_data/")
+        say("no games found under card_data/", sys.stdout)
         return EXIT_OK
     for name in games:
         result = load.load_game(name)
         if result.game is None:
-            print(f"{name}: cannot be loaded (run 'cardgen check {name}')")
+            say(f"{name}: cannot be loaded (run 'cardgen check {name}')", sys.stdout)
             continue
         game = result.game
-        print(f"{name}: {game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types")
+        say(f"{name}: {game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types", sys.stdout)
         for setup in game.setups:
             total = sum(line.count or 0 for line in setup.lines)
-            print(f"    {setup.name:<24} {_players(setup):>6} players  {total:>4} cards")
+            say(f"    {setup.name:<24} {report.players_label(setup):>6} players  {total:>4} cards", sys.stdout)
     return EXIT_OK
 
 
@@ -155,249 +159,104 @@ def cmd_new(args) -> int:
     folder = scaffold.new_game(args.folder, args.source)
     what = "the starter game" if args.source == scaffold.STARTER else f"a copy of {args.source}"
     files = ", ".join(sorted(p.name for p in folder.iterdir()))
-    print(f"created {args.folder}/ with {what} ({files})\n"
-          f"next:\n"
-          f"  edit {args.folder}/game.yaml, cards.yaml, setups.yaml and rules.md\n"
-          f"  cardgen check {args.folder}     find mistakes, each with file:line:column\n"
-          f"  cardgen build {args.folder}     write every PDF to {Path('output') / folder.name}/")
+    say(f"created {args.folder}/ with {what} ({files})\n"
+        f"next:\n"
+        f"  edit {args.folder}/game.yaml, cards.yaml, setups.yaml and rules.md\n"
+        f"  cardgen check {args.folder}     find mistakes, each with file:line:column\n"
+        f"  cardgen build {args.folder}     write every PDF to {Path('output') / folder.name}/", sys.stdout)
     return EXIT_OK
 
 
 def cmd_convert(args) -> int:
     from .load import spreadsheet
+    from .paths import display_path
+
     folder = load.find_game_folder(args.game)
     source = folder / ("cards.yaml" if args.to == "csv" else "cards.csv")
     if not source.is_file():
-        print(f"error: {load.display_path(folder)} has no {source.name} to convert", file=sys.stderr)
+        say(f"error: {folder.name} has no {source.name} to convert")
         return EXIT_USAGE
     reader = load.Reader(source) if args.to == "csv" else spreadsheet.CsvReader(source)
     text = spreadsheet.cards_as_csv(reader) if args.to == "csv" else spreadsheet.cards_as_yaml(reader)
     if text is None:
-        print_findings(reader.findings, sys.stderr)
+        say("\n".join(str(f) for f in reader.findings))
         return EXIT_DATA
     sys.stdout.write(text)
     target = source.with_suffix(f".{args.to}")
-    print(f"converted {load.display_path(source)}; a game reads either cards.yaml or cards.csv: keep "
-          f"{load.display_path(target)} and remove {source.name}", file=sys.stderr)
+    say(f"converted {display_path(source, folder)}; a game reads either cards.yaml or cards.csv: keep "
+        f"{display_path(target, folder)} and remove {source.name}")
     return EXIT_OK
 
 
 def cmd_check(args) -> int:
-    result = load.load_game(args.game)
+    folder = load.find_game_folder(args.game)
+    result = load.load_game(folder)
     if not result.ok:  # the engine runs on data that loads cleanly; its findings would only echo these
         if args.json:
-            print(json.dumps({"game": args.game, "setups": [],
-                              "findings": [f.as_dict() for f in result.findings]}, indent=2))
+            say(report.findings_as_json(folder.name, result.findings), sys.stdout)
         else:
-            print_findings(result.findings, sys.stdout)
-            print(f"\n{_summary(result.findings)}")
+            say(report.findings_as_text(result.findings), sys.stdout)
         return EXIT_DATA
-    report = engine.check_game(result.game, result.findings)
-    if args.json:
-        print(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
-    else:
-        print(format_report(report))
-    return EXIT_DATA if report.has_errors else EXIT_OK
+    game_report = engine.check_game(result.game, result.findings)
+    say(report.as_json(game_report) if args.json else report.as_text(game_report), sys.stdout)
+    return EXIT_DATA if game_report.has_errors else EXIT_OK
 
 
 def cmd_rulebook(args) -> int:
-    game, report = load_and_check(args.game)
-    path = documents.write_rulebook(game, report, output_dir(game, args.out), args.paper)
-    print(f"wrote {path}", file=sys.stderr)
-    return EXIT_OK
+    game, checked = build.load_checked(args.game)
+    return _run(game, checked, build.plan_rulebook(game, args.paper), args.out)
 
 
 def cmd_checklist(args) -> int:
-    game, report = load_and_check(args.game)
-    if args.setup:
-        try:
-            game.setup(args.setup)
-        except KeyError:
-            print(f"error: no setup '{args.setup}' in {game.id} (setups: "
-                  f"{', '.join(s.name for s in game.setups)})", file=sys.stderr)
-            return EXIT_USAGE
-    path = documents.write_checklists(game, report, output_dir(game, args.out), args.paper,
-                                      args.setup, args.players)
-    print(f"wrote {path}", file=sys.stderr)
-    return EXIT_OK
+    game, checked = build.load_checked(args.game)
+    return _run(game, checked, build.plan_checklists(game, args.paper, args.setup, args.players), args.out)
 
 
 def cmd_cheatsheet(args) -> int:
-    from .render import cheatsheet
-    game, report = load_and_check(args.game)
-    path = cheatsheet.write_cheatsheet(game, report, output_dir(game, args.out), args.paper)
-    if path is None:
-        print(f"{game.title} has no cheat sheet: add a 'reference: cheatsheet:' section to its game.yaml",
-              file=sys.stderr)
-        return EXIT_DATA
-    print(f"wrote {path} and {path.with_name('cheatsheet-pocket.pdf')}", file=sys.stderr)
-    return EXIT_OK
+    game, checked = build.load_checked(args.game)
+    return _run(game, checked, build.plan_cheatsheet(game, args.paper), args.out)
 
 
 def cmd_cards(args) -> int:
-    from . import layout
-    from .render import cards
+    from .layout import card_size_mm, parse_offset
+
     try:
-        offset = layout.parse_offset(args.offset)
+        offset = parse_offset(args.offset)
         if args.size:
-            layout.card_size_mm(args.size)
+            card_size_mm(args.size)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say(f"error: {exc}")
         return EXIT_USAGE
-    game, report = load_and_check(args.game)
-    out = output_dir(game, args.out)
-    options = dict(paper=args.paper, size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=offset,
-                   png=args.png)
-    if args.calibration:
-        path = cards.write_calibration(game, out, paper=args.paper, offset=offset, png=args.png)
-    elif args.all_types:
-        path = cards.write_proof_sheet(game, out, **options)
-    else:
-        name = args.setup or game.default_setup or (game.setups[0].name if game.setups else "")
-        try:
-            setup_report = report.setup(name)
-        except (KeyError, StopIteration):
-            print(f"error: no setup '{name}' in {game.id} (setups: "
-                  f"{', '.join(s.name for s in game.setups) or 'none'})", file=sys.stderr)
-            return EXIT_USAGE
-        setup = setup_report.setup
-        if args.players is not None and args.players not in setup.player_counts:
-            print(f"error: {setup.name} is for {_players(setup)} players, not {args.players}", file=sys.stderr)
-            return EXIT_USAGE
-        path = cards.write_setup_sheets(game, setup_report, out, players=args.players, **options)
-    print(f"wrote {path}", file=sys.stderr)
-    return EXIT_OK
+    game, checked = build.load_checked(args.game)
+    sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=offset, png=args.png)
+    plan = build.plan_cards(game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration)
+    return _run(game, checked, plan, args.out)
 
 
 def cmd_build(args) -> int:
-    game, report = load_and_check(args.game)
-    out = output_dir(game, args.out)
-    jobs = [("rulebook", None), ("checklists", None), ("cheatsheet", None)] + [
-        ("cards", s.setup.name) for s in report.setups]
-    written, failed, no_art = [], [], set()
-    # outputs are independent: two worker processes, each given the checked game once. They write
-    # into a staging folder; the outputs replace the old ones only when every one succeeded, so a
-    # failed build leaves the last good build as it was.
-    with staging(out) as stage:
-        with ProcessPoolExecutor(2, initializer=_build_worker_init,
-                                 initargs=(game, report, stage, args.paper)) as pool:
-            for future in as_completed([pool.submit(_build_one, job) for job in jobs]):
-                path, problem, placeholders = future.result()
-                no_art |= placeholders
-                if problem:
-                    failed.append(problem)
-                    print(problem, file=sys.stderr)
-        if no_art:  # one warning for all the card sheets, not one per sheet
-            from .render import cards
-            print(cards.placeholder_warning(game, sorted(no_art, key=str.casefold)), file=sys.stderr)
-        if not failed:
-            written = publish(stage, out)
-            for path in written:
-                print(f"wrote {path}", file=sys.stderr)
-        else:
-            print("nothing was written: the earlier outputs are unchanged", file=sys.stderr)
-    print(f"\n{game.title}: {len(written)} file(s) in {out}/" + (f", {len(failed)} failed" if failed else ""),
-          file=sys.stderr)
-    for path in sorted(written):
-        print(f"  {path.name}", file=sys.stderr)
-    return EXIT_DATA if failed else EXIT_OK
+    game, checked = build.load_checked(args.game)
+    return _run(game, checked, build.plan_all(game, checked, args.paper), args.out, summary=True)
 
 
-_BUILD: dict = {}
-
-
-def _build_worker_init(game, report, out, paper) -> None:
-    _BUILD.update(game=game, report=report, out=out, paper=paper)
-
-
-def _build_one(job: tuple[str, str | None]):
-    """One output of `cardgen build`, in a worker: (path or None, problem or None, the names of
-    the cards a card sheet drew with placeholders, for the main process to warn about once)."""
-    placeholders: set[str] = set()
-    path, problem = _build_output(*job, placeholders)
-    return path, problem, placeholders
-
-
-def _build_output(kind: str, setup: str | None, placeholders: set[str]):
-    game, report, out, paper = _BUILD["game"], _BUILD["report"], _BUILD["out"], _BUILD["paper"]
-    try:
-        if kind == "rulebook":
-            return documents.write_rulebook(game, report, out, paper), None
-        if kind == "checklists":
-            return documents.write_checklists(game, report, out, paper), None
-        if kind == "cheatsheet":
-            from .render import cheatsheet
-            return cheatsheet.write_cheatsheet(game, report, out, paper), None
-        from .render import cards
-        return cards.write_setup_sheets(game, report.setup(setup), out, paper=paper, placeholders=placeholders), None
-    except BuildError as exc:
-        return None, str(exc)
-    except Exception as exc:  # a bug or a library failure: report it as this output's failure, no traceback
-        return None, f"error: {kind}{f' {setup}' if setup else ''}: {exc.__class__.__name__}: {exc}"
-
-
-# --------------------------------------------------------------------------- human-readable report
-
-
-def _players(setup) -> str:
-    if setup.min_players == setup.max_players:
-        return str(setup.min_players)
-    return f"{setup.min_players}–{setup.max_players}"
-
-
-def _fmt(value) -> str:
-    number = engine._number(value)
-    return str(number)
-
-
-def format_report(report: engine.GameReport) -> str:
-    game = report.game
-    lines = [f"{game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types, "
-             f"{len(game.setups)} setups", ""]
-    for finding in report.findings:
-        lines.append(f"  {finding}")
-    if report.findings:
-        lines.append("")
-    kinds = [k.id for k in game.kinds]
-    for s in report.setups:
-        setup = s.setup
-        colors = " · ".join(f"{game.color(c).name.lower()} {n}" for c, n in s.by_color.items())
-        unknown = f" (+{len(s.unknown_counts)} unknown)" if s.unknown_counts else ""
-        lines.append(f"{setup.name} ({_players(setup)} players): {s.total} cards{unknown}")
-        lines.append(f"  colors: {colors}")
-        lines.append("  kinds:  " + ", ".join(f"{k} {n}" for k, n in s.by_kind.items() if n) or "  kinds: none")
-        balanced = any(p.balance for p in s.players)
-        head = ["players", "dealt", "draw pile"] + kinds + ["set aside"] + (BALANCE_HEAD if balanced else [])
-        rows = []
-        for p in s.players:
-            aside = sum(v for name, v in p.piles.items() if name != "hands")
-            rows.append([str(p.players), _fmt(p.dealt_per_player), _fmt(p.draw_pile)]
-                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(aside)]
-                        + (balance_cells(p.balance) if balanced else []))
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)] if rows else []
-        lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
-        for row in rows:
-            lines.append("  " + "  ".join(v.rjust(w) for v, w in zip(row, widths)))
-        lines.append(f"  print: {s.print_total} cards for {setup.max_players} players")
-        for finding in s.all_findings():
-            lines.append(f"  {finding}")
-        lines.append("")
-    lines.append(_summary(report.every_finding()))
-    return "\n".join(lines)
-
-
-BALANCE_HEAD = ["1st draw loses", "draws before", "saving each"]
-
-
-def balance_cells(balance) -> list[str]:
-    """The balance figures as the report's columns: chance, expected safe draws, saving cards."""
-    if balance is None:
-        return ["-"] * len(BALANCE_HEAD)
-    return [f"{balance.first_draw_loses:.0%}", f"{balance.draws_before_losing:.1f}",
-            f"{_fmt(balance.saving_in_hand)} +{_fmt(balance.saving_in_draw_pile)} in pile"]
-
-
-def _summary(findings: Sequence[Finding]) -> str:
-    counts = {level: sum(1 for f in findings if f.level == level) for level in (ERROR, WARNING, INFO)}
-    verdict = "FAILED" if counts[ERROR] else "ok"
-    return f"{verdict}: {counts[ERROR]} error(s), {counts[WARNING]} warning(s), {counts[INFO]} note(s)"
+def _run(game, checked, plan: build.Plan, out: str | None, summary: bool = False) -> int:
+    """Run a plan and print what happened: failures, bugs, warnings, what was written."""
+    result = build.run(game, checked, plan, out)
+    for text in result.failures:
+        say(text)
+    for text in result.bugs:
+        say(text)
+        say(BUG_NOTICE)
+    for text in result.warnings + [f"skipped {reason}" for reason in result.skipped]:
+        say(text)
+    if result.ok:
+        for path in result.written:
+            say(f"wrote {path}")
+    else:
+        say("nothing was written: the earlier outputs are unchanged")
+    if summary:
+        folder = output_dir(game, out)
+        failed = len(result.failures) + len(result.bugs)
+        say(f"\n{game.title}: {len(result.written)} file(s) in {folder}/" + (f", {failed} failed" if failed else ""))
+        for path in sorted(result.written):
+            say(f"  {path.name}")
+    return EXIT_BUG if result.bugs else EXIT_DATA if result.failures else EXIT_OK

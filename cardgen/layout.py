@@ -16,6 +16,7 @@ CARD_SIZES_MM: dict[str, tuple[float, float]] = {
     "tarot": (70, 120),
     "mini": (44, 63),
 }
+CARD_SIDE_MM = (20.0, 300.0)  # the range of a custom card's width and height
 PAPERS_MM: dict[str, tuple[float, float]] = {
     "a4": (210, 297),
     "letter": (215.9, 279.4),
@@ -77,15 +78,17 @@ def card_size_mm(spec: Any) -> tuple[float, float]:
         return CARD_SIZES_MM[text]
     width, sep, height = text.partition("x")
     try:
-        return _positive_size(float(width), float(height))
+        width_mm, height_mm = float(width), float(height)
     except ValueError:
         presets = ", ".join(CARD_SIZES_MM)
         raise ValueError(f"unknown card size '{spec}' (use {presets} or WxH in mm, e.g. 63x88)") from None
+    return _positive_size(width_mm, height_mm)
 
 
 def _positive_size(width: float, height: float) -> tuple[float, float]:
-    if not (10 <= width <= 400 and 10 <= height <= 400):
-        raise ValueError(f"card size {width:g}x{height:g} mm is out of range (10 to 400 mm)")
+    low, high = CARD_SIDE_MM
+    if not (low <= width <= high and low <= height <= high):
+        raise ValueError(f"card size {width:g}x{height:g} mm is out of range ({low:g} to {high:g} mm)")
     return width, height
 
 

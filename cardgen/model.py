@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from .errors import BuildError  # noqa: F401 - the stages raise data problems as model.BuildError
+
 ERROR, WARNING, INFO = "error", "warning", "info"
 LEVELS = (ERROR, WARNING, INFO)
 
@@ -287,16 +289,3 @@ def slugify(text: str) -> str:
         elif out and out[-1] != "-":
             out.append("-")
     return "".join(out).strip("-") or "x"
-
-
-class BuildError(Exception):
-    """A problem that stops a build: names the file or card, and says what to do."""
-
-    def __init__(self, message: str, where: Where | str | None = None, hint: str = ""):
-        super().__init__(message)
-        self.message, self.where, self.hint = message, where, hint
-
-    def __str__(self) -> str:
-        place = f"{self.where}: " if self.where else ""
-        hint = f"\n    hint: {self.hint}" if self.hint else ""
-        return f"{place}error: {self.message}{hint}"

@@ -7,14 +7,15 @@ import re
 import shutil
 from pathlib import Path
 
-from .load import PROJECT_ROOT
+from .errors import UsageError
+from .paths import CARD_DATA
 
-SHIPPED_GAMES = PROJECT_ROOT / "card_data"
+SHIPPED_GAMES = CARD_DATA
 STARTER = "starter"
 FOLDER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(UsageError):
     """The folder cannot be created as asked (a usage error: nothing was written)."""
 
 

@@ -18,10 +18,10 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from .load import PROJECT_ROOT
+from .paths import ART, inside
 from .model import BuildError, Game
 
-SHARED_SYMBOLS = PROJECT_ROOT / "art" / "symbols"
+SHARED_SYMBOLS = ART / "symbols"
 FONT_FAMILY = "CardgenSymbols"
 FIRST_CODE_POINT = 0xE000
 MAX_SVG_BYTES = 256 * 1024
@@ -47,10 +47,9 @@ def symbol_path(game: Game, name: str) -> Path | None:
     """<game>/symbols/<name>.svg, else art/symbols/<name>.svg; None if there is none."""
     if not _NAME.match(name):
         return None
-    roots = (game.folder.resolve(), SHARED_SYMBOLS.parent.resolve())
     for folder in symbol_folders(game):
         path = folder / f"{name}.svg"
-        if path.is_file() and any(path.resolve().is_relative_to(root) for root in roots):
+        if path.is_file() and inside(path, (game.folder, ART)):
             return path
     return None
 

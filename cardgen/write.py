@@ -1,16 +1,14 @@
 """write: outputs appear complete or not at all.
 
-Each output is written to a temporary file beside its destination and renamed over it,
-so a failed build leaves the last good output byte-identical and no temp file behind.
+Each file is written to a temporary file beside its destination and renamed over it, so a
+failed write leaves the last good file byte-identical and no temp file behind. (Publishing a
+whole build at once is `build`'s job.)
 """
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from .model import Game
 
@@ -39,29 +37,6 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
             pass
         raise
     return path
-
-
-@contextmanager
-def staging(out: str | os.PathLike) -> Iterator[Path]:
-    """A temporary folder inside `out` for outputs that must replace the old ones all together
-    (see publish); it is removed on the way out, whatever happened."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=".cardgen-build-", suffix=".tmp", dir=out))
-    try:
-        yield stage
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
-
-
-def publish(stage: Path, out: str | os.PathLike) -> list[Path]:
-    """Move every file of a staging folder over the outputs in `out`, each move atomic."""
-    moved = []
-    for path in sorted(stage.iterdir()):
-        target = Path(out) / path.name
-        os.replace(path, target)
-        moved.append(target)
-    return moved
 
 
 def _umask() -> int:

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pypdf
-import pytest
 
 from cardgen import cli
+from cardgen.render.cards import PLACEHOLDERS_NAMED
 
 from conftest import TINY_GAME
 
@@ -41,14 +41,20 @@ def test_checklist_command_with_an_unknown_setup_is_a_usage_error(capsys, tmp_pa
     assert not (tmp_path / "checklists.pdf").exists()
 
 
-def test_checklist_command_with_players_outside_the_range_is_a_data_error(capsys, tmp_path):
+def test_checklist_command_with_players_outside_the_range_is_a_usage_error(capsys, tmp_path):
     code, err = run(capsys, "checklist", TINY_GAME, "--players", "9", "--out", tmp_path)
-    assert code == 1
+    assert code == 2
     assert "2–3 players, not 9" in err
+    assert not tmp_path.joinpath("checklists.pdf").exists()
+
+
+def test_checklist_command_for_no_players_is_a_usage_error(capsys, tmp_path):
+    code, err = run(capsys, "checklist", TINY_GAME, "--players", "0", "--out", tmp_path)
+    assert code == 2
+    assert "0 players cannot play" in err
 
 
 def test_build_writes_every_output_and_a_summary(capsys, tmp_path):
-    pytest.importorskip("cardgen.render.cards")
     code, err = run(capsys, "build", TINY_GAME, "--out", tmp_path)
     assert code == 0, err
     for name in ("rulebook.pdf", "checklists.pdf", "cards-starter.pdf"):
@@ -60,7 +66,6 @@ def test_build_writes_every_output_and_a_summary(capsys, tmp_path):
 def test_build_warns_once_about_the_cards_without_art_on_all_its_sheets(capfd, game_copy, tmp_path):
     """Each card sheet finds its own cards without art; `build` lists them all in one warning.
     capfd, not capsys: it also sees what the worker processes print."""
-    pytest.importorskip("cardgen.render.cards")
     folder = game_copy(TINY_GAME)
     with open(folder / "setups.yaml", "a", encoding="utf-8") as setups:  # a second sheet, without Peek
         setups.write("  - {name: Quick, players: {min: 2, max: 3}, hand: {deal: 3}, "
@@ -73,26 +78,22 @@ def test_build_warns_once_about_the_cards_without_art_on_all_its_sheets(capfd, g
     assert "warning: tiny_game: 4 card(s) have no art, drawn with placeholders: Boom, No, Peek, Shield\n" in err
 
 
-def test_cards_for_one_setup_warns_once_about_its_cards_without_art(capfd, monkeypatch, tmp_path):
-    cards = pytest.importorskip("cardgen.render.cards")
-    monkeypatch.setattr(cards, "_WARNED", set())  # earlier tests in this process may have warned already
+def test_cards_for_one_setup_warns_once_about_its_cards_without_art(capfd, tmp_path):
     code, err = run(capfd, "cards", TINY_GAME, "--out", tmp_path)
     assert code == 0, err
     assert err.count("have no art") == 1, err
-    assert "warning: tiny_game: 4 card(s) have no art, drawn with placeholders: Boom, Shield, Peek, No\n" in err
+    assert "warning: tiny_game: 4 card(s) have no art, drawn with placeholders: Boom, No, Peek, Shield\n" in err
 
 
-def test_the_warning_about_cards_without_art_names_the_first_few(capfd, monkeypatch, tmp_path):
+def test_the_warning_about_cards_without_art_names_the_first_few(capfd, tmp_path):
     """Exploding Cards has no art for its 14 cards: one readable line, not every name."""
-    cards = pytest.importorskip("cardgen.render.cards")
-    monkeypatch.setattr(cards, "_WARNED", set())
     code, err = run(capfd, "cards", "exploding_cards", "--out", tmp_path)
     assert code == 0, err
     warning = next(line for line in err.splitlines() if "have no art" in line)
     head, names = warning.split("drawn with placeholders: ")
     assert head == "warning: exploding_cards: 14 card(s) have no art, "
     assert names.endswith(" and 6 more")
-    assert names.count(", ") == cards.PLACEHOLDERS_NAMED - 1
+    assert names.count(", ") == PLACEHOLDERS_NAMED - 1
 
 
 def test_build_stops_on_data_errors_and_writes_nothing(capsys, game_copy, tmp_path):
@@ -124,3 +125,29 @@ def test_editing_a_card_text_changes_the_card_sheet_and_the_rulebook(capsys, gam
 
     assert pages_with("cards-basic.pdf") >= 1  # Basic prints 8 Nope cards
     assert pages_with("rulebook.pdf") == 1
+
+
+def test_an_unexpected_exception_while_rendering_is_a_bug_with_its_traceback(capsys, monkeypatch, tmp_path):
+    from cardgen.render import documents
+
+    def slip(*args, **kwargs):
+        raise ZeroDivisionError("a slip in cardgen")
+
+    monkeypatch.setattr(documents, "rulebook_context", slip)  # the worker processes are forked: they see it
+    code, err = run(capsys, "rulebook", TINY_GAME, "--out", tmp_path)
+    assert code == 3
+    assert "Traceback" in err and "ZeroDivisionError: a slip in cardgen" in err
+    assert "bug in cardgen" in err and "while rendering the rulebook" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_an_unexpected_exception_in_check_is_a_bug_with_its_traceback(capsys, monkeypatch):
+    from cardgen import engine
+
+    def slip(*args, **kwargs):
+        raise KeyError("a slip in cardgen")
+
+    monkeypatch.setattr(engine, "check_game", slip)
+    code, err = run(capsys, "check", TINY_GAME)
+    assert code == 3
+    assert "Traceback" in err and "KeyError: 'a slip in cardgen'" in err and "bug in cardgen" in err

@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+from cardgen import __version__ as cardgen_version
+
 
 def cardgen(*args):
     return subprocess.run([sys.executable, "-m", "cardgen", *args], capture_output=True, text=True, timeout=120)
@@ -36,7 +38,7 @@ def test_check_json_follows_the_contract():
     assert (setup["name"], setup["total"]) == ("Default", 89)
     assert setup["players"][0] == {**setup["players"][0], "players": 3, "draw_pile": 31}
     assert setup["findings"][0].keys() == {"level", "code", "message", "where"}
-    assert setup["findings"][0]["where"].startswith("card_data/exploding_puppy/setups.yaml:")
+    assert setup["findings"][0]["where"].startswith("exploding_puppy/setups.yaml:")
 
 
 def test_exit_codes_tell_usage_from_data_errors(game_copy):
@@ -49,3 +51,27 @@ def test_exit_codes_tell_usage_from_data_errors(game_copy):
     assert run.returncode == 1
     finding = json.loads(run.stdout)["findings"][0]
     assert finding["code"] == "unknown-card" and "did you mean 'Boom'" in finding["message"]
+
+
+def test_check_json_is_the_same_from_any_working_directory(game_copy, tmp_path):
+    """File names in findings are relative to the game folder's parent, not to the working directory."""
+    folder = game_copy()
+    (folder / "setups.yaml").write_text("setups:\n  - name: X\n    players: {min: 2, max: 3}\n    cards: {Bom: 1}\n")
+    elsewhere = tmp_path / "somewhere" / "else"
+    elsewhere.mkdir(parents=True)
+    beside = subprocess.run([sys.executable, "-m", "cardgen", "check", "tiny_game", "--json"], cwd=folder.parent,
+                            capture_output=True, text=True, timeout=120)
+    away = subprocess.run([sys.executable, "-m", "cardgen", "check", str(folder), "--json"], cwd=elsewhere,
+                          capture_output=True, text=True, timeout=120)
+    assert beside.returncode == away.returncode == 1
+    assert beside.stdout == away.stdout
+    assert json.loads(away.stdout)["findings"][0]["where"] == "tiny_game/setups.yaml:4:13"
+
+
+def test_version_and_a_help_that_says_what_cardgen_is():
+    version = cardgen("--version")
+    assert version.returncode == 0 and version.stdout.strip() == f"cardgen {cardgen_version}"
+    lines = cardgen("--help").stdout.splitlines()
+    assert lines[0].startswith("usage: cardgen")
+    assert lines[2].startswith("Make a print-and-play card game from a folder of YAML")
+

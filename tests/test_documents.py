@@ -11,7 +11,7 @@ import pdfplumber
 import pypdf
 import pytest
 
-from cardgen import engine, load
+from cardgen import engine, load, paths
 from cardgen.model import BuildError
 from cardgen.render import documents
 
@@ -140,7 +140,7 @@ def test_an_inline_symbol_in_card_text_is_the_symbol_in_the_documents_too(game_c
     assert ":star:" in dragon.text
     with pdfplumber.open(documents.write_rulebook(game, report, tmp_path)) as pdf:
         text = "\n".join(page.extract_text() for page in pdf.pages)
-    star = chr(0xE000 + sorted(p.stem for p in (load.PROJECT_ROOT / "art" / "symbols").glob("*.svg")).index("star"))
+    star = chr(0xE000 + sorted(p.stem for p in (paths.ART / "symbols").glob("*.svg")).index("star"))
     assert f"Discard all your {star} Treasure" in flat(text)
     assert ":star:" not in text
 

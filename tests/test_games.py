@@ -259,7 +259,7 @@ def test_cheatsheet_command(tmp_path):
                            str(tmp_path), "--paper", "letter"], capture_output=True, text=True, cwd=ROOT,
                           timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["cheatsheet-pocket.pdf", "cheatsheet.pdf"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cardgen-manifest.json", "cheatsheet-pocket.pdf", "cheatsheet.pdf"]
 
 
 def test_zombie_kittens_stand_in_cards_are_counted_but_not_printed(reports):

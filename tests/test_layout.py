@@ -78,7 +78,12 @@ def test_bleed_has_a_range(bleed):
 
 def test_card_too_big_for_the_paper():
     with pytest.raises(ValueError, match="does not fit"):
-        layout.make_sheet("a4", "300x400")
+        layout.make_sheet("a4", "250x300")
+
+
+def test_card_size_out_of_range_says_so():
+    with pytest.raises(ValueError, match=r"300x400 mm is out of range \(20 to 300 mm\)"):
+        layout.card_size_mm("300x400")
 
 
 @pytest.mark.parametrize("paper, size, bleed", [("a4", "poker", 3), ("letter", "poker", 3), ("a4", "mini", 3),

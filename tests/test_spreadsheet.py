@@ -90,7 +90,7 @@ def test_a_csv_game_builds_the_same_card_sheets_as_its_yaml_twin(game_copy, caps
     for folder, out in ((yaml_twin, tmp_path / "out-yaml"), (csv_twin, tmp_path / "out-csv")):
         assert cli.main(["cards", str(folder), "--all-types", "--out", str(out)]) == 0
     capsys.readouterr()
-    [from_yaml], [from_csv] = list((tmp_path / "out-yaml").iterdir()), list((tmp_path / "out-csv").iterdir())
+    from_yaml, from_csv = tmp_path / "out-yaml" / "cards-all-types.pdf", tmp_path / "out-csv" / "cards-all-types.pdf"
     assert from_yaml.read_bytes() == from_csv.read_bytes()
 
 

@@ -17,16 +17,15 @@ from typing import Any, Callable, Iterable
 import yaml
 
 from .. import expressions
+from ..errors import UsageError
+from ..layout import CARD_SIDE_MM, CARD_SIZES_MM
+from ..paths import ART, CARD_DATA, display_path, inside
 from ..engine import matches
 from ..model import (
     ERROR, LEVELS, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Passage, Setup, SetupLine,
     Step, Tag, TextChecks, Variation, Waiver, Where, slugify,
 )
 
-_PACKAGE = Path(__file__).resolve().parent.parent
-# Where templates/, art/ and card_data/ are: inside the package when installed from a wheel
-# (pyproject.toml maps them there), beside it in a checkout or an editable install.
-PROJECT_ROOT = _PACKAGE if (_PACKAGE / "templates").is_dir() else _PACKAGE.parent
 DEFAULT_GAME = "exploding_puppy"
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 40
@@ -37,7 +36,6 @@ MAX_COUNT = 1000
 MAX_PLAYERS = 100
 MAX_SETUPS = 200  # the checklists print a page per setup
 MAX_RULES_BYTES = 300_000  # rules.md: about 80 pages of rulebook prose, laid out in well under a minute
-CARD_SIZES = ("poker", "bridge", "tarot", "mini")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 HEX_PATTERN = re.compile(r"^#[0-9a-fA-F]{6}$")
 INT_PATTERN = re.compile(r"^[+-]?[0-9]+$")
@@ -46,8 +44,8 @@ NULL_TAG = "tag:yaml.org,2002:null"
 STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
 
 
-class GameNotFound(Exception):
-    pass
+class GameNotFound(UsageError):
+    """No game folder by that name or path."""
 
 
 # --------------------------------------------------------------------------- YAML → nodes
@@ -92,25 +90,13 @@ class _SafeComposer(yaml.SafeLoader):
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
-def _inside(path: Path, root: Path) -> bool:
-    """Whether path, with every symlink followed, stays inside root."""
-    return path.resolve().is_relative_to(root.resolve())
-
-
 def _leads_out(reader: "Reader", folder: Path) -> bool:
     """A game file that is a symlink leading out of the game folder is an error, never read."""
-    if _inside(reader.path, folder):
+    if inside(reader.path, [folder]):
         return False
     reader.error(None, "file-outside", f"{reader.path.name} is a link leading outside the game folder",
                  "copy the file into the game folder instead of linking to it")
     return True
-
-
-def display_path(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
 
 
 # --------------------------------------------------------------------------- the reader
@@ -122,10 +108,11 @@ class Reader:
 
     path: Path
     findings: list[Finding] = field(default_factory=list)
+    game_folder: Path | None = None  # default: the file's own folder (game files sit at its top)
 
     @property
     def name(self) -> str:
-        return display_path(self.path)
+        return display_path(self.path, self.game_folder or self.path.parent)
 
     def where(self, node: yaml.Node | None) -> Where:
         if node is None:
@@ -396,7 +383,7 @@ def find_game_folder(game: str | os.PathLike | None) -> Path:
     name = str(game or DEFAULT_GAME)
     as_path = Path(name)
     candidates = [as_path] if (os.sep in name or as_path.is_dir()) else []
-    candidates += [Path("card_data") / name, PROJECT_ROOT / "card_data" / name]
+    candidates += [Path("card_data") / name, CARD_DATA / name]
     for folder in candidates:
         if (folder / "game.yaml").is_file():
             return folder.resolve()
@@ -405,7 +392,7 @@ def find_game_folder(game: str | os.PathLike | None) -> Path:
 
 
 def list_games() -> list[str]:
-    roots = [Path("card_data"), PROJECT_ROOT / "card_data"]
+    roots = [Path("card_data"), CARD_DATA]
     names: set[str] = set()
     for root in roots:
         if root.is_dir():
@@ -512,13 +499,13 @@ class _GameBuilder:
             return "poker"
         if isinstance(node, yaml.MappingNode):
             m = g.mapping(node, {"width_mm": True, "height_mm": True}, "card_size")
-            w = g.number(m["width_mm"], "card width (mm)", 20, 300) if "width_mm" in m else None
-            h = g.number(m["height_mm"], "card height (mm)", 20, 300) if "height_mm" in m else None
+            w = g.number(m["width_mm"], "card width (mm)", *CARD_SIDE_MM) if "width_mm" in m else None
+            h = g.number(m["height_mm"], "card height (mm)", *CARD_SIDE_MM) if "height_mm" in m else None
             return {"width_mm": w or 63, "height_mm": h or 88}
         name = g.text(node, "card_size")
-        if name not in CARD_SIZES:
+        if name not in CARD_SIZES_MM:
             g.error(node, "unknown-size", f"card_size '{name}' is not a known size",
-                    _did_you_mean(name, CARD_SIZES) or f"use one of {', '.join(CARD_SIZES)} or "
+                    _did_you_mean(name, CARD_SIZES_MM) or f"use one of {', '.join(CARD_SIZES_MM)} or "
                     "{width_mm: .., height_mm: ..}")
             return "poker"
         return name
@@ -695,10 +682,10 @@ class _GameBuilder:
             c.error(node, "art-path", f"card '{card}': art '{value}' must be a relative path to a file, not a URL, "
                     "an absolute path or a path with '..'", hint)
             return None
-        for base in (self.folder, PROJECT_ROOT / "art"):
+        for base in (self.folder, ART):
             candidate = base / value
             if candidate.exists() or candidate.is_symlink():
-                if not _inside(candidate, base):
+                if not inside(candidate, [base]):
                     c.error(node, "art-outside", f"card '{card}': art '{value}' leads outside the game folder and art/",
                             "copy the file into the game folder instead of linking to it")
                     return None

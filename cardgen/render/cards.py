@@ -13,7 +13,6 @@ import io
 import math
 import os
 import re
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,18 +33,16 @@ from reportlab.platypus import Paragraph
 from .. import engine, images, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
-from ..load import PROJECT_ROOT
+from ..paths import ART as SHARED_ART, inside
 from ..model import BuildError, Card, Color, Game, Where, slugify
 from ..write import atomic_write, output_dir
 
-SHARED_ART = PROJECT_ROOT / "art"
 DEFAULT_LAYOUT = SHARED_ART / "card-layout.yaml"
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without art
 SPACER = SHARED_ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
-_WARNED: set[tuple[str, ...]] = set()
 
 
 # --------------------------------------------------------------------------- public entry points
@@ -95,7 +92,7 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
 def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True,
                   placeholders: set[str] | None = None) -> bytes:
     """The PDF bytes: face pages, each followed by its mirrored back page. The names of cards
-    drawn with placeholders (no art) go into `placeholders` when given, else into a warning."""
+    drawn with placeholders (no art) go into `placeholders` when given."""
     with _reproducible():
         return _render_sheets(game, cards, sheet, backs, placeholders)
 
@@ -204,16 +201,11 @@ def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
 
 def _check_all_art(painter: "CardPainter", cards: Iterable[Card], placeholders: set[str] | None = None) -> None:
     """Refuse bad art before drawing anything. The cards drawn with placeholders go into
-    `placeholders` when given (the caller warns about them), else into a warning, given once."""
+    `placeholders` when given: the build warns about them once, for all its sheets."""
     distinct = {card.id: card for card in cards}.values()
     missing = [card.name for card in distinct if painter.art_path(card) is None]
     if placeholders is not None:
         placeholders.update(missing)
-        return
-    key = (painter.game.id, *missing)
-    if missing and key not in _WARNED:
-        _WARNED.add(key)
-        print(placeholder_warning(painter.game, missing), file=sys.stderr)
 
 
 def placeholder_warning(game: Game, names: Iterable[str]) -> str:
@@ -320,7 +312,7 @@ def _font_path(game: Game, file: str) -> Path:
     for folder in (game.folder / "fonts", SHARED_ART / "fonts"):
         path = folder / file
         if path.is_file() or path.is_symlink():
-            if not _inside(path, (game.folder, SHARED_ART)):
+            if not inside(path, (game.folder, SHARED_ART)):
                 raise BuildError(f"font {file} lies outside the game folder and art/",
                                  f"{game.folder.name}/fonts/{file}", "copy the font into the game's fonts/ folder")
             return path
@@ -371,11 +363,6 @@ def _recolored(drawing, color):
     return copy
 
 
-def _inside(path: Path, roots: Iterable[Path]) -> bool:
-    resolved = path.resolve()
-    return any(resolved.is_relative_to(root.resolve()) for root in roots)
-
-
 def resolve_art(game: Game, card: Card) -> Path | None:
     """The card's art file, verified; None when the card has none (placeholder)."""
     if not card.art:
@@ -383,7 +370,7 @@ def resolve_art(game: Game, card: Card) -> Path | None:
     for base in (game.folder, SHARED_ART):
         candidate = base / card.art
         if candidate.exists() or candidate.is_symlink():
-            if not _inside(candidate, (game.folder, SHARED_ART)):
+            if not inside(candidate, (game.folder, SHARED_ART)):
                 raise BuildError(f"card '{card.name}': art '{card.art}' lies outside the game folder and art/",
                                  card.where, "keep art files inside the game folder (symlinks leading out are refused)")
             _verify_image(candidate.resolve(), card)

@@ -34,14 +34,13 @@ from typing import Any, Mapping
 from markupsafe import Markup
 
 from .. import expressions
+from ..layout import PAPERS_MM, card_size_mm
 from ..engine import GameReport, SetupReport
 from ..model import BuildError, Card, Color, Game
 from ..write import atomic_write
 from . import documents
 
 TEMPLATE = "cheatsheet.html"
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-CARD_MM = {"poker": (63.0, 88.0), "bridge": (57.0, 89.0), "tarot": (70.0, 120.0), "mini": (44.0, 63.0)}
 POCKET_MIN_MM = (63.0, 88.0)  # smaller cards would be unreadable: pocket copies are at least poker size
 POCKET_MARGIN_MM = 6.0
 SCALES = (1.0, 0.95, 0.9, 0.85, 0.8)  # type sizes tried for the one-page sheet
@@ -90,8 +89,8 @@ def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4")
     sheet = cheatsheet_data(game)
     if sheet is None:
         return None
-    if paper not in PAPER_MM:
-        raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPER_MM)}")
+    if paper not in PAPERS_MM:
+        raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPERS_MM)}")
     context = cheatsheet_context(game, report, sheet, paper)
     main = render_one_page(game, context, paper)
     pocket = documents.render_pdf(game, TEMPLATE, dict(context, pocket=True, pt=_pt(1.0)), paper)
@@ -231,13 +230,9 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
 
 def pocket_layout(game: Game, paper: str) -> dict:
     """Size of a pocket copy (the game's card size, at least poker) and how many fit a page."""
-    size = game.card_size
-    if isinstance(size, Mapping):
-        width, height = float(size["width_mm"]), float(size["height_mm"])
-    else:
-        width, height = CARD_MM.get(size, CARD_MM["poker"])
+    width, height = card_size_mm(game.card_size)
     width, height = max(width, POCKET_MIN_MM[0]), max(height, POCKET_MIN_MM[1])
-    page_w, page_h = PAPER_MM[paper]
+    page_w, page_h = PAPERS_MM[paper]
     cols = max(1, int((page_w - 2 * POCKET_MARGIN_MM) // width))
     rows = max(1, int((page_h - 2 * POCKET_MARGIN_MM) // height))
     return {

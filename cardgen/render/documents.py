@@ -29,15 +29,13 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from .. import expressions, images, markup, symbols
+from ..layout import PAPERS_MM
 from ..engine import GameReport, PlayerCount, SetupReport
-from ..load import PROJECT_ROOT
+from ..paths import ART as SHARED_ART, PROJECT_ROOT, TEMPLATES as SHARED_TEMPLATES, inside
 from ..model import BuildError, Card, Color, Game, Setup, Step, Variation
 from ..write import atomic_write
 
-SHARED_TEMPLATES = PROJECT_ROOT / "templates"
-SHARED_ART = PROJECT_ROOT / "art"
 FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2")
-PAPERS = {"a4": "A4", "letter": "letter"}
 # WeasyPrint warnings about the machine, not the document: not build failures
 ENVIRONMENT_NOTICES = ("Using fontTools instead of HarfBuzz",)
 GENERATED = "cardgen-generated"  # the URL scheme of the symbol font, which the fetcher serves from memory
@@ -54,12 +52,12 @@ def render_pdf(game: Game, template_name: str, context: dict, paper: str = "a4")
 
 
 def render_html(game: Game, template_name: str, context: dict, paper: str = "a4") -> str:
-    if paper not in PAPERS:
-        raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPERS)}")
+    if paper not in PAPERS_MM:
+        raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPERS_MM)}")
     env = environment(game)
     family, url = symbol_font_name(game)
     symbol_face = f'@font-face {{ font-family: "{family}"; src: url("{url}"); }}'
-    full_context = {"game": game, "paper": PAPERS[paper], "symbol_font": family,
+    full_context = {"game": game, "paper": paper, "symbol_font": family,
                     "font_faces": Markup(font_face_css(game) + "\n" + symbol_face),
                     "color_class": {color.id: f"color-{i}" for i, color in enumerate(game.colors, 1)}, **context}
     try:
@@ -130,7 +128,7 @@ class _ContainedLoader(jinja2.FileSystemLoader):
 
     def get_source(self, environment, template):
         source, filename, uptodate = super().get_source(environment, template)
-        if not any(Path(filename).resolve().is_relative_to(root) for root in self.roots):
+        if not inside(filename, self.roots):
             raise BuildError(f"template '{template}' is a link leading outside the game folder, templates/ "
                              "and art/", hint="copy the template into the game's templates/ folder")
         return source, filename, uptodate
@@ -201,7 +199,7 @@ def _inline_children(tokens):
 
 
 def allowed_roots(game: Game) -> list[Path]:
-    return [game.folder.resolve(), SHARED_TEMPLATES.resolve(), SHARED_ART.resolve()]
+    return [game.folder, SHARED_TEMPLATES, SHARED_ART]
 
 
 def check_local_url(url: str, game: Game, origin: str) -> Path:
@@ -217,7 +215,7 @@ def check_local_url(url: str, game: Game, origin: str) -> Path:
     else:
         path = game.folder / unquote(parts.path)
     resolved = path.resolve()
-    if not any(resolved.is_relative_to(root) for root in allowed_roots(game)):
+    if not inside(resolved, allowed_roots(game)):
         raise BuildError(f"refused to fetch '{url}' (from {origin}): it is outside the game folder, "
                          "templates/ and art/", hint="keep images, CSS and fonts inside the game folder")
     if not resolved.is_file():
@@ -368,7 +366,7 @@ def font_files(game: Game) -> list[Path]:
 def font_face_css(game: Game) -> str:
     """@font-face rules for every font shipped with the game or in art/fonts/."""
     for path in font_files(game):
-        if not any(path.resolve().is_relative_to(root) for root in allowed_roots(game)):
+        if not inside(path, allowed_roots(game)):
             raise BuildError(f"font {path.name} is a link leading outside the game folder and art/",
                              str(path), "copy the font into the game's fonts/ folder")
     return "\n".join(_font_face(path) for path in font_files(game))

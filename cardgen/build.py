@@ -1,0 +1,632 @@
+"""build: plans the outputs of a command, renders each in a worker process under a CPU-time,
+memory and wall-clock ceiling, stages them and publishes them all together or not at all.
+
+Every building command goes through here, `cardgen build` with a plan of every output and
+`cardgen rulebook` (and the others) with a plan of one, as do the tests and the benches.
+
+Publishing, the promise a reader of the output folder can rely on:
+
+1. every output is written into a staging folder inside the output folder,
+   `.cardgen-build-<id>.tmp/`; a failed or killed build leaves the old outputs untouched, and
+   the next run removes the staging folder;
+2. when every output succeeded, the staging folder is renamed `.cardgen-publish-<id>.tmp/`:
+   that one rename commits the build;
+3. its files are moved over the old outputs, each by one atomic rename, and then
+   `cardgen-manifest.json` is written (atomically), listing each output with its size and
+   SHA-256. A run killed during step 3 is finished by the next run writing to the folder,
+   before it does anything else.
+
+So each output file is always complete, and the outputs form one build exactly when each of
+them matches the manifest. Runs writing to the same folder take turns (a lock on the folder).
+"""
+from __future__ import annotations
+
+import ctypes
+import errno
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from . import engine, layout, load
+from .engine import GameReport
+from .errors import BuildError, CardgenError, UsageError
+from .model import ERROR, Finding, Game
+from .write import atomic_write, output_dir
+
+MANIFEST = "cardgen-manifest.json"
+STAGE_PREFIX, PUBLISH_PREFIX, STAGE_SUFFIX = ".cardgen-build-", ".cardgen-publish-", ".tmp"
+
+
+# --------------------------------------------------------------------------- load and check
+
+
+class Rejected(BuildError):
+    """The game has error findings: nothing is built."""
+
+    def __init__(self, findings: Sequence[Finding], game_name: str):
+        super().__init__(f"{len(findings)} error(s) in {game_name}")
+        self.findings, self.game_name = list(findings), game_name
+
+    def __str__(self) -> str:
+        return "\n".join([*(str(f) for f in self.findings),
+                          f"{len(self.findings)} error(s): nothing was built. "
+                          f"Run 'cardgen check {self.game_name}' for the full report."])
+
+
+def load_checked(game_name: str) -> tuple[Game, GameReport]:
+    """Load and check a game; Rejected when load or the engine finds an error."""
+    result = load.load_game(game_name)
+    if not result.ok:
+        raise Rejected([f for f in result.findings if f.level == ERROR], game_name)
+    report = engine.check_game(result.game, result.findings)
+    errors = [f for f in report.every_finding() if f.level == ERROR]
+    if errors:
+        raise Rejected(errors, game_name)
+    return result.game, report
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """How card sheets are printed (see `cardgen cards --help`)."""
+
+    size: Any = None  # None: the game's card size
+    bleed: float = layout.DEFAULT_BLEED_MM
+    backs: bool = True
+    offset: tuple[float, float] = (0.0, 0.0)
+    png: bool = False
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output to render: `kind` names its renderer, `label` names it in messages."""
+
+    kind: str
+    label: str
+    paper: str = "a4"
+    setup: str | None = None
+    players: int | None = None
+    sheet: SheetOptions = SheetOptions()
+
+
+@dataclass(frozen=True)
+class Plan:
+    outputs: tuple[Output, ...]
+    skipped: tuple[str, ...] = ()  # outputs this game does not have, each with the reason
+
+
+def plan_all(game: Game, report: GameReport, paper: str = "a4") -> Plan:
+    """`cardgen build`: the rulebook, the checklists, the cheat sheet when the game has one, and
+    the card sheets of every setup."""
+    outputs = [Output("rulebook", "the rulebook", paper), Output("checklists", "the checklists", paper)]
+    skipped = ()
+    if _has_cheatsheet(game):
+        outputs.append(Output("cheatsheet", "the cheat sheet", paper))
+    else:
+        skipped = (f"cheatsheet.pdf: {_NO_CHEATSHEET}",)
+    outputs += [_setup_sheets(s.setup.name, paper) for s in report.setups]
+    return Plan(tuple(outputs), skipped)
+
+
+def plan_rulebook(game: Game, paper: str = "a4") -> Plan:
+    return Plan((Output("rulebook", "the rulebook", paper),))
+
+
+def plan_checklists(game: Game, paper: str = "a4", setup: str | None = None,
+                    players: int | None = None) -> Plan:
+    """The checklists of every setup, or of one; at one player count when asked."""
+    setups = [_setup(game, setup)] if setup else list(game.setups)
+    if players is not None:
+        for s in setups:
+            _check_players(s, players)
+    return Plan((Output("checklists", "the checklists", paper, setup, players),))
+
+
+def plan_cheatsheet(game: Game, paper: str = "a4") -> Plan:
+    if not _has_cheatsheet(game):
+        raise BuildError(f"{game.title} has no cheat sheet: {_NO_CHEATSHEET}",
+                         hint="add a 'reference: cheatsheet:' section to its game.yaml")
+    return Plan((Output("cheatsheet", "the cheat sheet", paper),))
+
+
+def plan_cards(game: Game, paper: str = "a4", sheet: SheetOptions = SheetOptions(), setup: str | None = None,
+               players: int | None = None, all_types: bool = False, calibration: bool = False) -> Plan:
+    """One card sheet: a setup's deck (the game's default setup unless named), one card of each
+    type, or the duplex calibration sheet. Options out of range are usage errors."""
+    try:
+        layout.make_sheet(paper, sheet.size or game.card_size, sheet.bleed, sheet.offset)
+    except ValueError as exc:
+        raise UsageError(str(exc), hint="choose another --size, --bleed, --offset or --paper") from None
+    if calibration:
+        return Plan((Output("calibration", "the calibration sheet", paper, sheet=sheet),))
+    if all_types:
+        return Plan((Output("all-types", "the sheet of every card type", paper, sheet=sheet),))
+    name = setup or game.default_setup or (game.setups[0].name if game.setups else "")
+    chosen = _setup(game, name)
+    if players is not None:
+        _check_players(chosen, players)
+    return Plan((_setup_sheets(chosen.name, paper, players, sheet),))
+
+
+_NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"
+
+
+def _has_cheatsheet(game: Game) -> bool:
+    from .render import cheatsheet
+
+    return cheatsheet.cheatsheet_data(game) is not None
+
+
+def _setup_sheets(name: str, paper: str, players: int | None = None, sheet: SheetOptions = SheetOptions()) -> Output:
+    return Output("cards", f"the card sheets of {name}", paper, name, players, sheet)
+
+
+def _setup(game: Game, name: str):
+    try:
+        return game.setup(name)
+    except KeyError:
+        raise UsageError(f"no setup '{name}' in {game.id} (setups: "
+                         f"{', '.join(s.name for s in game.setups) or 'none'})") from None
+
+
+def _check_players(setup, players: int) -> None:
+    if players not in setup.player_counts:
+        span = (f"{setup.min_players}" if setup.min_players == setup.max_players
+                else f"{setup.min_players}–{setup.max_players}")
+        raise UsageError(f"{setup.name} is for {span} players, not {players}")
+
+
+# --------------------------------------------------------------------------- running a plan
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The ceiling on each output's work. A real game's largest output takes a few seconds and
+    a few hundred MB; these stop runaway input (a pathological SVG, template or rules.md) fast."""
+
+    cpu_seconds: int = 30
+    memory_bytes: int = 1 << 30  # address space of a worker process
+    wall_seconds: float = 90.0  # the machine may be busy: CPU time is the real measure
+    workers: int = 2
+
+
+LIMITS = Limits()
+
+
+@dataclass
+class Result:
+    written: list[Path] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # one clean message per failed output
+    bugs: list[str] = field(default_factory=list)  # tracebacks of unexpected exceptions
+    warnings: list[str] = field(default_factory=list)
+    skipped: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.bugs
+
+
+def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | None = None,
+        limits: Limits = LIMITS) -> Result:
+    """Render the plan's outputs into a staging folder in `out` (default output/<game>/) and
+    publish them when every one succeeded (see the module's docstring)."""
+    out = output_dir(game, out)
+    result = Result(skipped=plan.skipped)
+    placeholders: set[str] = set()
+    with _locked(_output_folder(out)):
+        recover(out)
+        stage = _new_stage(out)
+        try:
+            for done in _render_all(game, report, plan.outputs, stage, limits):
+                placeholders |= done.placeholders
+                if done.problem:
+                    result.failures.append(done.problem)
+                if done.bug:
+                    result.bugs.append(done.bug)
+            if result.ok:
+                result.written = _publish(_commit(stage), out)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+    if placeholders:  # one warning for all the card sheets, not one per sheet
+        from .render import cards
+
+        result.warnings.append(cards.placeholder_warning(game, sorted(placeholders, key=str.casefold)))
+    return result
+
+
+# --------------------------------------------------------------------------- the workers
+
+
+@dataclass
+class _Done:
+    """What a worker reports about one output."""
+
+    output: Output
+    problem: str | None = None
+    bug: str | None = None
+    placeholders: set[str] = field(default_factory=set)
+    spent: bool = False  # a ceiling was hit: the worker exits rather than render more
+
+
+class _OutOfTime(BaseException):
+    """Raised in a worker by SIGXCPU; a BaseException so that no renderer's `except Exception`
+    turns it into an ordinary failure."""
+
+
+def _render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage: Path,
+                limits: Limits) -> Iterator[_Done]:
+    """Each output on a small pool of worker processes, each under the ceilings; a worker that
+    dies or runs over its time is killed and replaced, and its output reported as failed."""
+    if not outputs:
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    pending = list(outputs)
+    idle: list[_Worker] = []
+    busy: dict[_Worker, tuple[Output, float]] = {}
+    size = min(limits.workers, len(outputs))
+    try:
+        while pending or busy:
+            while pending and len(busy) < size:
+                worker = idle.pop() if idle else _Worker(context, game, report, stage, limits)
+                if not worker.process.is_alive():  # died while idle (killed from outside)
+                    worker.stop()
+                    continue
+                output = pending.pop(0)
+                worker.send(output)
+                busy[worker] = (output, time.monotonic() + limits.wall_seconds)
+            deadline = min(end for _, end in busy.values())
+            wait([w.connection for w in busy] + [w.process.sentinel for w in busy],
+                 timeout=max(0.0, deadline - time.monotonic()))
+            for worker, (output, end) in list(busy.items()):
+                done = worker.poll(output, end, limits)
+                if done is None:
+                    continue
+                del busy[worker]
+                if worker.process.is_alive() and not done.spent:
+                    idle.append(worker)
+                else:
+                    worker.stop()
+                yield done
+    finally:
+        for worker in idle + list(busy):
+            worker.stop()
+
+
+class _Worker:
+    """A process that renders the outputs it is sent, one at a time."""
+
+    def __init__(self, context, game: Game, report: GameReport, stage: Path, limits: Limits):
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, daemon=True,
+                                       args=(child, game, report, stage, limits, os.getpid()))
+        self.process.start()
+        child.close()
+
+    def send(self, output: Output) -> None:
+        self.connection.send(output)
+
+    def poll(self, output: Output, deadline: float, limits: Limits) -> _Done | None:
+        """The worker's report on `output`, a failure if it died or ran over time, or None."""
+        if self.connection.poll():
+            try:
+                return self.connection.recv()
+            except (EOFError, OSError):
+                pass  # it died while answering: see below
+        elif self.process.is_alive():
+            if time.monotonic() < deadline:
+                return None
+            self.stop()
+            return _Done(output, _over_the_limit(output, f"took longer than {limits.wall_seconds:g} s"), spent=True)
+        self.process.join(5)
+        return _Done(output, _died(output, self.process.exitcode, limits), spent=True)
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            try:
+                self.connection.send(None)
+            except OSError:
+                pass
+            self.process.join(0.5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)
+        self.connection.close()
+
+
+def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits: Limits, parent: int) -> None:
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
+    signal.signal(signal.SIGXCPU, _out_of_time)
+    _lower_limit("RLIMIT_AS", limits.memory_bytes)
+    while True:
+        try:
+            output = connection.recv()
+        except (EOFError, OSError):
+            return
+        if output is None:
+            return
+        _lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
+        done = _render_one(output, game, report, stage, limits)
+        connection.send(done)
+        if done.spent:
+            return
+
+
+def _render_one(output: Output, game: Game, report: GameReport, stage: Path, limits: Limits) -> _Done:
+    done = _Done(output)
+    try:
+        RENDERERS[output.kind](output, game, report, stage, done.placeholders)
+    except _OutOfTime:
+        done.problem, done.spent = _over_the_limit(output, f"used more than {limits.cpu_seconds} s of CPU time"), True
+    except MemoryError:
+        done.problem, done.spent = _over_the_limit(
+            output, f"needed more than {limits.memory_bytes >> 20} MB of memory"), True
+    except CardgenError as exc:
+        done.problem = str(exc)
+    except OSError as exc:
+        done.problem = str(output_error(exc, output.label))
+    except Exception:  # noqa: BLE001 - anything else is a bug in cardgen: keep its traceback
+        done.bug = f"while rendering {output.label}:\n{traceback.format_exc()}"
+    return done
+
+
+def _out_of_time(signum, frame):
+    raise _OutOfTime()
+
+
+def _lower_limit(name: str, value: int) -> None:
+    """Set a resource's soft limit to `value` (never above a hard limit set from outside)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: the wall-clock timeout still applies
+        return
+    which = getattr(resource, name, None)
+    if which is None:
+        return
+    soft, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    try:
+        resource.setrlimit(which, (value, hard))
+    except (ValueError, OSError):
+        pass
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Workers never outlive the build: on Linux the kernel kills them when the parent dies
+    (even by SIGKILL); elsewhere, and as a fallback, a thread checks every half second."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above armed the signal
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+# --------------------------------------------------------------------------- the renderers
+
+
+def _render_rulebook(output: Output, game, report, stage, placeholders) -> None:
+    from .render import documents
+
+    documents.write_rulebook(game, report, stage, output.paper)
+
+
+def _render_checklists(output: Output, game, report, stage, placeholders) -> None:
+    from .render import documents
+
+    documents.write_checklists(game, report, stage, output.paper, output.setup, output.players)
+
+
+def _render_cheatsheet(output: Output, game, report, stage, placeholders) -> None:
+    from .render import cheatsheet
+
+    cheatsheet.write_cheatsheet(game, report, stage, output.paper)
+
+
+def _render_setup_sheets(output: Output, game, report, stage, placeholders) -> None:
+    from .render import cards
+
+    cards.write_setup_sheets(game, report.setup(output.setup), stage, players=output.players,
+                             placeholders=placeholders, **_sheet_options(output))
+
+
+def _render_all_types(output: Output, game, report, stage, placeholders) -> None:
+    from .render import cards
+
+    cards.write_proof_sheet(game, stage, placeholders=placeholders, **_sheet_options(output))
+
+
+def _render_calibration(output: Output, game, report, stage, placeholders) -> None:
+    from .render import cards
+
+    cards.write_calibration(game, stage, paper=output.paper, offset=output.sheet.offset, png=output.sheet.png)
+
+
+def _sheet_options(output: Output) -> dict:
+    s = output.sheet
+    return dict(paper=output.paper, size=s.size, bleed=s.bleed, backs=s.backs, offset=s.offset, png=s.png)
+
+
+RENDERERS: dict[str, Callable] = {
+    "rulebook": _render_rulebook, "checklists": _render_checklists, "cheatsheet": _render_cheatsheet,
+    "cards": _render_setup_sheets, "all-types": _render_all_types, "calibration": _render_calibration,
+}
+
+LIKELY_CAUSES = {
+    "rulebook": "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
+    "checklists": "the game's templates or its setups",
+    "cheatsheet": "the cheat-sheet section, the game's templates or its symbols",
+    "cards": "the number of cards, or the art, symbols and fonts they are drawn with",
+    "all-types": "the number of card types, or the art, symbols and fonts they are drawn with",
+    "calibration": "the layout's fonts",
+}
+
+
+def _over_the_limit(output: Output, what: str) -> str:
+    return str(BuildError(f"{output.label} {what} and was stopped",
+                          hint=f"the likely cause is {LIKELY_CAUSES[output.kind]}"))
+
+
+def _died(output: Output, exitcode: int | None, limits: Limits) -> str:
+    if exitcode is not None and exitcode < 0:
+        how = f"was killed by {signal.Signals(-exitcode).name}"
+        if -exitcode == signal.SIGKILL:
+            how += f" (perhaps out of memory: the limit is {limits.memory_bytes >> 20} MB)"
+    else:
+        how = f"exited with code {exitcode}"
+    return str(BuildError(f"the process rendering {output.label} {how}",
+                          hint=f"the likely cause is {LIKELY_CAUSES[output.kind]}"))
+
+
+# --------------------------------------------------------------------------- staging and publishing
+
+
+_WRITE_HINTS = {
+    errno.ENOSPC: "free some disk space and build again",
+    errno.EDQUOT: "free some disk space and build again",
+    errno.EFBIG: "the file system (or a limit set for this process) refuses a file this large",
+    errno.ENAMETOOLONG: "shorten the setup name: it names the card-sheet file",
+    errno.EROFS: "choose an output folder you can write to with --out",
+    errno.EACCES: "choose an output folder you can write to with --out",
+    errno.EPERM: "choose an output folder you can write to with --out",
+}
+
+
+def output_error(exc: OSError, what: str) -> CardgenError:
+    """An OSError met while reading or writing an output, as a clean error: a folder the user
+    cannot write to is a usage error, a full disk or an impossible file name a build error."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    message = f"cannot write {what}: {exc.strerror or exc}{where}"
+    kind = UsageError if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR) else BuildError
+    return kind(message, hint=_WRITE_HINTS.get(exc.errno, ""))
+
+
+def _output_folder(out: Path) -> Path:
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"the output folder {out} is a file", hint="choose another folder with --out")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UsageError(f"the output folder {out} cannot be created: a part of its path is a file",
+                         hint="choose another folder with --out") from None
+    except OSError as exc:
+        raise output_error(exc, f"the output folder {out}") from None
+    return out
+
+
+@contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    """Runs writing to one folder take turns: one staging and publishing at a time."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def recover(out: Path) -> None:
+    """Finish a publish a killed run had committed, and remove staging folders of killed runs.
+    The caller holds the folder's lock."""
+    for folder in sorted(out.glob(f"{PUBLISH_PREFIX}*{STAGE_SUFFIX}")):
+        _publish(folder, out)
+    for folder in out.glob(f"{STAGE_PREFIX}*{STAGE_SUFFIX}"):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _new_stage(out: Path) -> Path:
+    try:
+        return Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, suffix=STAGE_SUFFIX, dir=out))
+    except OSError as exc:
+        raise output_error(exc, f"in the output folder {out}") from None
+
+
+def _commit(stage: Path) -> Path:
+    committed = stage.with_name(PUBLISH_PREFIX + stage.name[len(STAGE_PREFIX):])
+    os.replace(stage, committed)
+    _sync_folder(stage.parent)
+    return committed
+
+
+def _publish(committed: Path, out: Path) -> list[Path]:
+    """Move a committed staging folder's files over the outputs, then write the manifest."""
+    moved = []
+    try:
+        for path in sorted(committed.iterdir()):
+            target = out / path.name
+            os.replace(path, target)
+            moved.append(target)
+        _write_manifest(out, moved)
+    except OSError as exc:
+        raise BuildError(f"publishing the outputs in {out} stopped halfway: {exc.strerror or exc}",
+                         hint="the next run in this folder finishes it") from None
+    shutil.rmtree(committed, ignore_errors=True)
+    return moved
+
+
+def _write_manifest(out: Path, published: list[Path]) -> None:
+    """cardgen-manifest.json: each output in the folder cardgen published, with its size and
+    SHA-256, written last. Outputs published by earlier runs keep their entries while they exist."""
+    entries = _read_manifest(out)
+    for path in published:
+        data = path.read_bytes()
+        entries[path.name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    entries = {name: entry for name, entry in sorted(entries.items()) if (out / name).is_file()}
+    text = json.dumps({"outputs": entries}, indent=2, sort_keys=True) + "\n"
+    atomic_write(out / MANIFEST, text.encode("utf-8"))
+
+
+def _read_manifest(out: Path) -> dict:
+    try:
+        entries = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["outputs"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return dict(entries) if isinstance(entries, dict) else {}
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in `folder` durable (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

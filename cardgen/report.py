@@ -1,0 +1,98 @@
+"""report: the engine's report for people (text) and for tools (JSON), and the one rule for
+putting text that comes from game data on a terminal."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Sequence
+
+from .engine import GameReport, _number
+from .model import ERROR, INFO, WARNING, Finding, Setup
+
+# C0 and C1 control characters (but line feed and tab) and the bidirectional overrides and
+# isolates: text from a game folder could otherwise clear the screen, move the cursor or
+# reorder a line on the terminal that shows it.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with every control character shown as a \\uXXXX escape (valid in JSON too)."""
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def players_label(setup: Setup) -> str:
+    if setup.min_players == setup.max_players:
+        return str(setup.min_players)
+    return f"{setup.min_players}–{setup.max_players}"
+
+
+def as_json(report: GameReport) -> str:
+    return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+
+
+def findings_as_json(game: str, findings: Sequence[Finding]) -> str:
+    """The JSON of a game that could not be loaded: its findings, no setups."""
+    return json.dumps({"game": game, "setups": [], "findings": [f.as_dict() for f in findings]},
+                      indent=2, ensure_ascii=False)
+
+
+def as_text(report: GameReport) -> str:
+    game = report.game
+    lines = [f"{game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types, "
+             f"{len(game.setups)} setups", ""]
+    for finding in report.findings:
+        lines.append(f"  {finding}")
+    if report.findings:
+        lines.append("")
+    kinds = [k.id for k in game.kinds]
+    for s in report.setups:
+        setup = s.setup
+        colors = " · ".join(f"{game.color(c).name.lower()} {n}" for c, n in s.by_color.items())
+        unknown = f" (+{len(s.unknown_counts)} unknown)" if s.unknown_counts else ""
+        lines.append(f"{setup.name} ({players_label(setup)} players): {s.total} cards{unknown}")
+        lines.append(f"  colors: {colors}")
+        lines.append("  kinds:  " + ", ".join(f"{k} {n}" for k, n in s.by_kind.items() if n) or "  kinds: none")
+        balanced = any(p.balance for p in s.players)
+        head = ["players", "dealt", "draw pile"] + kinds + ["set aside"] + (BALANCE_HEAD if balanced else [])
+        rows = []
+        for p in s.players:
+            aside = sum(v for name, v in p.piles.items() if name != "hands")
+            rows.append([str(p.players), _fmt(p.dealt_per_player), _fmt(p.draw_pile)]
+                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(aside)]
+                        + (balance_cells(p.balance) if balanced else []))
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)] if rows else []
+        lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
+        for row in rows:
+            lines.append("  " + "  ".join(v.rjust(w) for v, w in zip(row, widths)))
+        lines.append(f"  print: {s.print_total} cards for {setup.max_players} players")
+        for finding in s.all_findings():
+            lines.append(f"  {finding}")
+        lines.append("")
+    lines.append(summary(report.every_finding()))
+    return "\n".join(lines)
+
+
+BALANCE_HEAD = ["1st draw loses", "draws before", "saving each"]
+
+
+def balance_cells(balance) -> list[str]:
+    """The balance figures as the report's columns: chance, expected safe draws, saving cards."""
+    if balance is None:
+        return ["-"] * len(BALANCE_HEAD)
+    return [f"{balance.first_draw_loses:.0%}", f"{balance.draws_before_losing:.1f}",
+            f"{_fmt(balance.saving_in_hand)} +{_fmt(balance.saving_in_draw_pile)} in pile"]
+
+
+def findings_as_text(findings: Sequence[Finding]) -> str:
+    """The findings of a game that could not be loaded, and the verdict."""
+    return "\n".join([*(str(f) for f in findings), "", summary(findings)])
+
+
+def summary(findings: Sequence[Finding]) -> str:
+    counts = {level: sum(1 for f in findings if f.level == level) for level in (ERROR, WARNING, INFO)}
+    verdict = "FAILED" if counts[ERROR] else "ok"
+    return f"{verdict}: {counts[ERROR]} error(s), {counts[WARNING]} warning(s), {counts[INFO]} note(s)"
+
+
+def _fmt(value) -> str:
+    return str(_number(value))
