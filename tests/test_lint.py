@@ -14,6 +14,7 @@ from cardgen.load import load_game
 from conftest import report_for
 
 PUPPY = "card_data/exploding_puppy"
+IN_PUPPY = "exploding_puppy"  # findings name files from the game folder's parent
 
 
 def text_findings(folder, code=None):
@@ -44,11 +45,11 @@ def test_the_shipped_game_reports_the_stale_quotes_and_accepts_the_marked_exampl
     findings = {(f.level, f.code, str(f.where)) for f in puppy.findings}
     # Alliance quotes »See the future (4)« (the card says 5); Blood Feud quotes a number
     # Targeted Attack does not have
-    assert ("warning", "text-number", f"{PUPPY}/cards.yaml:790:234") in findings
-    assert ("warning", "text-number", f"{PUPPY}/cards.yaml:836:160") in findings
+    assert ("warning", "text-number", f"{IN_PUPPY}/cards.yaml:790:234") in findings
+    assert ("warning", "text-number", f"{IN_PUPPY}/cards.yaml:836:160") in findings
     # the illustrations game.yaml marks as examples stay visible as notes
-    assert ("info", "text-number", f"{PUPPY}/cards.yaml:593:100") in findings
-    assert ("info", "text-number", f"{PUPPY}/rules.md:110:199") in findings
+    assert ("info", "text-number", f"{IN_PUPPY}/cards.yaml:593:100") in findings
+    assert ("info", "text-number", f"{IN_PUPPY}/rules.md:110:199") in findings
     assert not [f for f in puppy.findings if f.code == "text-unknown-name" and f.level == "warning"]
     assert not puppy.has_errors
 
@@ -159,4 +160,4 @@ def test_check_json_carries_the_text_findings():
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0
     found = {(f["where"], f["level"]) for f in json.loads(run.stdout)["findings"] if f["code"] == "text-number"}
-    assert (f"{PUPPY}/cards.yaml:790:234", "warning") in found
+    assert (f"{IN_PUPPY}/cards.yaml:790:234", "warning") in found

@@ -485,7 +485,7 @@ class _GameBuilder:
             kind_styles=kind_styles, cards=cards, setups=setups, steps=steps, checks=checks,
             variations=variations, default_setup=default_setup,
             rules_markdown=self._rules_markdown(),
-            rules_file=display_path(self.folder / "rules.md"),
+            rules_file=display_path(self.folder / "rules.md", self.folder),
             text_checks=self._text_checks(top.get("text_checks"), cards),
             layout=self._layout(),
             extra=g.plain(top["reference"], "reference") if "reference" in top else {},
