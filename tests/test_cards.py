@@ -279,6 +279,25 @@ def test_text_too_long_to_fit_is_a_build_error_naming_card_and_line(game_copy, t
     assert not (tmp_path / "out" / "cards-all-types.pdf").exists()
 
 
+def test_a_non_ascii_name_prints_in_every_slot_of_its_card(game_copy, tmp_path):
+    """Form names come from digests: a raw UTF-8 form name left every Böom slot empty."""
+    accented = TINY_CARDS.replace("Boom", "Böom").replace('"You are out."', '"Été fini: déjà vu, garçon."')
+    folder = write_tiny(game_copy, cards_yaml=accented,
+                        setups_yaml=(TINY_GAME / "setups.yaml").read_text(encoding="utf-8").replace("Boom", "Böom"))
+    assert main(["cards", str(folder), "--out", str(tmp_path)]) == 0
+    game, report = checked(folder)
+    sheet = layout.make_sheet("a4", game.card_size)
+    regions = face_regions(game, sheet)
+    names, effects = Counter(), Counter()
+    with pdfplumber.open(tmp_path / "cards-starter.pdf") as pdf:
+        for page in pdf.pages[::2]:
+            for i in range(sheet.per_page):
+                names[text_in(page, regions["name"].moved(sheet.slot(i).x, sheet.slot(i).y))] += 1
+                effects[text_in(page, regions["text"].moved(sheet.slot(i).x, sheet.slot(i).y))] += 1
+    assert names["Böom"] == report.setup("Starter").print_counts["Böom"] > 0
+    assert effects["Été fini: déjà vu, garçon."] == names["Böom"]
+
+
 # --------------------------------------------------------------------------- art
 
 

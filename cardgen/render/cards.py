@@ -430,6 +430,14 @@ def _contrast(a: str, b: str) -> float:
 # --------------------------------------------------------------------------- the card painter
 
 
+def form_name(kind: str, *keys: str) -> str:
+    """The PDF name of a form drawn from data (card ids, symbol names, colors). ReportLab writes
+    a form's name raw into the page content but encoded into the resources, so a non-ASCII name
+    (a card called Böom) leaves every slot of that card empty: names carry a digest instead."""
+    digest = hashlib.sha1("\0".join(keys).encode("utf-8")).hexdigest()[:16]
+    return f"{kind}-{digest}"
+
+
 @dataclass(frozen=True)
 class Scale:
     """Maps layout millimetres (top-left origin, design size) to card points (bottom-left origin)."""
@@ -479,7 +487,7 @@ class CardPainter:
     # -- forms
 
     def face_form(self, card: Card) -> str:
-        name = f"face-{card.id}"
+        name = form_name("face", card.id)
         if name not in self.forms:
             try:
                 self._prepare(card)
@@ -509,7 +517,7 @@ class CardPainter:
 
     def symbol_form(self, symbol: str, hex_color: str) -> str | None:
         """A 1x1 pt form of the symbol in one color; None if the game has no such symbol."""
-        name = f"symbol-{symbol}-{hex_color.lstrip('#')}"
+        name = form_name("symbol", symbol, hex_color)
         if name in self.forms:
             return name
         path = symbols.symbol_path(self.game, symbol)
@@ -749,7 +757,7 @@ class CardPainter:
 
     def _placeholder_form(self, color: Color) -> str:
         """The color's pattern with its symbol large in the middle, drawn once per color."""
-        name = f"placeholder-{color.id}"
+        name = form_name("placeholder", color.id)
         if name in self.forms:
             return name
         box = self.scale.box(self.design["art"])
