@@ -79,6 +79,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="copy this shipped game instead of the starter (see 'cardgen list')")
     p.set_defaults(run=cmd_new)
 
+    p = sub.add_parser("schema", help="the editor schemas of game.yaml, cards.yaml and setups.yaml")
+    p.add_argument("--write", metavar="FOLDER", help="write the JSON Schema files into FOLDER "
+                   "(default: print the line that makes an editor use each)")
+    p.set_defaults(run=cmd_schema)
+
     p = sub.add_parser("convert", help="print the game's cards as CSV (for a spreadsheet) or as cards.yaml")
     p.add_argument("game", help="game folder name or path")
     p.add_argument("--to", choices=["csv", "yaml"], required=True, help="the format to print")
@@ -164,6 +169,20 @@ def cmd_new(args) -> int:
         f"  edit {args.folder}/game.yaml, cards.yaml, setups.yaml and rules.md\n"
         f"  cardgen check {args.folder}     find mistakes, each with file:line:column\n"
         f"  cardgen build {args.folder}     write every PDF to {Path('output') / folder.name}/", sys.stdout)
+    return EXIT_OK
+
+
+def cmd_schema(args) -> int:
+    from .load import schema
+
+    if args.write:
+        for path in schema.write_schemas(Path(args.write)):
+            say(f"wrote {path}", sys.stdout)
+        return EXIT_OK
+    say("Put each line at the top of its file: editors with YAML support (yaml-language-server: VS Code's\n"
+        "YAML extension, Neovim, Helix, Zed, ...) then check and complete the file as you type.", sys.stdout)
+    for name in schema.FILES:
+        say(f"  {name:<12} {schema.modeline(name)}", sys.stdout)
     return EXIT_OK
 
 

@@ -12,6 +12,7 @@ PROJECT_ROOT = _PACKAGE if (_PACKAGE / "templates").is_dir() else _PACKAGE.paren
 TEMPLATES = PROJECT_ROOT / "templates"
 ART = PROJECT_ROOT / "art"
 CARD_DATA = PROJECT_ROOT / "card_data"
+SCHEMAS = _PACKAGE / "schemas"  # the editor schemas of the game files (made by load/schema.py)
 
 
 def inside(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> bool:

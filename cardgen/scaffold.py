@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from .errors import UsageError
+from .load import schema
 from .paths import CARD_DATA
 
 SHIPPED_GAMES = CARD_DATA
@@ -38,7 +39,17 @@ def new_game(target: str | Path, source: str = STARTER) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__"))
     if source == STARTER:
         _retitle(target / "game.yaml", target.name.replace("_", " ").replace("-", " ").title())
+    for name in schema.FILES:
+        if (target / name).is_file():
+            _point_editors_at_schema(target / name)
     return target
+
+
+def _point_editors_at_schema(path: Path) -> None:
+    """Start the file with the line that makes editors validate and complete it (see `cardgen schema`)."""
+    text = path.read_text(encoding="utf-8")
+    if not text.startswith("# yaml-language-server:"):
+        path.write_text(schema.modeline(path.name) + "\n" + text, encoding="utf-8")
 
 
 def _retitle(game_yaml: Path, title: str) -> None:

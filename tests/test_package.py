@@ -57,6 +57,7 @@ def test_the_wheel_carries_every_module_template_font_symbol_and_shipped_game(wh
     expected = {f"cardgen/{p.relative_to(ROOT / 'cardgen').as_posix()}" for p in (ROOT / "cardgen").rglob("*.py")}
     for folder in ("templates", "art", "card_data"):
         expected |= {f"cardgen/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / folder).rglob("*") if p.is_file()}
+    expected |= {f"cardgen/schemas/{p.name}" for p in (ROOT / "cardgen" / "schemas").glob("*.json")}
     assert expected - names == set()
 
 
@@ -93,4 +94,7 @@ def test_the_installed_package_lists_and_copies_the_shipped_games(venv_bin, tmp_
     assert installed(venv_bin, tmp_path, "cardgen", "new", "pups", "--from", "exploding_puppy").returncode == 0
     check = installed(venv_bin, tmp_path, "cardgen", "check", "pups")
     assert check.returncode == 0, check.stdout
-    assert (tmp_path / "pups" / "cards.yaml").read_bytes() == (ROOT / "card_data/exploding_puppy/cards.yaml").read_bytes()
+    modeline, copied = (tmp_path / "pups" / "cards.yaml").read_text(encoding="utf-8").split("\n", 1)
+    assert copied == (ROOT / "card_data/exploding_puppy/cards.yaml").read_text(encoding="utf-8")
+    schema_file = Path(modeline.removeprefix("# yaml-language-server: $schema="))
+    assert schema_file.is_relative_to(venv_bin.parent) and schema_file.is_file()  # the installed package's

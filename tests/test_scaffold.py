@@ -32,8 +32,10 @@ def test_new_game_checks_without_a_single_finding_and_says_what_to_do_next(capsy
 def test_new_from_a_shipped_game_copies_it(capsys, monkeypatch, tmp_path):
     code, out, _ = new(capsys, monkeypatch, tmp_path, "pups", "--from", "good_puppies")
     assert code == 0
-    for name in ("game.yaml", "cards.yaml", "setups.yaml", "rules.md"):
-        assert (tmp_path / "pups" / name).read_bytes() == (CARD_DATA / "good_puppies" / name).read_bytes()
+    assert (tmp_path / "pups" / "rules.md").read_bytes() == (CARD_DATA / "good_puppies" / "rules.md").read_bytes()
+    for name in ("game.yaml", "cards.yaml", "setups.yaml"):  # after the line that points editors at the schema
+        copied = (tmp_path / "pups" / name).read_text(encoding="utf-8").split("\n", 1)[1]
+        assert copied == (CARD_DATA / "good_puppies" / name).read_text(encoding="utf-8")
     assert not [f for f in report_for(tmp_path / "pups").every_finding() if f.level == ERROR]
 
 

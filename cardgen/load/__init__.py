@@ -18,27 +18,25 @@ import yaml
 
 from .. import expressions
 from ..errors import UsageError
-from ..layout import CARD_SIDE_MM, CARD_SIZES_MM
+from ..layout import CARD_SIZES_MM
 from ..paths import ART, CARD_DATA, display_path, inside
 from ..engine import matches
 from ..model import (
-    ERROR, LEVELS, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Passage, Setup, SetupLine,
+    ERROR, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Passage, Setup, SetupLine,
     Step, Tag, TextChecks, Variation, Waiver, Where, slugify,
+)
+from . import schema
+from .schema import (  # noqa: F401 - the limits and patterns are the schema's; others import them from here
+    HEX_PATTERN, ID_PATTERN, INT_PATTERN, KIND_ROLES, LEVELS, MAX_COUNT, MAX_PLAYERS, MAX_TEXT, Fields, Values,
 )
 
 DEFAULT_GAME = "exploding_puppy"
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 40
 MAX_NODES = 200_000
-MAX_TEXT = 4000
 MAX_CARDS = 5000
-MAX_COUNT = 1000
-MAX_PLAYERS = 100
 MAX_SETUPS = 200  # the checklists print a page per setup
 MAX_RULES_BYTES = 300_000  # rules.md: about 80 pages of rulebook prose, laid out in well under a minute
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-HEX_PATTERN = re.compile(r"^#[0-9a-fA-F]{6}$")
-INT_PATTERN = re.compile(r"^[+-]?[0-9]+$")
 STR_TAG = "tag:yaml.org,2002:str"
 NULL_TAG = "tag:yaml.org,2002:null"
 STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
@@ -171,13 +169,16 @@ class Reader:
 
     # -- shapes
 
-    def mapping(self, node, fields: dict[str, bool], what: str) -> dict[str, yaml.Node]:
-        """A mapping with known keys (field -> required). Unknown, duplicate, missing keys are reported."""
+    def mapping(self, node, spec: Fields, what: str = "") -> Values:
+        """A mapping with the keys `spec` declares (load/schema.py). Unknown, duplicate and missing
+        keys are reported; the values are read through their declared types (Values.read)."""
+        what = what or spec.name
+        fields = spec.fields
+        out = Values(self, spec, {})
         if not isinstance(node, yaml.MappingNode):
             self.error(node, "wrong-type", f"{what} should be a mapping (key: value lines)",
                        f"found {_node_kind(node)}")
-            return {}
-        out: dict[str, yaml.Node] = {}
+            return out
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
             if key is None:
@@ -194,9 +195,12 @@ class Reader:
                            _did_you_mean(key, fields) or f"known keys: {', '.join(fields)}")
                 continue
             out[key] = value_node
-        for key, required in fields.items():
-            if required and key not in out:
+        for key in spec.required():
+            if key not in out:
                 self.error(node, "missing-field", f"{what}: missing required key '{key}'")
+        for key, needed in spec.needs.items():
+            if key in out and needed not in out:
+                self.error(out[key], "missing-field", f"{what}: '{key}' needs '{needed}' beside it")
         return out
 
     def free_mapping(self, node, what: str) -> list[tuple[yaml.Node, yaml.Node]]:
@@ -444,14 +448,10 @@ class _GameBuilder:
 
     def build(self, docs) -> Game:
         g = self.g
-        top = g.mapping(docs["game"], {
-            "title": True, "version": False, "author": False, "date": False, "card_size": False,
-            "default_setup": False, "colors": True, "tags": False, "kinds": False,
-            "kind_styles": False, "attributes": False, "setup": False, "checks": False,
-            "variations": False, "reference": False, "text_checks": False,
-        }, "game.yaml")
+        top = g.mapping(docs["game"], schema.GAME)
         colors = self._colors(top.get("colors"))
-        tags = self._named(top.get("tags"), "tag", Tag)
+        tags = self._identified(top.get("tags"), schema.TAG,
+                                lambda ident, m: Tag(ident, m.read("name", ""), m.read("meaning", "")))
         kinds = self._kinds(top.get("kinds"))
         attributes = self._attributes(top.get("attributes"))
         kind_styles = self._kind_styles(top.get("kind_styles"), kinds)
@@ -464,22 +464,20 @@ class _GameBuilder:
         checks = self._checks(top.get("checks"))
         self._check_waivers(setups, checks)
         variations = tuple(
-            Variation(g.text(m.get("name"), "variation name"), g.text(m.get("text"), "variation text"),
-                      g.passage(m["text"]) if "text" in m else None)
-            for m in (g.mapping(n, {"name": True, "text": True}, "variation")
-                      for n in g.sequence(top.get("variations"), "variations"))
+            Variation(m.read("name", ""), m.read("text", ""), g.passage(m["text"]) if "text" in m else None)
+            for m in (g.mapping(n, schema.VARIATION) for n in g.sequence(top.get("variations"), "variations"))
         )
-        default_setup = g.text(top.get("default_setup"), "default_setup") or None
+        default_setup = top.read("default_setup") or None
         if default_setup and slugify(default_setup) not in {s.id for s in setups}:
             g.error(top.get("default_setup"), "unknown-setup", f"default_setup '{default_setup}' is not a setup",
                     _did_you_mean(default_setup, [s.name for s in setups]))
         return Game(
             id=self.folder.name,
             folder=self.folder,
-            title=g.text(top.get("title"), "title"),
-            version=g.text(top.get("version"), "version"),
-            author=g.text(top.get("author"), "author"),
-            date=g.text(top.get("date"), "date"),
+            title=top.read("title", ""),
+            version=top.read("version", ""),
+            author=top.read("author", ""),
+            date=top.read("date", ""),
             card_size=self._card_size(top.get("card_size")),
             colors=colors, tags=tags, kinds=kinds, attributes=attributes,
             kind_styles=kind_styles, cards=cards, setups=setups, steps=steps, checks=checks,
@@ -498,10 +496,8 @@ class _GameBuilder:
         if node is None:
             return "poker"
         if isinstance(node, yaml.MappingNode):
-            m = g.mapping(node, {"width_mm": True, "height_mm": True}, "card_size")
-            w = g.number(m["width_mm"], "card width (mm)", *CARD_SIDE_MM) if "width_mm" in m else None
-            h = g.number(m["height_mm"], "card height (mm)", *CARD_SIDE_MM) if "height_mm" in m else None
-            return {"width_mm": w or 63, "height_mm": h or 88}
+            m = g.mapping(node, schema.CARD_SIZE)
+            return {"width_mm": m.read("width_mm") or 63, "height_mm": m.read("height_mm") or 88}
         name = g.text(node, "card_size")
         if name not in CARD_SIZES_MM:
             g.error(node, "unknown-size", f"card_size '{name}' is not a known size",
@@ -512,47 +508,34 @@ class _GameBuilder:
 
     def _colors(self, node) -> tuple[Color, ...]:
         g = self.g
-        fields = {"id": True, "name": True, "meaning": False, "hex": True, "symbol": True,
-                  "text_hex": False, "title_hex": False}
-        colors = self._identified(node, "color", fields, lambda cid, m: Color(
-            id=cid, name=g.text(m.get("name"), "color name"), meaning=g.text(m.get("meaning"), "meaning"),
-            hex=g.hex_color(m.get("hex"), "hex") or "#888888",
-            symbol=g.identifier(m.get("symbol"), "symbol") or "star",
-            text_hex=g.hex_color(m.get("text_hex"), "text_hex"),
-            title_hex=g.hex_color(m.get("title_hex"), "title_hex"),
+        colors = self._identified(node, schema.COLOR, lambda cid, m: Color(
+            id=cid, name=m.read("name", ""), meaning=m.read("meaning", ""),
+            hex=m.read("hex") or "#888888", symbol=m.read("symbol") or "star",
+            text_hex=m.read("text_hex"), title_hex=m.read("title_hex"),
         ))
         if not colors:
             g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
         return colors
 
-    KIND_ROLES = ("losing", "saving")
-
     def _kinds(self, node) -> tuple[Kind, ...]:
-        g = self.g
-        fields = {"id": True, "name": True, "meaning": False, "role": False}
-        return self._identified(node, "kind", fields, lambda ident, m: Kind(
-            ident, g.text(m.get("name"), "kind name"), g.text(m.get("meaning"), "meaning"),
-            self._role(m.get("role"))))
+        return self._identified(node, schema.KIND, lambda ident, m: Kind(
+            ident, m.read("name", ""), m.read("meaning", ""), self._role(m)))
 
-    def _role(self, node) -> str:
-        role = self.g.text(node, "role")
-        if role and role not in self.KIND_ROLES:
-            self.g.error(node, "bad-role", f"role '{role}' is not one of {', '.join(self.KIND_ROLES)}",
+    def _role(self, m: Values) -> str:
+        role = m.read("role", "")
+        if role and role not in KIND_ROLES:
+            self.g.error(m["role"], "bad-role", f"role '{role}' is not one of {', '.join(KIND_ROLES)}",
                          "losing: drawing one loses the game; saving: saves a player from one")
             return ""
         return role
 
-    def _named(self, node, what: str, cls):
-        g = self.g
-        return self._identified(node, what, {"id": True, "name": True, "meaning": False}, lambda ident, m: cls(
-            ident, g.text(m.get("name"), f"{what} name"), g.text(m.get("meaning"), "meaning")))
-
-    def _identified(self, node, what: str, fields: dict[str, bool], make) -> tuple:
+    def _identified(self, node, spec: Fields, make) -> tuple:
         """A list of mappings with unique `id`s, each turned into a model object by make(id, mapping)."""
         g = self.g
+        what = spec.name
         out, seen = [], set()
         for item in g.sequence(node, f"{what}s"):
-            m = g.mapping(item, fields, what)
+            m = g.mapping(item, spec)
             ident = g.identifier(m.get("id"), f"{what} id")
             if ident is None:
                 continue
@@ -567,27 +550,25 @@ class _GameBuilder:
         g = self.g
         out = []
         for item in g.sequence(node, "attributes"):
-            m = g.mapping(item, {"id": True, "name": True, "from": False, "digit": False,
-                                 "divide": False, "modulo": False, "names": False}, "attribute")
+            m = g.mapping(item, schema.ATTRIBUTE)
             ident = g.identifier(m.get("id"), "attribute id")
-            source = g.text(m.get("from"), "from", "number")
-            if source != "number":
+            source = m.read("from", "number")
+            if source not in schema.ATTRIBUTE_SOURCES:
                 g.error(m.get("from"), "unknown-key", f"attribute source '{source}' is not supported",
-                        "attributes are derived from: number")
-            digit = g.text(m.get("digit"), "digit") or None
-            if digit not in (None, "tens", "ones"):
-                g.error(m["digit"], "unknown-key", f"digit '{digit}' is not tens or ones")
+                        f"attributes are derived from: {', '.join(schema.ATTRIBUTE_SOURCES)}")
+            digit = m.read("digit") or None
+            if digit not in (None, *schema.DIGITS):
+                g.error(m["digit"], "unknown-key", f"digit '{digit}' is not {' or '.join(schema.DIGITS)}")
                 digit = None
             names = {}
             if "names" in m:
+                table = schema.ATTRIBUTE.fields["names"].type
                 for key_node, value_node in g.free_mapping(m["names"], "names"):
-                    value = g.integer(key_node, "attribute value", 0, 10**6)
+                    value = table.key.read(g, key_node, "attribute value")
                     if value is not None:
-                        names[value] = g.text(value_node, "name")
-            divide = g.integer(m["divide"], "divide", 1, 10**6) if "divide" in m else None
-            modulo = g.integer(m["modulo"], "modulo", 1, 10**6) if "modulo" in m else None
+                        names[value] = table.value.read(g, value_node, "name")
             if ident:
-                out.append(Attribute(ident, g.text(m.get("name"), "name"), digit, divide, modulo, names))
+                out.append(Attribute(ident, m.read("name", ""), digit, m.read("divide"), m.read("modulo"), names))
         return tuple(out)
 
     def _kind_styles(self, node, kinds) -> dict[str, dict[str, str]]:
@@ -601,15 +582,15 @@ class _GameBuilder:
                 g.error(key_node, "unknown-kind", f"kind_styles: unknown kind '{key_node.value}'",
                         _did_you_mean(key_node.value, kind_ids))
                 continue
-            m = g.mapping(value_node, {"title_hex": False, "hex": False}, "kind style")
-            styles[key_node.value] = {k: g.hex_color(v, k) for k, v in m.items() if g.hex_color(v, k)}
+            m = g.mapping(value_node, schema.KIND_STYLE)
+            styles[key_node.value] = {k: m.read(k) for k in m if m.read(k)}
         return styles
 
     # -- cards.yaml
 
     def _cards(self, doc, colors, tags, kinds, attributes) -> tuple[Card, ...]:
         c = self.c
-        top = c.mapping(doc, {"cards": True}, "cards.yaml")
+        top = c.mapping(doc, schema.CARDS)
         color_ids = [x.id for x in colors]
         tag_ids, kind_ids = [t.id for t in tags], [k.id for k in kinds]
         cards: list[Card] = []
@@ -629,13 +610,9 @@ class _GameBuilder:
                 break
         return tuple(cards)
 
-    CARD_FIELDS = {"name": False, "series": False, "numbers": False, "color": True, "kind": False,
-                   "tags": False, "number": False, "star": False, "flavor": False, "text": False,
-                   "details": False, "art": False, "print": False}
-
     def _card_entries(self, node, color_ids, tag_ids, kind_ids, attributes) -> list[Card]:
         c = self.c
-        m = c.mapping(node, self.CARD_FIELDS, "card")
+        m = c.mapping(node, schema.CARD)
         if not m:
             return []
         if ("name" in m) == ("series" in m):
@@ -643,7 +620,7 @@ class _GameBuilder:
             return []
         if "color" not in m:
             return []
-        color = c.text(m["color"], "color")
+        color = m.read("color")
         if color not in color_ids:
             c.error(m.get("color"), "unknown-color", f"unknown color '{color}'",
                     _did_you_mean(color, color_ids) or f"colors are: {', '.join(color_ids)}")
@@ -652,28 +629,28 @@ class _GameBuilder:
         card_tags = self._ids(m.get("tags"), tag_ids, "tag", "unknown-tag")
         common = dict(
             color=color, kinds=card_kinds, tags=card_tags,
-            star=c.boolean(m.get("star"), "star"),
-            printed=c.boolean(m.get("print"), "print", default=True),
-            art=self._art(m.get("art"), getattr(m.get("name") or m.get("series"), "value", "")),
+            star=m.read("star", False),
+            printed=m.read("print", True),
+            art=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
             places={k: c.passage(m[k]) for k in ("text", "details") if k in m},
         )
-        texts = {k: c.text(m.get(k), k) for k in ("flavor", "text", "details")}
+        texts = {k: m.read(k, "") for k in ("flavor", "text", "details")}
         if "name" in m:
-            name = c.text(m["name"], "card name", limit=80).strip()
+            name = m.read("name").strip()
             if not name:
                 c.error(m["name"], "missing-field", "card name is empty")
                 return []
-            number = c.integer(m.get("number"), "associated number", 0, 10**6, allow_null=True)
+            number = m.read("number")
             labels = {} if number is None else {a.id: a.label_of(number) for a in attributes}
             return [Card(id=slugify(name), name=name, number=number, attributes=labels, **texts, **common)]
         return self._series(m, texts, common, attributes)
 
-    def _art(self, node, card: str) -> str | None:
+    def _art(self, m: Values, card: str) -> str | None:
         """A card's art: a relative path to a file in the game folder or the shared art/ (never a URL,
         an absolute path, '..' or a symlink leading out)."""
         c = self.c
-        value = c.text(node, "art")
+        node, value = m.get("art"), m.read("art", "")
         if not value:
             return None
         hint = "write a path inside the game folder, e.g. art/boom.png"
@@ -695,13 +672,11 @@ class _GameBuilder:
 
     def _series(self, m, texts, common, attributes) -> list[Card]:
         c = self.c
-        pattern = c.text(m["series"], "series", limit=80)
+        pattern = m.read("series")
         if "numbers" not in m:
-            c.error(m["series"], "missing-field", "a series needs numbers: {from: .., to: ..}")
-            return []
-        rng = c.mapping(m["numbers"], {"from": True, "to": True}, "numbers")
-        low = c.integer(rng.get("from"), "from", 0, 10**6)
-        high = c.integer(rng.get("to"), "to", 0, 10**6)
+            return []  # reported with the card's keys
+        rng = c.mapping(m["numbers"], schema.RANGE)
+        low, high = rng.read("from"), rng.read("to")
         if low is None or high is None:
             return []
         if high < low or high - low >= MAX_CARDS:
@@ -745,7 +720,7 @@ class _GameBuilder:
 
     def _setups(self, doc, cards) -> tuple[Setup, ...]:
         s = self.s
-        top = s.mapping(doc, {"setups": True}, "setups.yaml")
+        top = s.mapping(doc, schema.SETUPS)
         index = {card.id: card for card in cards}
         names = [card.name for card in cards]
         setups, seen = [], set()
@@ -753,12 +728,10 @@ class _GameBuilder:
             if len(setups) == MAX_SETUPS:
                 s.error(item, "too-many-setups", f"more than {MAX_SETUPS} setups")
                 break
-            m = s.mapping(item, {"name": True, "blurb": False, "players": True, "extra_rules": False,
-                                 "hand": False, "cards": False, "each": False, "waive": False,
-                                 "copies": False}, "setup")
+            m = s.mapping(item, schema.SETUP)
             if not m:
                 continue
-            name = s.text(m.get("name"), "setup name", limit=80).strip()
+            name = m.read("name", "").strip()
             if not name:
                 continue
             if slugify(name) in seen:
@@ -771,12 +744,12 @@ class _GameBuilder:
             lines = self._lines(m["cards"], index, names, name) if "cards" in m else ()
             lines += self._each(m.get("each"), cards, lines, name)
             setups.append(Setup(
-                id=slugify(name), name=name, blurb=s.text(m.get("blurb"), "blurb"),
+                id=slugify(name), name=name, blurb=m.read("blurb", ""),
                 min_players=low, max_players=high,
                 hand=self._hand(m.get("hand"), index, names),
                 lines=lines,
-                extra_rules=s.text_list(m.get("extra_rules"), "extra rule"),
-                copies=s.count_spec(m["copies"], "copies") if "copies" in m else 1,
+                extra_rules=m.read("extra_rules", ()),
+                copies=m.read("copies", 1),
                 waivers=self._waivers(m.get("waive")),
                 where=s.where(item),
                 places=self._setup_places(m),
@@ -793,9 +766,8 @@ class _GameBuilder:
 
     def _players(self, node) -> tuple[int, int]:
         s = self.s
-        m = s.mapping(node, {"min": True, "max": True}, "players")
-        low = s.integer(m.get("min"), "players: min", 1, MAX_PLAYERS) if "min" in m else None
-        high = s.integer(m.get("max"), "players: max", 1, MAX_PLAYERS) if "max" in m else None
+        m = s.mapping(node, schema.PLAYERS)
+        low, high = m.read("min"), m.read("max")
         if low is not None and high is not None and high < low:
             s.error(node, "bad-players", f"players: max ({high}) is less than min ({low})")
             return low, low
@@ -817,7 +789,7 @@ class _GameBuilder:
         lines = []
         for key_node, value_node in s.free_mapping(node, f"setup '{setup_name}': cards"):
             ident = self._resolve_card(key_node, index, names, f"setup '{setup_name}'")
-            count = s.integer(value_node, f"count of '{key_node.value}'", allow_null=True)
+            count = schema.SETUP.fields["cards"].type.value.read(s, value_node, f"count of '{key_node.value}'")
             if count is None and not _is_null(value_node):
                 continue
             if ident:
@@ -830,9 +802,9 @@ class _GameBuilder:
         listed = {line.card for line in lines}
         out = []
         for item in s.sequence(node, "each"):
-            m = s.mapping(item, {"select": True, "count": True}, "each")
+            m = s.mapping(item, schema.EACH)
             selector = self._selector(m.get("select"), s)
-            count = s.integer(m.get("count"), "count") if "count" in m else None
+            count = m.read("count")
             picked = [card for card in cards if matches(card, selector)]
             if selector is not None and not picked:
                 s.error(m.get("select"), "empty-selection", f"setup '{setup_name}': each: the selector picks no card")
@@ -850,25 +822,23 @@ class _GameBuilder:
         s = self.s
         if node is None:
             return Hand()
-        m = s.mapping(node, {"deal": False, "extras": False}, "hand")
-        deal = s.integer(m["deal"], "hand: deal") if "deal" in m else 0
+        m = s.mapping(node, schema.HAND)
+        deal = m.read("deal", 0)
         extras = []
         if "extras" in m and not _is_null(m["extras"]):
             for key_node, value_node in s.free_mapping(m["extras"], "hand: extras"):
                 ident = self._resolve_card(key_node, index, names, "hand: extras")
-                count = s.integer(value_node, f"extras count of '{key_node.value}'")
+                count = schema.HAND.fields["extras"].type.value.read(s, value_node, f"extras count of '{key_node.value}'")
                 if ident and count:
                     extras.append((ident, count))
         return Hand(deal or 0, tuple(extras))
-
-    ALIAS_TARGETS = ("color", "kind", "tag", "card")
 
     def _text_checks(self, node, cards) -> TextChecks:
         """text_checks: {aliases: {Name: {color|kind|tag|card: id}}, waive: [{check, reason, inside}]}."""
         g = self.g
         if node is None:
             return TextChecks()
-        m = g.mapping(node, {"aliases": False, "waive": False}, "text_checks")
+        m = g.mapping(node, schema.TEXT_CHECKS)
         aliases = {}
         for key_node, value_node in g.free_mapping(m["aliases"], "aliases") if "aliases" in m else ():
             target = self._alias_target(key_node.value, value_node, cards)
@@ -876,25 +846,25 @@ class _GameBuilder:
                 aliases[key_node.value] = target
         waivers = []
         for item in g.sequence(m.get("waive"), "waive"):
-            w = g.mapping(item, {"check": True, "reason": True, "inside": False}, "waive")
-            waivers.append(Waiver(g.text(w.get("check"), "check"), g.text(w.get("reason"), "reason"),
-                                  g.where(w.get("check", item)), g.text(w.get("inside"), "inside")))
+            w = g.mapping(item, schema.GAME_WAIVER)
+            waivers.append(Waiver(w.read("check", ""), w.read("reason", ""), g.where(w.get("check", item)),
+                                  w.read("inside", "")))
         return TextChecks(aliases, tuple(waivers))
 
     def _alias_target(self, alias: str, node, cards) -> tuple[str, str] | None:
         """An alias's {color|kind|tag: id} or {card: name} as (what, id); None (reported) if unknown."""
         g = self.g
-        target = g.mapping(node, {t: False for t in self.ALIAS_TARGETS}, f"alias '{alias}'")
+        target = g.mapping(node, schema.ALIAS, f"alias '{alias}'")
         if len(target) != 1:
-            g.error(node, "bad-alias", f"alias '{alias}' needs exactly one of: {', '.join(self.ALIAS_TARGETS)}",
+            g.error(node, "bad-alias", f"alias '{alias}' needs exactly one of: {', '.join(schema.ALIAS.exactly_one)}",
                     "e.g. Unique Cards: {color: special}")
             return None
-        (what, id_node), = target.items()
-        value = g.text(id_node, what)
+        what, = target
+        value = target.read(what)
         known = {c.id: c.name for c in cards} if what == "card" else {i: i for i in self.known_ids[what]}
         ident = slugify(value) if what == "card" else value
         if ident not in known:
-            g.error(id_node, f"unknown-{what}", f"alias '{alias}': unknown {what} '{value}'",
+            g.error(target[what], f"unknown-{what}", f"alias '{alias}': unknown {what} '{value}'",
                     _did_you_mean(value, known.values()) or f"{what}s are: {', '.join(known.values())}")
             return None
         return what, ident
@@ -903,9 +873,8 @@ class _GameBuilder:
         s = self.s
         out = []
         for item in s.sequence(node, "waive"):
-            m = s.mapping(item, {"check": True, "reason": True}, "waive")
-            out.append(Waiver(s.text(m.get("check"), "check"), s.text(m.get("reason"), "reason"),
-                              s.where(m.get("check", item))))
+            m = s.mapping(item, schema.SETUP_WAIVER)
+            out.append(Waiver(m.read("check", ""), m.read("reason", ""), s.where(m.get("check", item))))
         return tuple(out)
 
     def _check_waivers(self, setups, checks) -> None:
@@ -919,50 +888,42 @@ class _GameBuilder:
 
     # -- rules data
 
-    STEP_ACTIONS = ("move", "deal", "shuffle")
-
     def _steps(self, node) -> tuple[Step, ...]:
         g = self.g
         if node is None:
             return ()
-        m = g.mapping(node, {"steps": True}, "setup")
+        m = g.mapping(node, schema.SETUP_PROCEDURE)
         steps = []
         for item in g.sequence(m.get("steps"), "steps"):
-            fields = {a: False for a in self.STEP_ACTIONS} | {"text": False, "when": False}
-            sm = g.mapping(item, fields, "step")
-            actions = [a for a in self.STEP_ACTIONS if a in sm]
+            sm = g.mapping(item, schema.STEP)
+            actions = [a for a in schema.STEP.exactly_one if a in sm]
             if len(actions) != 1:
-                g.error(item, "bad-step", "a step needs exactly one of: move, deal, shuffle")
+                g.error(item, "bad-step", f"a step needs exactly one of: {', '.join(schema.STEP.exactly_one)}")
                 continue
             action = actions[0]
-            when = g.condition(sm.get("when"))
-            common = dict(action=action, when=when, text=g.text(sm.get("text"), "text"), where=g.where(item))
+            common = dict(action=action, when=sm.read("when"), text=sm.read("text", ""), where=g.where(item))
             if action == "shuffle":
-                steps.append(Step(source=g.text(sm["shuffle"], "pile"), **common))
+                steps.append(Step(source=sm.read("shuffle"), **common))
                 continue
-            spec = g.mapping(sm[action], {"from": False, "to": action == "move", "select": False,
-                                          "count": False, "extras": False, "up_to": False,
-                                          "random": False}, action)
+            spec = g.mapping(sm[action], schema.STEP.fields[action].type)
             steps.append(Step(
-                source=g.text(spec.get("from"), "from", "deck"),
-                target=g.text(spec.get("to"), "to", "hands" if action == "deal" else "deck"),
+                source=spec.read("from") or "deck",
+                target=spec.read("to") or ("hands" if action == "deal" else "deck"),
                 select=self._selector(spec.get("select")),
-                count=g.count_spec(spec["count"], "count") if "count" in spec else None,
+                count=spec.read("count"),
                 per_player=action == "deal",
-                extras=g.boolean(spec.get("extras"), "extras"),
-                up_to=g.boolean(spec.get("up_to"), "up_to"),
-                random=g.boolean(spec.get("random"), "random"),
+                extras=spec.read("extras", False),
+                up_to=spec.read("up_to", False),
+                random=spec.read("random", False),
                 **common,
             ))
         return tuple(steps)
-
-    SELECT_KEYS = ("color", "kind", "card", "tag", "attribute", "star", "any", "not")
 
     def _selector(self, node, reader: Reader | None = None):
         g = reader or self.g
         if node is None:
             return None
-        m = g.mapping(node, {k: False for k in self.SELECT_KEYS}, "select")
+        m = g.mapping(node, schema.SELECT)
         out = {}
         for key, value in m.items():
             if key in ("any",):
@@ -970,11 +931,12 @@ class _GameBuilder:
             elif key == "not":
                 out[key] = self._selector(value, g)
             elif key == "attribute":
-                out[key] = {k.value: g.text(v, "attribute value") for k, v in g.free_mapping(value, key)}
+                table = schema.SELECT.fields["attribute"].type
+                out[key] = {k.value: table.value.read(g, v, "attribute value") for k, v in g.free_mapping(value, key)}
             elif key == "star":
-                out[key] = g.boolean(value, key)
+                out[key] = m.read(key)
             else:
-                values = g.text_list(value, key)
+                values = m.read(key)
                 self._check_selected_ids(g, value, key, values)
                 out[key] = [x.casefold() if key == "card" else x for x in values]
         return out
@@ -990,20 +952,18 @@ class _GameBuilder:
         g = self.g
         checks, seen = [], set()
         for item in g.sequence(node, "checks"):
-            m = g.mapping(item, {"id": True, "level": True, "on": True, "message": True, "select": False,
-                                 "at_least": False, "at_most": False, "equals": False, "source": False,
-                                 "when": False}, "check")
+            m = g.mapping(item, schema.CHECK)
             ident = g.identifier(m.get("id"), "check id")
-            level = g.text(m.get("level"), "level")
+            level = m.read("level", "")
             if level not in LEVELS:
                 g.error(m.get("level"), "bad-level", f"level '{level}' is not one of {', '.join(LEVELS)}")
                 continue
-            on = g.text_list(m.get("on"), "on")
+            on = m.read("on", ())
             if not on or not all(ID_PATTERN.match(name) for name in on) or ("setup" in on and len(on) > 1):
                 g.error(m.get("on"), "bad-check", f"on: '{', '.join(on)}' must be setup, or pile names",
                         "e.g. on: draw_pile, on: hand, on: [draw_pile, box]")
                 continue
-            bounds = {k: g.count_spec(m[k], k) for k in ("at_least", "at_most", "equals") if k in m}
+            bounds = {k: m.read(k) for k in ("at_least", "at_most", "equals") if k in m}
             if not bounds:
                 g.error(item, "bad-check", "a check needs at_least, at_most or equals")
                 continue
@@ -1012,9 +972,9 @@ class _GameBuilder:
                     g.error(m["id"], "duplicate-id", f"check '{ident}' is defined twice")
                 continue
             seen.add(ident)
-            checks.append(Check(id=ident, level=level, on=on, message=g.text(m.get("message"), "message"),
-                                select=self._selector(m.get("select")), source=g.text(m.get("source"), "source"),
-                                when=g.condition(m.get("when")), where=g.where(item), **bounds))
+            checks.append(Check(id=ident, level=level, on=on, message=m.read("message", ""),
+                                select=self._selector(m.get("select")), source=m.read("source", ""),
+                                when=m.read("when"), where=g.where(item), **bounds))
         return tuple(checks)
 
     # -- other files

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import yaml
 
-from . import INT_PATTERN, MAX_NODES, Reader, _GameBuilder
+from . import INT_PATTERN, MAX_NODES, Reader
+from .schema import CARD, CARDS, RANGE
 
-CARD_COLUMNS = tuple(_GameBuilder.CARD_FIELDS)
+CARD_COLUMNS = tuple(CARD.fields)
 LIST_COLUMNS = ("kind", "tags")
 RANGE_COLUMN = "numbers"
 _RANGE = re.compile(r"^\s*([+-]?\d+)\s*(?:-|\.\.|–)\s*([+-]?\d+)\s*$")
@@ -63,7 +64,7 @@ class CsvReader(Reader):
             self.error(None, "file-too-large", f"more than {MAX_NODES} cells in one file")
             return None
         columns = self._columns(records[0])
-        if not all(name in columns.values() for name, required in _GameBuilder.CARD_FIELDS.items() if required):
+        if not all(name in columns.values() for name in CARD.required()):
             return None  # reported once for the header, not again for every row
         rows = [self._row(number, cells, columns) for number, cells in enumerate(records[1:], start=2)
                 if any(cell.strip() for cell in cells)]
@@ -75,7 +76,7 @@ class CsvReader(Reader):
         reported once, here, by the loader's own check of a card's keys."""
         keys = [(i, name.strip()) for i, name in enumerate(header) if name.strip()]
         node = _mapping([(_scalar(name, 0, i), _scalar("", 0, i)) for i, name in keys], 0, 0)
-        known = self.mapping(node, _GameBuilder.CARD_FIELDS, "cards.csv header")
+        known = self.mapping(node, CARD, "cards.csv header")
         return {i: name for i, name in keys if name in known and known[name].start_mark.column == i}
 
     def _row(self, number: int, cells: list[str], columns: dict[int, str]) -> yaml.MappingNode:
@@ -136,7 +137,7 @@ def cards_as_csv(reader: Reader) -> str | None:
     rows = []
     for entry in entries:
         row = {}
-        for key, value in reader.mapping(entry, _GameBuilder.CARD_FIELDS, "card").items():
+        for key, value in reader.mapping(entry, CARD).items():
             cell = _as_cell(reader, key, value)
             if cell is None:
                 return None
@@ -173,7 +174,7 @@ _CardsDumper.add_representer(
 def _entries(reader: Reader, node) -> list[yaml.Node] | None:
     if node is None or any(f.level == "error" for f in reader.findings):
         return None
-    top = reader.mapping(node, {"cards": True}, reader.path.name)
+    top = reader.mapping(node, CARDS, reader.path.name)
     return reader.sequence(top.get("cards"), "cards")
 
 
@@ -181,7 +182,7 @@ def _as_cell(reader: Reader, key: str, node: yaml.Node) -> str | None:
     if key in LIST_COLUMNS and isinstance(node, yaml.SequenceNode):
         return ", ".join(reader.text(item, key) for item in node.value)
     if key == RANGE_COLUMN and isinstance(node, yaml.MappingNode):
-        bounds = reader.mapping(node, {"from": True, "to": True}, "numbers")
+        bounds = reader.mapping(node, RANGE)
         return f"{reader.text(bounds.get('from'), 'from')}-{reader.text(bounds.get('to'), 'to')}"
     if isinstance(node, yaml.ScalarNode):
         return "" if node.tag == "tag:yaml.org,2002:null" else node.value

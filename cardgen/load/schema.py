@@ -1,0 +1,429 @@
+"""load/schema: every key of game.yaml, cards.yaml and setups.yaml, with its type and whether it
+is required: the one declaration both the loader and the editor schema are made from.
+
+The loader reads each mapping against its `Fields` (unknown, duplicate and missing keys come from
+here) and each scalar through its declared type (`Values.read`: the type's `read` calls the
+Reader's converter with the type's own limits). `json_schema()` turns the same declarations into
+the JSON Schema (draft-07) that editors use through a `# yaml-language-server: $schema=` line;
+the files in cardgen/schemas/ are its output (`cardgen schema --write cardgen/schemas`, kept in
+step by the tests).
+
+A JSON Schema sees YAML as an editor's YAML 1.2 parser does: `1.10` is a number, `yes` text. The
+loader keeps every scalar as typed, so where it reads text the schema accepts any scalar.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from .. import expressions
+from ..layout import CARD_SIDE_MM, CARD_SIZES_MM
+from ..model import LEVELS
+from ..paths import SCHEMAS
+
+MAX_TEXT = 4000
+MAX_NAME = 80
+MAX_COUNT = 1000
+MAX_PLAYERS = 100
+MAX_NUMBER = 10**6
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+HEX_PATTERN = re.compile(r"^#[0-9a-fA-F]{6}$")
+INT_PATTERN = re.compile(r"^[+-]?[0-9]+$")
+KIND_ROLES = ("losing", "saving")
+ATTRIBUTE_SOURCES = ("number",)
+DIGITS = ("tens", "ones")
+DRAFT = "http://json-schema.org/draft-07/schema#"
+SCALAR = ["string", "number", "boolean", "null"]
+
+
+# --------------------------------------------------------------------------- types
+
+
+class Type:
+    """A value's type: how the loader reads it (`read`, for scalars) and its JSON Schema."""
+
+    def read(self, reader, node, what: str) -> Any:
+        raise TypeError(f"{type(self).__name__} values are read by the loader's own code")
+
+    def json(self, defs: dict) -> dict:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Text(Type):
+    limit: int = MAX_TEXT
+    choices: tuple[str, ...] = ()  # the loader reports other values with its own code and hint
+
+    def read(self, reader, node, what):
+        return reader.text(node, what, limit=self.limit)
+
+    def json(self, defs):
+        if self.choices:
+            return {"enum": list(self.choices)}
+        return {"type": SCALAR, "maxLength": self.limit}
+
+
+@dataclass(frozen=True)
+class Identifier(Type):
+    def read(self, reader, node, what):
+        return reader.identifier(node, what)
+
+    def json(self, defs):
+        return {"type": "string", "pattern": ID_PATTERN.pattern}
+
+
+@dataclass(frozen=True)
+class HexColor(Type):
+    def read(self, reader, node, what):
+        return reader.hex_color(node, what)
+
+    def json(self, defs):
+        return {"type": "string", "pattern": HEX_PATTERN.pattern}
+
+
+@dataclass(frozen=True)
+class Integer(Type):
+    low: int = 0
+    high: int = MAX_COUNT
+    nullable: bool = False
+
+    def read(self, reader, node, what):
+        return reader.integer(node, what, self.low, self.high, allow_null=self.nullable)
+
+    def json(self, defs):
+        return {"type": ["integer", "null"] if self.nullable else "integer",
+                "minimum": self.low, "maximum": self.high}
+
+
+@dataclass(frozen=True)
+class Number(Type):
+    low: float
+    high: float
+
+    def read(self, reader, node, what):
+        return reader.number(node, what, self.low, self.high)
+
+    def json(self, defs):
+        return {"type": "number", "minimum": self.low, "maximum": self.high}
+
+
+@dataclass(frozen=True)
+class Boolean(Type):
+    default: bool = False
+
+    def read(self, reader, node, what):
+        return reader.boolean(node, what, self.default)
+
+    def json(self, defs):  # the loader also takes yes/no, which YAML 1.2 reads as text
+        return {"anyOf": [{"type": ["boolean", "null"]},
+                          {"type": "string", "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo])$"}]}
+
+
+def _expression_json() -> dict:
+    """The words and signs an expression may hold (expressions.py parses it for real)."""
+    words = "|".join((*expressions.VARIABLES, *expressions.FUNCTIONS, "if", "else", "and", "or"))
+    return {"type": "string", "maxLength": expressions.MAX_LENGTH,
+            "pattern": rf"^(\s|[0-9]|[-+*/%<>=!(),]|{words})*$"}
+
+
+@dataclass(frozen=True)
+class Expression(Type):
+    """A condition on the player count, e.g. `players == 3`."""
+
+    def read(self, reader, node, what):
+        return reader.condition(node)
+
+    def json(self, defs):
+        return {"anyOf": [_expression_json(), {"type": "null"}]}
+
+
+@dataclass(frozen=True)
+class TextList(Type):
+    """One text, or a list of them."""
+
+    def read(self, reader, node, what):
+        return reader.text_list(node, what)
+
+    def json(self, defs):
+        one = Text().json(defs)
+        return {"anyOf": [one, {"type": "array", "items": one}]}
+
+
+@dataclass(frozen=True)
+class CountSpec(Type):
+    """A number of cards: a whole number, an expression of `players`, or a table by player count."""
+
+    def read(self, reader, node, what):
+        return reader.count_spec(node, what)
+
+    def json(self, defs):
+        return {"anyOf": [Integer().json(defs), _expression_json(),
+                          Table(Integer(1, MAX_PLAYERS), Integer()).json(defs)]}
+
+
+@dataclass(frozen=True)
+class ListOf(Type):
+    item: Type
+
+    def json(self, defs):
+        return {"type": ["array", "null"], "items": self.item.json(defs)}
+
+
+@dataclass(frozen=True)
+class Table(Type):
+    """A mapping whose keys are data (card names, player counts), each with a value of one type."""
+
+    key: Type
+    value: Type
+
+    def json(self, defs):
+        out: dict = {"type": "object", "additionalProperties": self.value.json(defs)}
+        if isinstance(self.key, Integer):
+            out["propertyNames"] = {"pattern": INT_PATTERN.pattern}
+        elif isinstance(self.key, Identifier):
+            out["propertyNames"] = {"pattern": ID_PATTERN.pattern}
+        return out
+
+
+@dataclass(frozen=True)
+class Free(Type):
+    """Free data for templates: any mapping."""
+
+    def json(self, defs):
+        return {"type": "object"}
+
+
+@dataclass(frozen=True)
+class AnyOf(Type):
+    options: tuple[Type, ...]
+
+    def json(self, defs):
+        return {"anyOf": [option.json(defs) for option in self.options]}
+
+
+@dataclass(frozen=True)
+class Field:
+    type: Type
+    required: bool = False
+    label: str = ""  # how findings name the value (default: the key)
+    doc: str = ""  # shown by editors on hover
+
+
+@dataclass(frozen=True)
+class Fields(Type):
+    """A mapping with known keys."""
+
+    name: str  # how findings name the mapping
+    fields: Mapping[str, Field]
+    exactly_one: tuple[str, ...] = ()  # keys of which a mapping holds exactly one
+    needs: Mapping[str, str] = field(default_factory=dict)  # key -> the key it is only read with
+    shared: str = ""  # a name: the JSON Schema defines it once (needed for recursion)
+    doc: str = ""
+
+    def __iter__(self):
+        return iter(self.fields)
+
+    def __contains__(self, key) -> bool:
+        return key in self.fields
+
+    def required(self) -> list[str]:
+        return [key for key, f in self.fields.items() if f.required]
+
+    def json(self, defs):
+        if self.shared:
+            if self.shared not in defs:
+                defs[self.shared] = {}  # a placeholder while it is being made: recursion ends here
+                defs[self.shared] = self._object(defs)
+            return {"$ref": f"#/definitions/{self.shared}"}
+        return self._object(defs)
+
+    def _object(self, defs) -> dict:
+        out: dict = {"type": "object"}
+        if self.doc:
+            out["description"] = self.doc
+        out["properties"] = {key: _described(f.type.json(defs), f.doc) for key, f in self.fields.items()}
+        out["additionalProperties"] = False
+        if self.required():
+            out["required"] = self.required()
+        if self.exactly_one:
+            out["oneOf"] = [{"required": [key]} for key in self.exactly_one]
+        if self.needs:
+            out["dependencies"] = {key: [needed] for key, needed in self.needs.items()}
+        return out
+
+
+def _described(schema: dict, doc: str) -> dict:
+    if not doc:
+        return schema
+    if "$ref" in schema:  # draft-07 ignores the siblings of a $ref
+        return {"description": doc, "allOf": [schema]}
+    return {"description": doc, **schema}
+
+
+# --------------------------------------------------------------------------- the declarations
+
+def _named(what: str) -> dict[str, Field]:
+    return {"id": Field(Identifier(), True, f"{what} id", "the id the other files use: lower-case letters, digits, - or _"),
+            "name": Field(Text(), True, f"{what} name", "the name players read"),
+            "meaning": Field(Text(), doc="what it means, for the rulebook")}
+
+
+
+COLOR = Fields("color", {
+    **_named("color"),
+    "hex": Field(HexColor(), True, doc="the card's color, \"#rrggbb\" (quoted: # starts a comment)"),
+    "symbol": Field(Identifier(), True, doc="a symbol: <game>/symbols/<name>.svg or a built-in one"),
+    "text_hex": Field(HexColor(), doc="the text color on this color (default: by contrast)"),
+    "title_hex": Field(HexColor(), doc="the card-name color on this color"),
+})
+TAG = Fields("tag", _named("tag"))
+KIND = Fields("kind", {**_named("kind"), "role": Field(Text(choices=KIND_ROLES), doc="losing: drawing one loses; "
+                                                                             "saving: saves a player from one")})
+KIND_STYLE = Fields("kind style", {"title_hex": Field(HexColor()), "hex": Field(HexColor())})
+ATTRIBUTE = Fields("attribute", {
+    **{key: f for key, f in _named("attribute").items() if key != "meaning"},
+    "from": Field(Text(choices=ATTRIBUTE_SOURCES), doc="derived from the card's number"),
+    "digit": Field(Text(choices=DIGITS), doc="take one digit of the number"),
+    "divide": Field(Integer(1, MAX_NUMBER)), "modulo": Field(Integer(1, MAX_NUMBER)),
+    "names": Field(Table(Integer(0, MAX_NUMBER), Text()), doc="a name for each value"),
+})
+CARD_SIZE = Fields("card_size", {"width_mm": Field(Number(*CARD_SIDE_MM), True, "card width (mm)"),
+                                 "height_mm": Field(Number(*CARD_SIDE_MM), True, "card height (mm)")})
+
+SELECT_LISTS = ("color", "kind", "card", "tag")
+SELECT: Fields = Fields("select", {}, shared="select", doc="picks cards; every key given must match")
+SELECT.fields.update({  # a selector holds selectors (any, not): its fields come after it
+    **{key: Field(TextList(), doc=f"one {key} or a list: a card with any of them") for key in SELECT_LISTS},
+    "attribute": Field(Table(Text(), Text()), doc="attribute id: value"),
+    "star": Field(Boolean()),
+    "any": Field(ListOf(SELECT), doc="a card any of these selectors picks"),
+    "not": Field(SELECT, doc="a card this selector does not pick"),
+})
+
+_PILE_MOVE = {"from": Field(Text(), doc="the pile to take from (default: deck)"),
+              "select": Field(SELECT), "count": Field(CountSpec()),
+              "extras": Field(Boolean()), "up_to": Field(Boolean()), "random": Field(Boolean())}
+MOVE = Fields("move", {**_PILE_MOVE, "to": Field(Text(), True, doc="the pile to put the cards on")})
+DEAL = Fields("deal", {**_PILE_MOVE, "to": Field(Text(), doc="default: hands")})
+STEP_ACTIONS = ("move", "deal", "shuffle")
+STEP = Fields("step", {
+    "move": Field(MOVE), "deal": Field(DEAL), "shuffle": Field(Text(), label="pile"),
+    "text": Field(Text(), doc="the step as the checklist prints it"),
+    "when": Field(Expression(), doc="only at some player counts, e.g. players >= 4"),
+}, exactly_one=STEP_ACTIONS)
+SETUP_PROCEDURE = Fields("setup", {"steps": Field(ListOf(STEP), True)})
+CHECK = Fields("check", {
+    "id": Field(Identifier(), True, "check id"),
+    "level": Field(Text(choices=LEVELS), True, doc="error stops the build; warning and info are reported"),
+    "on": Field(TextList(), True, doc="setup, or pile names"),
+    "message": Field(Text(), True), "select": Field(SELECT),
+    **{key: Field(CountSpec()) for key in ("at_least", "at_most", "equals")},
+    "source": Field(Text()), "when": Field(Expression()),
+})
+VARIATION = Fields("variation", {"name": Field(Text(), True, "variation name"),
+                                 "text": Field(Text(), True, "variation text")})
+ALIAS_TARGETS = ("color", "kind", "tag", "card")
+ALIAS = Fields("alias", {key: Field(Text()) for key in ALIAS_TARGETS}, exactly_one=ALIAS_TARGETS)
+GAME_WAIVER = Fields("waive", {"check": Field(Text(), True), "reason": Field(Text(), True),
+                               "inside": Field(Text(), doc="only inside this text")})
+TEXT_CHECKS = Fields("text_checks", {
+    "aliases": Field(Table(Text(), ALIAS), doc="other names the texts use, e.g. Unique Cards: {color: special}"),
+    "waive": Field(ListOf(GAME_WAIVER)),
+})
+GAME = Fields("game.yaml", {
+    "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),
+    "card_size": Field(AnyOf((Text(choices=tuple(CARD_SIZES_MM)), CARD_SIZE)), doc="a size name or {width_mm, height_mm}"),
+    "default_setup": Field(Text(), doc="the setup `cardgen cards` prints when none is named"),
+    "colors": Field(ListOf(COLOR), True), "tags": Field(ListOf(TAG)), "kinds": Field(ListOf(KIND)),
+    "kind_styles": Field(Table(Identifier(), KIND_STYLE)), "attributes": Field(ListOf(ATTRIBUTE)),
+    "setup": Field(SETUP_PROCEDURE, doc="the setup procedure the engine plays out"),
+    "checks": Field(ListOf(CHECK)), "variations": Field(ListOf(VARIATION)),
+    "reference": Field(Free(), doc="free data for the documents, e.g. the cheat sheet"),
+    "text_checks": Field(TEXT_CHECKS),
+}, doc="a cardgen game: its title, colors, kinds, setup procedure and checks")
+
+RANGE = Fields("numbers", {"from": Field(Integer(0, MAX_NUMBER), True), "to": Field(Integer(0, MAX_NUMBER), True)})
+CARD = Fields("card", {
+    "name": Field(Text(MAX_NAME), label="card name", doc="a card, or a series with {number} in it"),
+    "series": Field(Text(MAX_NAME), doc="a name pattern, e.g. 'Coin {number}', with numbers: {from, to}"),
+    "numbers": Field(RANGE), "color": Field(Text(), True, doc="a color id from game.yaml"),
+    "kind": Field(TextList(), doc="kind ids from game.yaml"), "tags": Field(TextList(), doc="tag ids from game.yaml"),
+    "number": Field(Integer(0, MAX_NUMBER, nullable=True), label="associated number"),
+    "star": Field(Boolean(), doc="a special card: a star under the symbol"),
+    "flavor": Field(Text()), "text": Field(Text(), doc="the effect; :symbol: and **bold** allowed"),
+    "details": Field(Text(), doc="the rulebook's longer explanation"),
+    "art": Field(Text(), doc="an image in the game folder or art/, e.g. art/dragon.png"),
+    "print": Field(Boolean(True), doc="false: the card is counted but not printed"),
+}, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"})
+CARDS = Fields("cards.yaml", {"cards": Field(ListOf(CARD), True)}, doc="a cardgen game's cards")
+
+PLAYERS = Fields("players", {"min": Field(Integer(1, MAX_PLAYERS), True, "players: min"),
+                             "max": Field(Integer(1, MAX_PLAYERS), True, "players: max")})
+HAND = Fields("hand", {"deal": Field(Integer(), label="hand: deal", doc="cards dealt to each player"),
+                       "extras": Field(Table(Text(), Integer()), doc="card name: extra copies each player gets")})
+EACH = Fields("each", {"select": Field(SELECT, True), "count": Field(Integer(), True)})
+SETUP_WAIVER = Fields("waive", {"check": Field(Text(), True), "reason": Field(Text(), True)})
+SETUP = Fields("setup", {
+    "name": Field(Text(MAX_NAME), True, "setup name"), "blurb": Field(Text()),
+    "players": Field(PLAYERS, True), "extra_rules": Field(TextList()), "hand": Field(HAND),
+    "cards": Field(Table(Text(), Integer(nullable=True)), doc="card name: copies (empty: the engine decides)"),
+    "each": Field(ListOf(EACH), doc="copies of every card a selector picks"),
+    "waive": Field(ListOf(SETUP_WAIVER)), "copies": Field(CountSpec()),
+})
+SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a cardgen game's setups")
+
+FILES = {"game.yaml": GAME, "cards.yaml": CARDS, "setups.yaml": SETUPS}
+
+
+# --------------------------------------------------------------------------- reading and the JSON Schema
+
+
+class Values(dict):
+    """A mapping's values by key (YAML nodes), read through their declared types."""
+
+    def __init__(self, reader, spec: Fields, values: dict):
+        super().__init__(values)
+        self.reader, self.spec = reader, spec
+
+    def read(self, key: str, default: Any = None) -> Any:
+        declared = self.spec.fields[key]
+        if key not in self:
+            return default
+        return declared.type.read(self.reader, self[key], declared.label or key)
+
+
+def json_schema(spec: Fields, title: str) -> dict:
+    defs: dict = {}
+    body = spec.json(defs)
+    out = {"$schema": DRAFT, "title": title, **body}
+    if defs:
+        out["definitions"] = dict(sorted(defs.items()))
+    return out
+
+
+def schema_file(yaml_name: str) -> Path:
+    """The JSON Schema shipped for a game file, e.g. game.yaml -> cardgen/schemas/game.schema.json."""
+    return SCHEMAS / f"{Path(yaml_name).stem}.schema.json"
+
+
+def schema_texts() -> dict[str, str]:
+    """Each shipped schema file's name and text, made from the declarations above."""
+    return {schema_file(name).name: json.dumps(json_schema(spec, f"cardgen {name}"), indent=2, ensure_ascii=False) + "\n"
+            for name, spec in FILES.items()}
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in schema_texts().items():
+        (folder / name).write_text(text, encoding="utf-8")
+        written.append(folder / name)
+    return written
+
+
+def modeline(yaml_name: str) -> str:
+    """The comment that makes editors (through yaml-language-server) validate and complete a game file."""
+    return f"# yaml-language-server: $schema={schema_file(yaml_name).as_posix()}"

@@ -1,0 +1,253 @@
+"""The editor schemas (cardgen/schemas/*.schema.json): made from the loader's own declarations
+(cardgen/load/schema.py), they accept every shipped game and reject what the loader rejects.
+
+Editors read YAML 1.2 (yaml-language-server): `yes` is text, dates are text; `as_editors_read`
+gives the data a JSON Schema validator sees in an editor."""
+from __future__ import annotations
+
+import copy
+import re
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from cardgen import cli, scaffold
+from cardgen.load import Reader, load_game, schema
+from cardgen.model import ERROR
+
+from conftest import CARD_DATA, ROOT
+
+SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
+_INT = re.compile(r"^[-+]?[0-9]+$|^0o[0-7]+$|^0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$")
+
+
+class NumberKey(str):
+    """A mapping key written as a plain number (e.g. a player count): JSON keys are text, but
+    `write` gives it back as typed."""
+
+
+def as_editors_read(node: yaml.Node):
+    """A composed YAML node as plain data under YAML 1.2's core schema."""
+    if isinstance(node, yaml.MappingNode):
+        return {(NumberKey if not key.style and _INT.match(key.value) else str)(key.value): as_editors_read(value)
+                for key, value in node.value}
+    if isinstance(node, yaml.SequenceNode):
+        return [as_editors_read(item) for item in node.value]
+    text = node.value
+    if node.style:  # quoted or a block: text
+        return text
+    if text in ("", "~", "null", "Null", "NULL"):
+        return None
+    if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
+        return text.lower() == "true"
+    if _INT.match(text):
+        return int(text, 0) if text[:2] in ("0o", "0x") else int(text)
+    if _FLOAT.match(text):
+        return float(text.replace(".inf", "inf").replace(".nan", "nan"))
+    return text
+
+
+def read_as_editors(path: Path):
+    return as_editors_read(yaml.compose(path.read_text(encoding="utf-8")))
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(NumberKey, lambda dumper, key: dumper.represent_scalar("tag:yaml.org,2002:int", key))
+
+
+def write(path: Path, data) -> None:
+    path.write_text(yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def validator(name: str) -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(schema.json_schema(schema.FILES[name], name))
+
+
+def schema_errors(name: str, data) -> list[str]:
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator(name).iter_errors(data)]
+
+
+# --------------------------------------------------------------------------- the files
+
+
+def test_the_shipped_schema_files_are_the_declarations_made_json():
+    """Regenerate with `cardgen schema --write cardgen/schemas` when a declaration changes."""
+    shipped = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "cardgen" / "schemas").glob("*.json")}
+    assert shipped == schema.schema_texts()
+    for text in shipped.values():
+        jsonschema.Draft7Validator.check_schema(yaml.safe_load(text))
+
+
+def test_the_schema_command_prints_each_files_line_and_writes_the_files(capsys, tmp_path):
+    assert cli.main(["schema"]) == 0
+    out = capsys.readouterr().out
+    for name in schema.FILES:
+        assert f"# yaml-language-server: $schema={schema.schema_file(name).as_posix()}" in out
+        assert schema.schema_file(name).is_file()
+    assert cli.main(["schema", "--write", str(tmp_path / "s")]) == 0
+    assert {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "s").iterdir()} == schema.schema_texts()
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_every_shipped_game_is_valid_against_the_schemas(game):
+    for name in schema.FILES:
+        assert schema_errors(name, read_as_editors(CARD_DATA / game / name)) == [], name
+
+
+def test_new_games_start_with_the_line_that_points_editors_at_the_schemas(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["new", "quest"]) == 0 and cli.main(["new", "pups", "--from", "exploding_puppy"]) == 0
+    for game in ("quest", "pups"):
+        for name in schema.FILES:
+            first, rest = (tmp_path / game / name).read_text(encoding="utf-8").split("\n", 1)
+            assert first == f"# yaml-language-server: $schema={schema.schema_file(name).as_posix()}"
+            assert Path(first.split("=", 1)[1]).is_file()
+    assert (tmp_path / "pups" / "cards.yaml").read_text(encoding="utf-8").split("\n", 1)[1] == \
+        (CARD_DATA / "exploding_puppy" / "cards.yaml").read_text(encoding="utf-8")
+    assert load_game(tmp_path / "quest").ok
+
+
+# --------------------------------------------------------------------------- the schema rejects what the loader rejects
+
+
+def loader_errors(folder: Path) -> list[str]:
+    return [f"{f.code}: {f}" for f in load_game(folder).findings if f.level == ERROR]
+
+
+TYPOS = [  # (file, a change to the data, the loader's finding code)
+    ("cards.yaml", lambda d: d["cards"][0].update(colour="red"), "unknown-key"),
+    ("cards.yaml", lambda d: d["cards"][0].update(star="maybe"), "wrong-type"),
+    ("cards.yaml", lambda d: d["cards"][0].update(number="three"), "not-a-whole-number"),
+    ("setups.yaml", lambda d: d["setups"][0].update(copies=[1, 2]), "wrong-type"),
+    ("setups.yaml", lambda d: d["setups"][0].update(copies="twice"), "bad-expression"),
+    ("setups.yaml", lambda d: d["setups"][0]["players"].update(min=0), "number-out-of-range"),
+    ("game.yaml", lambda d: d["colors"][0].update(hex="red"), "bad-color"),
+    ("game.yaml", lambda d: d.update(card_size="huge"), "unknown-size"),
+    ("game.yaml", lambda d: d["checks"][0].update(level="fatal"), "bad-level"),
+    ("game.yaml", lambda d: d["setup"]["steps"][0].update(shuffle="deck"), "bad-step"),
+]
+
+
+@pytest.mark.parametrize("name, change, code", TYPOS, ids=[f"{t[0]}-{t[2]}-{i}" for i, t in enumerate(TYPOS)])
+def test_a_typo_the_loader_rejects_the_schema_rejects(tmp_path, name, change, code):
+    folder = shutil.copytree(CARD_DATA / "starter", tmp_path / "starter")
+    data = read_as_editors(folder / name)
+    change(data)
+    write(folder / name, data)
+    assert any(e.startswith(f"{code}:") for e in loader_errors(folder)), loader_errors(folder)
+    assert schema_errors(name, data)
+
+
+# --------------------------------------------------------------------------- loader and schema cannot drift apart
+
+
+def _declared(t: schema.Type, out: dict) -> dict:
+    """Every mapping declaration reachable from t, by id."""
+    if isinstance(t, schema.Fields):
+        if id(t) not in out:
+            out[id(t)] = t
+            for f in t.fields.values():
+                _declared(f.type, out)
+    elif isinstance(t, schema.ListOf):
+        _declared(t.item, out)
+    elif isinstance(t, schema.Table):
+        _declared(t.value, out)
+    elif isinstance(t, schema.AnyOf):
+        for option in t.options:
+            _declared(option, out)
+    return out
+
+
+DECLARED = {}
+for _spec in schema.FILES.values():
+    _declared(_spec, DECLARED)
+
+
+def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_declaration_is_read(monkeypatch):
+    """The loader reads mappings only through declarations the editor schema is made of (a key the
+    loader knew but the schema not, or the other way round, would need a declaration outside
+    them); and every declaration is read by the loader when it loads the shipped games."""
+    read = {}
+    original = Reader.mapping
+
+    def recording(self, node, spec, what=""):
+        read[id(spec)] = spec
+        return original(self, node, spec, what)
+
+    monkeypatch.setattr(Reader, "mapping", recording)
+    for game in SHIPPED:
+        load_game(CARD_DATA / game)
+    custom_size = [d for d in DECLARED.values() if d is schema.CARD_SIZE]  # no shipped game has a custom size
+    assert {d.name for d in read.values() if id(d) not in DECLARED} == set()
+    assert {d.name for i, d in DECLARED.items() if i not in read and d not in custom_size} == set()
+
+
+def _first_places(data, t: schema.Type, path: tuple, out: dict) -> None:
+    """Where each declared mapping first occurs in a file's data: its path, by declaration id."""
+    if isinstance(t, schema.Fields) and isinstance(data, dict):
+        out.setdefault(id(t), path)
+        for key, value in data.items():
+            if key in t.fields:
+                _first_places(value, t.fields[key].type, (*path, key), out)
+    elif isinstance(t, schema.ListOf) and isinstance(data, list):
+        for i, item in enumerate(data):
+            _first_places(item, t.item, (*path, i), out)
+    elif isinstance(t, schema.Table) and isinstance(data, dict):
+        for key, value in data.items():
+            _first_places(value, t.value, (*path, key), out)
+    elif isinstance(t, schema.AnyOf):
+        for option in t.options:
+            _first_places(data, option, path, out)
+
+
+def _wrong_value(t: schema.Type):
+    """A value of the wrong shape for a type: text where a list or mapping belongs, else a mapping."""
+    return "wrong" if isinstance(t, (schema.Fields, schema.Table, schema.ListOf)) else {"wrong": {"deeper": 1}}
+
+
+def _mutations():
+    """For each declared mapping, in the smallest shipped game that has it: an unknown key, and
+    each declared key given a value of the wrong shape."""
+    places = {}
+    for game in ("starter", "good_puppies", "exploding_puppy"):
+        for name, spec in schema.FILES.items():
+            found: dict = {}
+            _first_places(read_as_editors(CARD_DATA / game / name), spec, (), found)
+            for ident, path in found.items():
+                places.setdefault(ident, (game, name, path))
+    for ident, (game, name, path) in places.items():
+        spec = DECLARED[ident]
+        yield pytest.param(game, name, path, "an_unknown_key", "wrong", id=f"{spec.name}-unknown")
+        for key, f in spec.fields.items():
+            if not isinstance(f.type, schema.Free):
+                yield pytest.param(game, name, path, key, _wrong_value(f.type), id=f"{game}-{name}-{spec.name}-{key}")
+
+
+@pytest.mark.parametrize("game, name, path, key, value", list(_mutations()))
+def test_for_each_declared_key_a_wrong_value_is_rejected_by_loader_and_schema(tmp_path, game, name, path, key, value):
+    folder = shutil.copytree(CARD_DATA / game, tmp_path / game)
+    data = read_as_editors(folder / name)
+    target = data
+    for step in path:
+        target = target[step]
+    target[key] = copy.deepcopy(value)
+    write(folder / name, data)
+    assert loader_errors(folder), f"the loader accepts {key}: {value!r} at {path}"
+    assert schema_errors(name, data), f"the schema accepts {key}: {value!r} at {path}"
+
+
+def test_the_shipped_games_written_back_as_plain_yaml_still_load(tmp_path):
+    """The mutation tests above write the data back with PyYAML: that alone changes nothing."""
+    for game in ("starter", "good_puppies", "exploding_puppy"):
+        folder = shutil.copytree(CARD_DATA / game, tmp_path / game)
+        for name in schema.FILES:
+            data = read_as_editors(folder / name)
+            write(folder / name, data)
+        assert loader_errors(folder) == []
