@@ -172,6 +172,9 @@ class Reader:
     def mapping(self, node, spec: Fields, what: str = "") -> Values:
         """A mapping with the keys `spec` declares (load/schema.py). Unknown, duplicate and missing
         keys are reported; the values are read through their declared types (Values.read)."""
+        if not isinstance(spec, Fields):
+            raise TypeError("Reader.mapping reads against a declaration of load/schema.py, the one source "
+                            "of the loader's keys and the editor schema: declare the mapping there")
         what = what or spec.name
         fields = spec.fields
         out = Values(self, spec, {})
