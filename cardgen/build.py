@@ -209,6 +209,15 @@ class Limits:
 LIMITS = Limits()
 
 
+@dataclass(frozen=True)
+class Event:
+    """What `run` reports as it works, for a progress display (cli.py shows it): an output
+    `started` rendering, `finished`, or `failed` (its message is in the Result)."""
+
+    kind: str
+    output: Output
+
+
 @dataclass
 class Result:
     written: list[Path] = field(default_factory=list)
@@ -223,9 +232,10 @@ class Result:
 
 
 def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | None = None,
-        limits: Limits = LIMITS) -> Result:
+        limits: Limits = LIMITS, on_event: Callable[[Event], None] = lambda event: None) -> Result:
     """Render the plan's outputs into a staging folder in `out` (default output/<game>/) and
-    publish them when every one succeeded (see the module's docstring)."""
+    publish them when every one succeeded (see the module's docstring). `on_event` hears of
+    each output as it starts and ends."""
     out = output_dir(game, out)
     result = Result(skipped=plan.skipped)
     placeholders: set[str] = set()
@@ -233,7 +243,10 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
         recover(out)
         stage = _new_stage(out)
         try:
-            for done in _render_all(game, report, plan.outputs, stage, limits):
+            outputs = _render_all(game, report, plan.outputs, stage, limits,
+                                  lambda output: on_event(Event("started", output)))
+            for done in outputs:
+                on_event(Event("failed" if done.problem or done.bug else "finished", done.output))
                 placeholders |= done.placeholders
                 if done.problem:
                     result.failures.append(done.problem)
@@ -270,7 +283,7 @@ class _OutOfTime(BaseException):
 
 
 def _render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage: Path,
-                limits: Limits) -> Iterator[_Done]:
+                limits: Limits, started: Callable[[Output], None]) -> Iterator[_Done]:
     """Each output on a small pool of worker processes, each under the ceilings; a worker that
     dies or runs over its time is killed and replaced, and its output reported as failed."""
     if not outputs:
@@ -289,6 +302,7 @@ def _render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage
                     continue
                 output = pending.pop(0)
                 worker.send(output)
+                started(output)
                 busy[worker] = (output, time.monotonic() + limits.wall_seconds)
             deadline = min(end for _, end in busy.values())
             wait([w.connection for w in busy] + [w.process.sentinel for w in busy],

@@ -10,7 +10,7 @@ import traceback
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__, build, engine, load, report, scaffold
+from . import __version__, build, engine, load, report, scaffold, terminal
 from .errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
 from .layout import PAPERS_MM
 from .write import output_dir
@@ -258,24 +258,21 @@ def cmd_build(args) -> int:
 
 
 def _run(game, checked, plan: build.Plan, out: str | None, summary: bool = False) -> int:
-    """Run a plan and print what happened: failures, bugs, warnings, what was written."""
-    result = build.run(game, checked, plan, out)
+    """Run a plan, showing its progress on a terminal, and print what happened: failures, bugs,
+    warnings, what was written (for `build`, a summary of the output folder)."""
+    with terminal.display(sys.stderr, game.title, len(plan.outputs)) as shown:
+        result = build.run(game, checked, plan, out, on_event=shown.event)
     for text in result.failures:
         say(text)
     for text in result.bugs:
         say(text)
         say(BUG_NOTICE)
-    for text in result.warnings + [f"skipped {reason}" for reason in result.skipped]:
+    for text in result.warnings:
         say(text)
-    if result.ok:
-        for path in result.written:
-            say(f"wrote {path}")
-    else:
+    if not result.ok:
         say("nothing was written: the earlier outputs are unchanged")
     if summary:
-        folder = output_dir(game, out)
-        failed = len(result.failures) + len(result.bugs)
-        say(f"\n{game.title}: {len(result.written)} file(s) in {folder}/" + (f", {failed} failed" if failed else ""))
-        for path in sorted(result.written):
-            say(f"  {path.name}")
+        shown.summary(output_dir(game, out), result)
+    else:
+        shown.written(result)
     return EXIT_BUG if result.bugs else EXIT_DATA if result.failures else EXIT_OK

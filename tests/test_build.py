@@ -54,15 +54,6 @@ def test_checklist_command_for_no_players_is_a_usage_error(capsys, tmp_path):
     assert "0 players cannot play" in err
 
 
-def test_build_writes_every_output_and_a_summary(capsys, tmp_path):
-    code, err = run(capsys, "build", TINY_GAME, "--out", tmp_path)
-    assert code == 0, err
-    for name in ("rulebook.pdf", "checklists.pdf", "cards-starter.pdf"):
-        assert (tmp_path / name).is_file()
-        assert f"wrote {tmp_path / name}" in err
-    assert f"file(s) in {tmp_path}/" in err
-
-
 def test_build_warns_once_about_the_cards_without_art_on_all_its_sheets(capfd, game_copy, tmp_path):
     """Each card sheet finds its own cards without art; `build` lists them all in one warning.
     capfd, not capsys: it also sees what the worker processes print."""

@@ -1,0 +1,138 @@
+"""terminal: how the command line shows a build. On a terminal: a live progress display of the
+outputs being rendered (rich) and a summary table. Anywhere else (a pipe, a file, a CI log):
+nothing while it works and a plain summary, never an escape code.
+
+Text from game data goes through report.printable first, and into rich as Text (never markup),
+so a title like `[bold]` or an escape character stays as typed."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import TextIO
+
+from .build import Event, Result
+from .report import printable
+
+
+def display(stream: TextIO, title: str, outputs: int) -> "PlainDisplay":
+    """The display for a build of `outputs` outputs, shown on `stream`."""
+    cls = LiveDisplay if is_terminal(stream) else PlainDisplay
+    return cls(stream, title, outputs)
+
+
+def is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):  # a closed or fake stream
+        return False
+
+
+def _size(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return "?"
+    return f"{size / 1024:.0f} KB" if size < 1 << 20 else f"{size / (1 << 20):.1f} MB"
+
+
+def _heading(title: str, folder: Path, result: Result) -> str:
+    failed = len(result.failures) + len(result.bugs)
+    return f"{title}: {len(result.written)} file(s) in {folder}/" + (f", {failed} failed" if failed else "")
+
+
+class PlainDisplay:
+    """Lines of plain text, written when the build is over."""
+
+    def __init__(self, stream: TextIO, title: str, outputs: int):
+        self.stream, self.title, self.outputs = stream, title, outputs
+
+    def __enter__(self) -> "PlainDisplay":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def event(self, event: Event) -> None:
+        pass
+
+    def written(self, result: Result) -> None:
+        """What a one-output command wrote, or skipped."""
+        for reason in result.skipped:
+            self._say(f"skipped {reason}")
+        if result.ok:
+            for path in result.written:
+                self._say(f"wrote {path}")
+
+    def summary(self, folder: Path, result: Result) -> None:
+        """`cardgen build`'s closing report: the files in the output folder, what was skipped and why."""
+        if result.ok:
+            for path in result.written:
+                self._say(f"wrote {path}")
+        self._say(f"\n{_heading(self.title, folder, result)}")
+        for path in sorted(result.written):
+            self._say(f"  {path.name:<32} {_size(path):>8}")
+        for reason in result.skipped:
+            self._say(f"skipped {reason}")
+
+    def _say(self, text: str) -> None:
+        print(printable(text), file=self.stream)
+
+
+class LiveDisplay(PlainDisplay):
+    """A progress bar over the outputs, a spinner for each one rendering, a line for each one done."""
+
+    def __init__(self, stream: TextIO, title: str, outputs: int):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        super().__init__(stream, title, outputs)
+        self.console = Console(file=stream, highlight=False)
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), console=self.console, transient=True)
+        self.tasks: dict = {}
+        self.started: dict = {}
+
+    def __enter__(self) -> "LiveDisplay":
+        self.progress.start()
+        self.overall = self.progress.add_task(self._plain(f"building {self.title}"), total=self.outputs)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.progress.stop()
+
+    def event(self, event: Event) -> None:
+        label = event.output.label
+        if event.kind == "started":
+            self.started[label] = time.monotonic()
+            self.tasks[label] = self.progress.add_task(self._plain(f"  {label}"), total=None)
+            return
+        self.progress.remove_task(self.tasks.pop(label))
+        self.progress.advance(self.overall)
+        seconds = time.monotonic() - self.started.pop(label)
+        mark, style = ("✓", "green") if event.kind == "finished" else ("✗", "red")
+        self.console.print(self._text(f"{mark} {label}", style), self._text(f"{seconds:.1f} s", "dim"))
+
+    def summary(self, folder: Path, result: Result) -> None:
+        from rich.table import Table
+
+        table = Table(box=None, padding=(0, 2), show_header=False)
+        table.add_column()
+        table.add_column(justify="right")
+        for path in sorted(result.written):
+            table.add_row(self._text(path.name, "green"), _size(path))
+        self.console.print()
+        self.console.print(self._text(_heading(self.title, folder, result), "bold"))
+        self.console.print(table)
+        for reason in result.skipped:
+            self.console.print(self._text(f"skipped {reason}", "yellow"))
+
+    @staticmethod
+    def _plain(text: str) -> str:
+        return printable(text)
+
+    @staticmethod
+    def _text(text: str, style: str):
+        from rich.text import Text
+
+        return Text(printable(text), style=style)
