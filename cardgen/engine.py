@@ -405,8 +405,11 @@ def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
         if check.on != ("setup",):
             continue
         actual = sum(n for c, n in table.items() if matches(game.card(c), check.select))
-        findings += _apply_check(check, setup, actual, variables,
-                                 f"{setup.name}: {_what(game, check, 'the setup table')}")
+        try:
+            findings += _apply_check(check, setup, actual, variables,
+                                     f"{setup.name}: {_what(game, check, 'the setup table')}")
+        except expressions.ExpressionError as exc:
+            findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where))
     return findings
 
 

@@ -63,6 +63,9 @@ def _validate_node(node: ast.AST) -> None:
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
             raise ExpressionError("only min(...) and max(...) may be called")
+        if len(node.args) < 2:
+            raise ExpressionError(f"{node.func.id}(...) needs at least two values, e.g. "
+                                  f"{node.func.id}(1, players - 2)")
 
 
 def setup_variables(setup, players: int) -> dict[str, int]:

@@ -448,6 +448,7 @@ class _GameBuilder:
         self.folder = folder
         self.g, self.c, self.s = readers["game"], readers["cards"], readers["setups"]
         self.extra_findings: list[Finding] = []
+        self.piles: list[str] = list(self.START_PILES)
 
     def build(self, docs) -> Game:
         g = self.g
@@ -897,6 +898,7 @@ class _GameBuilder:
             return ()
         m = g.mapping(node, schema.SETUP_PROCEDURE)
         steps = []
+        piles = self.piles  # the piles that exist so far, in order of appearance
         for item in g.sequence(m.get("steps"), "steps"):
             sm = g.mapping(item, schema.STEP)
             actions = [a for a in schema.STEP.exactly_one if a in sm]
@@ -906,12 +908,16 @@ class _GameBuilder:
             action = actions[0]
             common = dict(action=action, when=sm.read("when"), text=sm.read("text", ""), where=g.where(item))
             if action == "shuffle":
-                steps.append(Step(source=sm.read("shuffle"), **common))
+                steps.append(Step(source=self._pile(sm.get("shuffle"), piles, "shuffle"), **common))
                 continue
             spec = g.mapping(sm[action], schema.STEP.fields[action].type)
+            source = self._pile(spec.get("from"), piles, "from")
+            target = spec.read("to") or ("hands" if action == "deal" else "deck")
+            if ID_PATTERN.match(target) and target not in piles:
+                piles.append(target)
             steps.append(Step(
-                source=spec.read("from") or "deck",
-                target=spec.read("to") or ("hands" if action == "deal" else "deck"),
+                source=source,
+                target=target,
                 select=self._selector(spec.get("select")),
                 count=spec.read("count"),
                 per_player=action == "deal",
@@ -921,6 +927,26 @@ class _GameBuilder:
                 **common,
             ))
         return tuple(steps)
+
+    START_PILES = ("deck", "hands")  # the setup's cards, and what the players were dealt
+    CHECK_PILES = ("draw_pile", "hand")  # the deck after the steps; each player's share of the hands
+
+    def _pile(self, node, piles: list[str], what: str) -> str:
+        """A step's pile to take from (or shuffle): one that exists at this point of the steps."""
+        name = self.g.text(node, what, "deck")
+        if name not in piles:
+            self.g.error(node, "unknown-pile", f"{what}: no pile '{name}' exists at this step",
+                         " ".join(filter(None, [_did_you_mean(name, piles), f"piles so far: {', '.join(piles)} "
+                                                "(a pile exists once a step moves cards to it)"])))
+        return name
+
+    def _check_piles(self, node, on: tuple[str, ...]) -> None:
+        """A check's `on:` names piles the setup steps make (or draw_pile, hand, setup)."""
+        known = ["setup", *self.CHECK_PILES, *self.piles]
+        for name in on:
+            if name not in known:
+                self.g.error(node, "unknown-pile", f"on: no pile '{name}': the setup steps never make it",
+                             _did_you_mean(name, known) or f"piles are: {', '.join(known)}")
 
     def _selector(self, node, reader: Reader | None = None):
         g = reader or self.g
@@ -966,6 +992,7 @@ class _GameBuilder:
                 g.error(m.get("on"), "bad-check", f"on: '{', '.join(on)}' must be setup, or pile names",
                         "e.g. on: draw_pile, on: hand, on: [draw_pile, box]")
                 continue
+            self._check_piles(m.get("on"), on)
             bounds = {k: m.read(k) for k in ("at_least", "at_most", "equals") if k in m}
             if not bounds:
                 g.error(item, "bad-check", "a check needs at_least, at_most or equals")

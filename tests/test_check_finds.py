@@ -1,0 +1,99 @@
+"""Everything a build can reject is found by `cardgen check`: exit 1, file:line:column, a stable
+code and a hint, and never a traceback. Each test breaks one thing in a copy of a game folder."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cardgen import cli
+
+
+def check(folder, capsys) -> tuple[int, str]:
+    code = cli.main(["check", str(folder)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path, text: str) -> int:
+    """The 1-based line of the first line holding text."""
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+def assert_finding(out: str, file: str, line: int, code: str, *words: str) -> str:
+    """The finding at file:line with code, whose message and hint hold every word; returns it."""
+    pattern = re.compile(rf"^{re.escape(file)}:{line}:\d+: error: (.*)\[{re.escape(code)}\]\n    hint: (.*)$", re.M)
+    match = pattern.search(out)
+    assert match, f"no {code} at {file}:{line} in:\n{out}"
+    found = match.group(0)
+    for word in words:
+        assert word in found, f"{word!r} not in {found!r}"
+    return found
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+@pytest.mark.parametrize("expression", ["max()", "max(players)", "min(1)"])
+def test_min_and_max_with_too_few_values_are_findings(game_copy, capsys, expression):
+    folder = game_copy()
+    edit(folder / "game.yaml", "at_least: players - 1", f'at_least: "{expression}"')
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/game.yaml", line_of(folder / "game.yaml", expression), "bad-expression",
+                   "needs at least two values", "players")
+
+
+def test_copies_expression_is_checked_in_setups_yaml(game_copy, capsys):
+    folder = game_copy()
+    edit(folder / "setups.yaml", "players: {min: 2, max: 3}", 'players: {min: 2, max: 3}\n    copies: "max()"')
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/setups.yaml", line_of(folder / "setups.yaml", "copies"), "bad-expression",
+                   "max(...) needs at least two values")
+
+
+def test_a_table_bound_without_the_players_of_a_setup_is_a_finding(game_copy, capsys):
+    folder = game_copy()
+    edit(folder / "game.yaml", "equals: 20", "equals: {2: 20}")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert "table-size: the table has no entry for 3 players [bad-expression]" in out
+
+
+# --------------------------------------------------------------------------- piles
+
+
+def test_a_misspelled_pile_in_a_check_is_an_error_with_did_you_mean(game_copy, capsys):
+    folder = game_copy()
+    edit(folder / "game.yaml", "on: draw_pile", "on: draw_piles")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/game.yaml", line_of(folder / "game.yaml", "draw_piles"), "unknown-pile",
+                   "'draw_piles'", "did you mean 'draw_pile'?")
+
+
+def test_a_misspelled_pile_in_a_step_is_an_error_with_did_you_mean(game_copy, capsys):
+    folder = game_copy()
+    edit(folder / "game.yaml", "move: {from: hazards, to: deck", "move: {from: hazard, to: deck")
+    code, out = check(folder, capsys)
+    assert code == 1
+    found = assert_finding(out, "tiny_game/game.yaml", line_of(folder / "game.yaml", "from: hazard,"),
+                           "unknown-pile", "from: no pile 'hazard'", "did you mean 'hazards'?")
+    assert "add cards to the setup" not in out, found
+
+
+def test_a_pile_no_earlier_step_makes_is_unknown_where_it_is_taken_from(game_copy, capsys):
+    folder = game_copy()
+    edit(folder / "game.yaml", "    - move: {from: deck, to: hazards, select: {kind: hazard}}\n      text: Take out the hazards.\n", "")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/game.yaml", line_of(folder / "game.yaml", "from: hazards"), "unknown-pile",
+                   "piles so far: deck, hands, box")
