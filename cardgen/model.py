@@ -230,6 +230,18 @@ class TextChecks:
 
 
 @dataclass(frozen=True)
+class Layout:
+    """The card design: sections of settings (art/card-layout.yaml with the game's layout.yaml
+    merged over it, checked by load) and the font file of each font role."""
+
+    settings: Mapping[str, Mapping[str, Any]]
+    fonts: Mapping[str, Path] = field(default_factory=dict)
+
+    def __getitem__(self, section: str) -> Mapping[str, Any]:
+        return self.settings[section]
+
+
+@dataclass(frozen=True)
 class Game:
     id: str
     folder: Path
@@ -252,7 +264,7 @@ class Game:
     rules_markdown: str = ""
     rules_file: str = ""  # rules.md as load named it, for findings' file:line:column
     text_checks: TextChecks = field(default_factory=TextChecks)
-    layout: Mapping[str, Any] = field(default_factory=dict)
+    layout: Layout | None = None  # None only for games built by hand (tests); load always sets it
     extra: Mapping[str, Any] = field(default_factory=dict)  # free data for templates (cheat sheets)
 
     def color(self, color_id: str) -> Color:

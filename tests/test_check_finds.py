@@ -3,10 +3,12 @@ code and a hint, and never a traceback. Each test breaks one thing in a copy of 
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
 from cardgen import cli
+from cardgen.paths import ART
 
 
 def check(folder, capsys) -> tuple[int, str]:
@@ -97,3 +99,51 @@ def test_a_pile_no_earlier_step_makes_is_unknown_where_it_is_taken_from(game_cop
     assert code == 1
     assert_finding(out, "tiny_game/game.yaml", line_of(folder / "game.yaml", "from: hazards"), "unknown-pile",
                    "piles so far: deck, hands, box")
+
+
+# --------------------------------------------------------------------------- layout.yaml
+
+
+@pytest.mark.parametrize("layout_yaml, code, words", [
+    ('text: {size: big}', "wrong-type", ["layout text.size should be a number, not 'big'"]),
+    ('text: {colour: "#000000"}', "unknown-key", ["layout text: unknown key 'colour'", "did you mean 'color'?"]),
+    ('txet: {size: 8}', "unknown-key", ["layout.yaml: unknown key 'txet'", "did you mean 'text'?"]),
+    ('back: {background: red}', "bad-color", ["layout back.background 'red' is not a color", "#rrggbb"]),
+    ('name: {font: comic}', "unknown-font-role", ["layout name.font: no font role 'comic'", "use one of: title"]),
+    ('fonts: {title: Missing.ttf}', "font-not-found", ["font 'Missing.ttf' not found", "fonts/ folder"]),
+    ('fonts: {title: ../../etc/x.ttf}', "bad-font", ["name of a .ttf file"]),
+    ('back: {pattern_step: 0.001}', "number-out-of-range", ["back.pattern_step is 0.001; it must be 2–100"]),
+    ('design: {width: 0}', "number-out-of-range", ["design.width is 0; it must be 10–400"]),
+    ('text: {leading: 0}', "number-out-of-range", ["text.leading is 0;"]),
+    ('text: {size: .inf}', "wrong-type", ["text.size should be a number, not '.inf'"]),
+    ('text: {size: .nan}', "wrong-type", ["text.size should be a number, not '.nan'"]),
+    ('text: 9', "wrong-type", ["layout text should be a mapping"]),
+    ('back: {emblem: "no such"}', "bad-id", ["layout back.emblem 'no such' is not a valid identifier"]),
+])
+def test_layout_mistakes_are_found_at_their_line(game_copy, capsys, layout_yaml, code, words):
+    folder = game_copy()
+    (folder / "layout.yaml").write_text("# the card design\n\n" + layout_yaml + "\n", encoding="utf-8")
+    exit_code, out = check(folder, capsys)
+    assert exit_code == 1
+    assert_finding(out, "tiny_game/layout.yaml", 3, code, *words)
+
+
+def test_a_font_that_reportlab_cannot_read_is_found_at_check(game_copy, capsys):
+    folder = game_copy()
+    (folder / "fonts").mkdir()
+    (folder / "fonts" / "Broken.ttf").write_bytes(b"\x00\x01\x00\x00" + b"not a font" * 100)
+    (folder / "layout.yaml").write_text("fonts:\n  text: Broken.ttf\n")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/layout.yaml", 2, "bad-font", "Broken.ttf cannot be used", "TrueType")
+
+
+def test_a_font_symlink_leading_out_is_found_at_check(game_copy, capsys, tmp_path):
+    shutil.copy(ART / "fonts" / "Lato-Regular.ttf", tmp_path / "Outside.ttf")
+    folder = game_copy()
+    (folder / "fonts").mkdir()
+    (folder / "fonts" / "Outside.ttf").symlink_to(tmp_path / "Outside.ttf")
+    (folder / "layout.yaml").write_text("fonts: {text: Outside.ttf}\n")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/layout.yaml", 1, "font-outside", "Outside.ttf lies outside")

@@ -8,6 +8,7 @@ collect every problem in one run instead of stopping at the first.
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -21,8 +22,9 @@ from ..errors import UsageError
 from ..layout import CARD_SIZES_MM
 from ..paths import ART, CARD_DATA, display_path, inside
 from ..engine import matches
+from .layout import read_layout
 from ..model import (
-    ERROR, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Passage, Setup, SetupLine,
+    ERROR, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
     Step, Tag, TextChecks, Variation, Waiver, Where, slugify,
 )
 from . import schema
@@ -281,10 +283,14 @@ class Reader:
         try:
             value = float(node.value)
         except ValueError:
-            self.error(node, "wrong-type", f"{what} should be a number, not '{node.value}'")
+            value = math.nan
+        if not math.isfinite(value):
+            self.error(node, "wrong-type", f"{what} should be a number, not '{node.value}'",
+                       f"write a number from {low:g} to {high:g}")
             return None
         if not low <= value <= high:
-            self.error(node, "number-out-of-range", f"{what} is {value}; it must be {low}–{high}")
+            self.error(node, "number-out-of-range", f"{what} is {value:g}; it must be {low:g}–{high:g}",
+                       f"write a number from {low:g} to {high:g}")
             return None
         return value
 
@@ -1029,15 +1035,11 @@ class _GameBuilder:
             self.extra_findings += reader.findings
             return ""
 
-    def _layout(self) -> dict:
-        path = self.folder / "layout.yaml"
-        if not path.is_file():
-            return {}
-        reader = Reader(path)
-        node = reader.document() if not _leads_out(reader, self.folder) else None
-        data = reader.plain(node, "layout.yaml") if node is not None else {}
+    def _layout(self) -> Layout:
+        reader = Reader(self.folder / "layout.yaml")
+        design = read_layout(self.folder, reader)
         self.extra_findings += reader.findings
-        return data if isinstance(data, dict) else {}
+        return design
 
 
 # --------------------------------------------------------------------------- patterns

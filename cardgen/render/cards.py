@@ -3,8 +3,7 @@
 Each distinct card face (and the one back) is drawn once as a PDF form and placed on the
 sheets as often as the setup needs it, clipped to its cell: so a 90-card deck costs about as
 much as its 30 distinct cards, and the faces are identical wherever they appear. Positions
-come from `layout` (pure geometry), the card design from art/card-layout.yaml merged with
-the game's layout.yaml.
+come from `layout` (pure geometry), the card design from the game's Layout (checked by load).
 """
 from __future__ import annotations
 
@@ -12,14 +11,12 @@ import hashlib
 import io
 import math
 import os
-import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-import yaml
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
@@ -34,10 +31,9 @@ from .. import engine, images, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
 from ..paths import ART as SHARED_ART, inside
-from ..model import BuildError, Card, Color, Game, Where, slugify
+from ..model import BuildError, Card, Color, Game, Layout, slugify
 from ..write import atomic_write, output_dir
 
-DEFAULT_LAYOUT = SHARED_ART / "card-layout.yaml"
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
@@ -80,7 +76,7 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
         raise BuildError(str(exc)) from None
     with _reproducible():
         canvas, buffer = _canvas(sheet, f"{game.title}: duplex calibration")
-        fonts = Fonts(game, load_layout(game))
+        fonts = Fonts(game.layout)
         _draw_calibration_front(canvas, sheet, fonts)
         canvas.showPage()
         _draw_calibration_back(canvas, sheet, fonts)
@@ -218,85 +214,14 @@ def placeholder_warning(game: Game, names: Iterable[str]) -> str:
     return f"warning: {game.id}: {len(names)} card(s) have no art, drawn with placeholders: {shown}"
 
 
-# --------------------------------------------------------------------------- the layout data
-
-
-def load_layout(game: Game) -> dict:
-    """art/card-layout.yaml with the game's layout.yaml merged over it, numbers converted."""
-    where = Where(f"{game.folder.name}/layout.yaml")
-    merged = _merge(_default_layout(), game.layout or {}, (), where)
-    for path, value in _leaves(merged):
-        if (path[-1] == "font" or path[-1].endswith("_font")) and value not in merged["fonts"]:
-            raise BuildError(f"layout {'.'.join(path)}: no font role '{value}'", where,
-                             f"use one of: {', '.join(merged['fonts'])}")
-    return merged
-
-
-@lru_cache(maxsize=1)
-def _default_layout() -> dict:
-    with open(DEFAULT_LAYOUT, encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
-
-
-def _merge(default: Mapping, override: Mapping, path: tuple, where: Where) -> dict:
-    out = dict(default)
-    for key, value in override.items():
-        here = (*path, str(key))
-        if key not in default:
-            raise BuildError(f"layout has no setting '{'.'.join(here)}'", where,
-                             f"settings here: {', '.join(default)}")
-        if isinstance(default[key], Mapping):
-            if not isinstance(value, Mapping):
-                raise BuildError(f"layout {'.'.join(here)} should be a mapping of settings", where)
-            out[key] = _merge(default[key], value, here, where)
-        else:
-            out[key] = _convert(default[key], value, here, where)
-    return out
-
-
-def _convert(default: Any, value: Any, path: tuple, where: Where) -> Any:
-    name = ".".join(path)
-    if isinstance(default, (int, float)):
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise BuildError(f"layout {name}: '{value}' is not a number", where) from None
-        low, high = _range_of(path)
-        if not math.isfinite(number) or not low <= number <= high:
-            raise BuildError(f"layout {name}: {value} is out of range ({low:g} to {high:g})", where)
-        return number
-    text = str(value)
-    if str(default).startswith("#") and not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
-        raise BuildError(f"layout {name}: '{text}' is not a color", where, "write colors as \"#rrggbb\"")
-    return text
-
-
-# settings that break the drawing (or take forever) outside these ranges; others: 0 to 1000
-_RANGES = {"design.width": (10, 400), "design.height": (10, 400), "leading": (0.8, 3), "size": (1, 200),
-           "min_size": (1, 200), "one_line_min": (1, 200), "title_size": (4, 200), "pattern_step": (2, 100),
-           "pattern_size": (0.5, 100)}
-
-
-def _range_of(path: tuple) -> tuple[float, float]:
-    return _RANGES.get(".".join(path[-2:]), _RANGES.get(path[-1], (0, 1000)))
-
-
-def _leaves(tree: Mapping, path: tuple = ()) -> Iterable[tuple[tuple, Any]]:
-    for key, value in tree.items():
-        if isinstance(value, Mapping):
-            yield from _leaves(value, (*path, key))
-        else:
-            yield (*path, key), value
-
-
 # --------------------------------------------------------------------------- fonts, symbols, art
 
 
 class Fonts:
     """The layout's font roles, registered with ReportLab (each file once per process)."""
 
-    def __init__(self, game: Game, design: Mapping):
-        self.roles = {role: _register_font(_font_path(game, file)) for role, file in design["fonts"].items()}
+    def __init__(self, design: Layout):
+        self.roles = {role: _register_font(path) for role, path in design.fonts.items()}
         self.family = self.roles["text"]
         pdfmetrics.registerFontFamily(self.family, normal=self.roles["text"], bold=self.roles["bold"],
                                       italic=self.roles["italic"], boldItalic=self.roles["bold_italic"])
@@ -305,29 +230,12 @@ class Fonts:
         return self.roles[role]
 
 
-def _font_path(game: Game, file: str) -> Path:
-    if "/" in file or "\\" in file or not file.lower().endswith(".ttf"):
-        raise BuildError(f"layout font '{file}' should be the name of a .ttf file in fonts/",
-                         hint="ReportLab needs TrueType outlines: .ttf, not CFF .otf")
-    for folder in (game.folder / "fonts", SHARED_ART / "fonts"):
-        path = folder / file
-        if path.is_file() or path.is_symlink():
-            if not inside(path, (game.folder, SHARED_ART)):
-                raise BuildError(f"font {file} lies outside the game folder and art/",
-                                 f"{game.folder.name}/fonts/{file}", "copy the font into the game's fonts/ folder")
-            return path
-    raise BuildError(f"font '{file}' not found in {game.folder.name}/fonts/ or art/fonts/")
-
-
 @lru_cache(maxsize=None)
 def _register_font(path: Path) -> str:
     """ReportLab font name from the file's content, so equal fonts give equal PDFs anywhere."""
     data = path.read_bytes()
     name = f"{path.stem}-{hashlib.sha1(data).hexdigest()[:6]}"
-    try:
-        pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))
-    except Exception as exc:  # ReportLab raises plain exceptions on unusable fonts
-        raise BuildError(f"font {path.name} cannot be used: {exc}") from None
+    pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))  # load checked that it can
     return name
 
 
@@ -475,8 +383,8 @@ class CardPainter:
 
     def __init__(self, game: Game, canvas: Canvas, sheet: Sheet):
         self.game, self.canvas, self.sheet = game, canvas, sheet
-        self.design = load_layout(game)
-        self.fonts = Fonts(game, self.design)
+        self.design = game.layout
+        self.fonts = Fonts(self.design)
         design_w, design_h = self.design["design"]["width"], self.design["design"]["height"]
         self.scale = Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design_w * MM), sheet.card_h / (design_h * MM))
         self.forms: set[str] = set()

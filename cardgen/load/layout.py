@@ -1,0 +1,151 @@
+"""load/layout: the card design, art/card-layout.yaml with the game's layout.yaml merged over it.
+
+Every setting's type comes from its default: a number (with the range below), a color
+("#rrggbb"), a font role (`font`, `*_font`), a TrueType file (the `fonts` section) or a symbol
+(`emblem`). The game's file may only name settings the default has; each value is checked
+where it is typed, so the renderer receives a design it can draw.
+"""
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from ..model import Layout
+from ..paths import ART, inside
+from .schema import Field, Fields, HexColor, Number, Text
+
+DEFAULT_LAYOUT = ART / "card-layout.yaml"
+SHARED_FONTS = ART / "fonts"
+# settings that break the drawing (or take forever) outside these ranges; other numbers: 0 to 1000
+RANGES = {"design.width": (10, 400), "design.height": (10, 400), "leading": (0.8, 3), "size": (1, 200),
+          "min_size": (1, 200), "one_line_min": (1, 200), "title_size": (4, 200), "pattern_step": (2, 100),
+          "pattern_size": (0.5, 100)}
+DEFAULT_RANGE = (0, 1000)
+
+
+@lru_cache(maxsize=1)
+def default_settings() -> dict:
+    """The shipped design (cardgen's own file, trusted)."""
+    with open(DEFAULT_LAYOUT, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def _declared(section: str, key: str, default: Any) -> Field:
+    """A setting's type, from its default: a number in its range, a color, or text (font files,
+    font roles and the emblem are checked further by read_layout)."""
+    label = f"layout {section}.{key}"
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        return Field(Number(*range_of(section, key)), label=label)
+    return Field(HexColor() if str(default).startswith("#") else Text(), label=label)
+
+
+def range_of(section: str, key: str) -> tuple[float, float]:
+    return RANGES.get(f"{section}.{key}", RANGES.get(key, DEFAULT_RANGE))
+
+
+def is_font_role(key: str) -> bool:
+    return key == "font" or key.endswith("_font")
+
+
+LAYOUT = Fields("layout.yaml", {
+    section: Field(Fields(f"layout {section}", {key: _declared(section, key, value) for key, value in values.items()}))
+    for section, values in default_settings().items()})
+
+
+def read_layout(folder: Path, reader) -> Layout:
+    """The merged design; problems go to `reader` (a Reader of <folder>/layout.yaml), each at its node."""
+    from . import _leads_out
+
+    default = default_settings()
+    settings = {section: dict(values) for section, values in default.items()}
+    node = None
+    if reader.path.is_file() and not _leads_out(reader, folder):
+        node = reader.document()
+    if node is not None:
+        sections = reader.mapping(node, LAYOUT)
+        for section, section_node in sections.items():
+            values = reader.mapping(section_node, LAYOUT.fields[section].type)
+            for key, value_node in values.items():
+                value = _setting(reader, values, section, key)
+                if value is not None:
+                    settings[section][key] = value
+        _check_font_roles(reader, sections, settings)
+    return Layout(settings, _font_files(folder, reader, settings["fonts"], sections if node else {}))
+
+
+def _setting(reader, values, section: str, key: str) -> Any:
+    """One value of the game's layout.yaml, read as declared; None (reported) when wrong."""
+    name = f"layout {section}.{key}"
+    if section == "fonts":
+        return _font_name(reader, values[key], name)
+    if key == "emblem":
+        value = values.read(key)
+        return value if not value or reader.identifier(values[key], name) else None
+    return values.read(key)
+
+
+def _font_name(reader, node, name: str) -> str | None:
+    value = reader.text(node, name)
+    if "/" in value or "\\" in value or not value.lower().endswith(".ttf"):
+        reader.error(node, "bad-font", f"{name}: '{value}' should be the name of a .ttf file in fonts/",
+                     "ReportLab needs TrueType outlines: .ttf, not CFF .otf")
+        return None
+    return value
+
+
+def _check_font_roles(reader, sections: Mapping, settings: Mapping) -> None:
+    roles = list(settings["fonts"])
+    for section, section_node in sections.items():
+        if not isinstance(section_node, yaml.MappingNode):
+            continue
+        for key_node, value_node in section_node.value:
+            key = getattr(key_node, "value", None)
+            if isinstance(key, str) and is_font_role(key) and settings[section].get(key) not in roles:
+                reader.error(value_node, "unknown-font-role",
+                             f"layout {section}.{key}: no font role '{settings[section].get(key)}'",
+                             f"use one of: {', '.join(roles)}")
+
+
+def _font_files(folder: Path, reader, fonts: Mapping[str, str], sections: Mapping) -> dict[str, Path]:
+    """Each role's font file: <game>/fonts/<file>, else art/fonts/<file>; a game's own font must
+    be a TrueType file ReportLab can read."""
+    nodes = {getattr(k, "value", None): v for k, v in getattr(sections.get("fonts"), "value", [])}
+    files = {}
+    for role, file in fonts.items():
+        node = nodes.get(role)
+        path = _find_font(folder, file)
+        if path is None:
+            reader.error(node, "font-not-found", f"layout fonts.{role}: font '{file}' not found in "
+                         f"{folder.name}/fonts/ or art/fonts/", "put the .ttf file in the game's fonts/ folder")
+        elif not inside(path, (folder, ART)):
+            reader.error(node, "font-outside", f"layout fonts.{role}: font {file} lies outside the game folder and art/",
+                         "copy the font into the game's fonts/ folder")
+        elif not inside(path, (ART,)) and (problem := font_problem(path)):
+            reader.error(node, "bad-font", f"layout fonts.{role}: font {file} cannot be used: {problem}",
+                         "use a TrueType (.ttf) font file")
+        else:
+            files[role] = path
+    return files
+
+
+def _find_font(folder: Path, file: str) -> Path | None:
+    for base in (folder / "fonts", SHARED_FONTS):
+        path = base / file
+        if path.is_file() or path.is_symlink():
+            return path
+    return None
+
+
+def font_problem(path: Path) -> str | None:
+    """Why ReportLab cannot use the font file (what the card renderer registers), or None."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    try:
+        TTFont("cardgen-check", io.BytesIO(path.read_bytes()))
+    except Exception as exc:  # ReportLab raises plain exceptions on unusable fonts
+        return str(exc) or exc.__class__.__name__
+    return None
