@@ -79,6 +79,36 @@ def check_svg(path: Path) -> str:
     return text
 
 
+@lru_cache(maxsize=None)
+def drawing(path: Path):
+    """The symbol as a ReportLab drawing (what the card renderer draws), parsed from the checked
+    text: svglib would otherwise read the images, entities and files a symbol points to."""
+    from svglib.svglib import svg2rlg
+
+    where = symbol_where(path)
+    text = check_svg(path)
+    try:
+        result = svg2rlg(io.BytesIO(text.encode("utf-8")))
+    except Exception as exc:  # svglib and lxml raise many kinds of parse errors
+        raise BuildError(f"symbol {path.name} is not a readable SVG ({exc.__class__.__name__})", where) from None
+    if result is None or not result.width or not result.height:
+        raise BuildError(f"symbol {path.name} is not a readable SVG with a size", where,
+                         'give the <svg> a viewBox and a width and height, e.g. width="100" height="100"')
+    return result
+
+
+def problem(path: Path) -> BuildError | None:
+    """Why a symbol file cannot be drawn on the cards or made into the documents' glyph, or None."""
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    try:
+        _draw_symbol(path, T2CharStringPen(UNITS_PER_EM, None))
+        drawing(path)
+    except BuildError as exc:
+        return exc
+    return None
+
+
 # --------------------------------------------------------------------------- the font
 
 

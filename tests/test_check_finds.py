@@ -147,3 +147,73 @@ def test_a_font_symlink_leading_out_is_found_at_check(game_copy, capsys, tmp_pat
     code, out = check(folder, capsys)
     assert code == 1
     assert_finding(out, "tiny_game/layout.yaml", 1, "font-outside", "Outside.ttf lies outside")
+
+
+# --------------------------------------------------------------------------- symbols
+
+
+def test_a_color_symbol_with_no_svg_is_an_error_at_its_line(game_copy, capsys):
+    folder = game_copy()
+    edit(folder / "game.yaml", "symbol: gear}", "symbol: shield}")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/game.yaml", line_of(folder / "game.yaml", "symbol: shield"), "unknown-symbol",
+                   "color 'blue': no symbol 'shield'", "tiny_game/symbols/", "built-in")
+
+
+def test_a_misspelled_symbol_gets_a_did_you_mean(game_copy, capsys):
+    folder = game_copy()
+    edit(folder / "game.yaml", "symbol: gear}", "symbol: gaer}")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/game.yaml", line_of(folder / "game.yaml", "symbol: gaer"), "unknown-symbol",
+                   "did you mean 'gear'?")
+
+
+def test_the_layout_emblem_must_be_a_symbol(game_copy, capsys):
+    folder = game_copy()
+    (folder / "layout.yaml").write_text("back:\n  emblem: shield\n")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/layout.yaml", 2, "unknown-symbol", "layout back.emblem: no symbol 'shield'")
+
+
+def test_an_unknown_inline_symbol_is_a_warning_at_its_place(game_copy, capsys):
+    folder = game_copy()
+    cards_yaml = folder / "cards.yaml"
+    text = cards_yaml.read_text(encoding="utf-8")
+    cards_yaml.write_text(text.replace('"You are out."', '"You are :nope: out."', 1), encoding="utf-8")
+    code, out = check(folder, capsys)
+    assert code == 0
+    line = line_of(cards_yaml, ":nope:")
+    assert re.search(rf"^ *tiny_game/cards.yaml:{line}:\d+: warning: card '.*' text: no symbol 'nope' \[unknown-symbol\]",
+                     out, re.M), out
+
+
+@pytest.mark.parametrize("svg, words", [
+    ("this is not XML", ["bomb.svg cannot be made into a font glyph"]),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>B</text></svg>', ["<text>"]),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="../../x.png"/></svg>',
+     ["refers to other files", "no <image>"]),
+    ('<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>',
+     ["refers to other files"]),
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"><rect width="1" height="1"/></svg>',
+     ["bomb.svg"]),
+], ids=["not-xml", "text", "image", "entity", "zero-size"])
+def test_a_game_symbol_the_renderers_would_refuse_is_found_at_check(game_copy, capsys, svg, words):
+    folder = game_copy()
+    (folder / "symbols").mkdir()
+    (folder / "symbols" / "bomb.svg").write_text(svg)
+    code, out = check(folder, capsys)
+    assert code == 1
+    found = re.search(r"^tiny_game/symbols/bomb.svg: error: (.*) \[bad-symbol\]\n    hint: .+$", out, re.M)
+    assert found, out
+    assert all(word in found.group(0) for word in words), found.group(0)
+
+
+def test_an_unused_broken_symbol_is_found_too_since_the_documents_font_holds_it(game_copy, capsys):
+    folder = game_copy()
+    (folder / "symbols").mkdir()
+    (folder / "symbols" / "unused.svg").write_text("this is not XML")
+    code, out = check(folder, capsys)
+    assert code == 1 and "tiny_game/symbols/unused.svg: error:" in out

@@ -11,7 +11,6 @@ from fontTools.pens.recordingPen import DecomposingRecordingPen
 from fontTools.ttLib import TTFont
 
 from cardgen import load, symbols
-from cardgen.model import BuildError
 from cardgen.render import documents
 
 from conftest import TINY_GAME, report_for
@@ -81,23 +80,6 @@ def test_the_rulebook_sets_each_color_symbol_in_the_symbol_font(tmp_path):
     assert wanted <= {c["text"] for c in chars}
     assert len(chars) > len(game.cards)  # one beside each card at least
     assert images == 0
-
-
-@pytest.mark.parametrize("svg, problem", [
-    ("this is not XML", "cannot be made into a font glyph"),
-    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>B</text></svg>', "<text>"),
-    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="../../x.png"/></svg>',
-     "refers to other files"),
-], ids=["not-xml", "text", "image"])
-def test_an_unusable_symbol_stops_the_rulebook_naming_it(svg, problem, game_copy, tmp_path):
-    folder = game_copy(TINY_GAME)
-    (folder / "symbols").mkdir()
-    (folder / "symbols" / "bomb.svg").write_text(svg)
-    game = load.load_game(folder).game
-    with pytest.raises(BuildError) as error:
-        documents.write_rulebook(game, report_for(folder), tmp_path)
-    assert "bomb.svg" in str(error.value) and problem in str(error.value)
-    assert not (tmp_path / "rulebook.pdf").exists()
 
 
 def test_a_game_with_its_own_symbols_gets_its_own_font_in_the_same_process(game_copy, tmp_path):

@@ -23,6 +23,7 @@ from ..layout import CARD_SIZES_MM
 from ..paths import ART, CARD_DATA, display_path, inside
 from ..engine import matches
 from .layout import read_layout
+from .symbol_checks import symbol_findings
 from ..model import (
     ERROR, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
     Step, Tag, TextChecks, Variation, Waiver, Where, slugify,
@@ -446,6 +447,7 @@ def load_game(game: str | os.PathLike | None = None) -> LoadResult:
     builder = _GameBuilder(folder, readers)
     game = builder.build(docs)
     findings = [f for r in readers.values() for f in r.findings] + builder.extra_findings
+    findings += symbol_findings(game, builder.symbol_refs)
     return LoadResult(game, findings)
 
 
@@ -455,6 +457,7 @@ class _GameBuilder:
         self.g, self.c, self.s = readers["game"], readers["cards"], readers["setups"]
         self.extra_findings: list[Finding] = []
         self.piles: list[str] = list(self.START_PILES)
+        self.symbol_refs: list[tuple[str, Where, str]] = []  # (name, where named, what names it)
 
     def build(self, docs) -> Game:
         g = self.g
@@ -520,12 +523,20 @@ class _GameBuilder:
         g = self.g
         colors = self._identified(node, schema.COLOR, lambda cid, m: Color(
             id=cid, name=m.read("name", ""), meaning=m.read("meaning", ""),
-            hex=m.read("hex") or "#888888", symbol=m.read("symbol") or "star",
+            hex=m.read("hex") or "#888888", symbol=self._symbol(m, f"color '{cid}'"),
             text_hex=m.read("text_hex"), title_hex=m.read("title_hex"),
         ))
         if not colors:
             g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
         return colors
+
+    def _symbol(self, m: Values, what: str) -> str:
+        """A color's symbol name; load_game checks at the end that the game has it."""
+        name = m.read("symbol")
+        if name is None:
+            return "star"
+        self.symbol_refs.append((name, self.g.where(m["symbol"]), what))
+        return name
 
     def _kinds(self, node) -> tuple[Kind, ...]:
         return self._identified(node, schema.KIND, lambda ident, m: Kind(
@@ -643,7 +654,7 @@ class _GameBuilder:
             printed=m.read("print", True),
             art=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
-            places={k: c.passage(m[k]) for k in ("text", "details") if k in m},
+            places={k: c.passage(m[k]) for k in ("flavor", "text", "details") if k in m},
         )
         texts = {k: m.read(k, "") for k in ("flavor", "text", "details")}
         if "name" in m:
@@ -1037,7 +1048,7 @@ class _GameBuilder:
 
     def _layout(self) -> Layout:
         reader = Reader(self.folder / "layout.yaml")
-        design = read_layout(self.folder, reader)
+        design = read_layout(self.folder, reader, self.symbol_refs)
         self.extra_findings += reader.findings
         return design
 

@@ -56,8 +56,9 @@ LAYOUT = Fields("layout.yaml", {
     for section, values in default_settings().items()})
 
 
-def read_layout(folder: Path, reader) -> Layout:
-    """The merged design; problems go to `reader` (a Reader of <folder>/layout.yaml), each at its node."""
+def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
+    """The merged design; problems go to `reader` (a Reader of <folder>/layout.yaml), each at its
+    node. The symbols it names go into `symbol_refs` as (name, where, what names it)."""
     from . import _leads_out
 
     default = default_settings()
@@ -73,6 +74,8 @@ def read_layout(folder: Path, reader) -> Layout:
                 value = _setting(reader, values, section, key)
                 if value is not None:
                     settings[section][key] = value
+                if key == "emblem" and value:
+                    symbol_refs.append((value, reader.where(value_node), f"layout {section}.{key}"))
         _check_font_roles(reader, sections, settings)
     return Layout(settings, _font_files(folder, reader, settings["fonts"], sections if node else {}))
 

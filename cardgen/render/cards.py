@@ -239,24 +239,6 @@ def _register_font(path: Path) -> str:
     return name
 
 
-@lru_cache(maxsize=None)
-def _svg(path: Path):
-    """The parsed symbol. Symbols must be self-contained: svglib would otherwise read the
-    images, entities and files they point to."""
-    from svglib.svglib import svg2rlg
-
-    where = symbols.symbol_where(path)
-    text = symbols.check_svg(path)
-    try:
-        drawing = svg2rlg(io.BytesIO(text.encode("utf-8")))
-    except Exception as exc:  # svglib and lxml raise many kinds of parse errors
-        raise BuildError(f"symbol {path.name} is not a readable SVG ({exc.__class__.__name__})", where) from None
-    if drawing is None or not drawing.width or not drawing.height:
-        raise BuildError(f"symbol {path.name} is not a readable SVG with a size", where,
-                         'give the <svg> a viewBox and a width and height, e.g. width="100" height="100"')
-    return drawing
-
-
 def _recolored(drawing, color):
     """A copy of a one-color symbol drawing painted in `color`."""
     copy = drawing.copy()
@@ -431,7 +413,7 @@ class CardPainter:
         path = symbols.symbol_path(self.game, symbol)
         if path is None:
             return None
-        drawing = _recolored(_svg(path), HexColor(hex_color))
+        drawing = _recolored(symbols.drawing(path), HexColor(hex_color))
         self.canvas.beginForm(name, 0, 0, 1, 1)
         self.canvas.scale(1 / drawing.width, 1 / drawing.height)
         renderPDF.draw(drawing, self.canvas, 0, 0)

@@ -1,0 +1,62 @@
+"""load/symbol_checks: every symbol the data names exists, and every symbol file of the game can
+be drawn, with the same code (cardgen/symbols.py) the card sheets and the documents' font use."""
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+from .. import markup, symbols
+from ..model import ERROR, WARNING, Finding, Game, Where
+from ..paths import display_path
+
+STAR = "star"  # drawn below the symbol of cards with `star: true`
+
+
+def symbol_findings(game: Game, references: Iterable[tuple[str, Where, str]]) -> list[Finding]:
+    """`references`: (symbol name, where it is named, what names it) from game.yaml and layout.yaml."""
+    known = symbols.symbol_names(game)
+    findings = [_missing(game, name, where, what, known) for name, where, what in references
+                if symbols.symbol_path(game, name) is None]
+    findings += _card_references(game, known)
+    findings += _broken_files(game)
+    return findings
+
+
+def _missing(game: Game, name: str, where: Where, what: str, known: list[str], level: str = ERROR) -> Finding:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return Finding(level, "unknown-symbol", f"{what}: no symbol '{name}'", where,
+                   f"{hint}add {name}.svg to {game.folder.name}/symbols/ or use a built-in symbol "
+                   "(docs/symbols.md lists them)")
+
+
+def _card_references(game: Game, known: list[str]) -> list[Finding]:
+    """The star of starred cards (an error when missing), and the `:name:` symbols in card texts:
+    an unknown one prints as typed, so it is a warning (the text may mean it literally)."""
+    findings = []
+    starred = [card for card in game.cards if card.star]
+    if starred and symbols.symbol_path(game, STAR) is None:
+        findings.append(_missing(game, STAR, starred[0].where, f"card '{starred[0].name}' (star: true)", known))
+    for card in game.cards:
+        for field in ("flavor", "text"):
+            for name in dict.fromkeys(markup.symbol_names(getattr(card, field))):
+                if symbols.symbol_path(game, name) is None:
+                    place = card.places.get(field)
+                    where = place.locate(f":{name}:") if place else card.where
+                    findings.append(_missing(game, name, where, f"card '{card.name}' {field}", known, WARNING))
+    return findings
+
+
+def _broken_files(game: Game) -> list[Finding]:
+    """The game's own symbol files (the shipped ones are cardgen's): each goes into the
+    documents' symbol font, and the cards draw the ones they use."""
+    findings = []
+    for name in symbols.symbol_names(game):
+        path = symbols.symbol_path(game, name)
+        if path.parent != game.folder / "symbols":
+            continue
+        problem = symbols.problem(path)
+        if problem:
+            findings.append(Finding(ERROR, "bad-symbol", problem.message, Where(display_path(path, game.folder)),
+                                    problem.hint or "draw symbols with plain filled or stroked shapes"))
+    return findings
