@@ -116,7 +116,7 @@ def plan_all(game: Game, report: GameReport, paper: str = "a4") -> Plan:
     the card sheets of every setup."""
     outputs = [Output("rulebook", "the rulebook", paper), Output("checklists", "the checklists", paper)]
     skipped = ()
-    if _has_cheatsheet(game):
+    if game.cheatsheet is not None:
         outputs.append(Output("cheatsheet", "the cheat sheet", paper))
     else:
         skipped = (f"cheatsheet.pdf: {_NO_CHEATSHEET}",)
@@ -139,7 +139,7 @@ def plan_checklists(game: Game, paper: str = "a4", setup: str | None = None,
 
 
 def plan_cheatsheet(game: Game, paper: str = "a4") -> Plan:
-    if not _has_cheatsheet(game):
+    if game.cheatsheet is None:
         raise BuildError(f"{game.title} has no cheat sheet: {_NO_CHEATSHEET}",
                          hint="add a 'reference: cheatsheet:' section to its game.yaml")
     return Plan((Output("cheatsheet", "the cheat sheet", paper),))
@@ -165,12 +165,6 @@ def plan_cards(game: Game, paper: str = "a4", sheet: SheetOptions = SheetOptions
 
 
 _NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"
-
-
-def _has_cheatsheet(game: Game) -> bool:
-    from .render import cheatsheet
-
-    return cheatsheet.cheatsheet_data(game) is not None
 
 
 def _setup_sheets(name: str, paper: str, players: int | None = None, sheet: SheetOptions = SheetOptions()) -> Output:

@@ -230,6 +230,41 @@ class TextChecks:
 
 
 @dataclass(frozen=True)
+class SheetSection:
+    title: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ComboRow:
+    cards: str
+    name: str
+    effect: str
+
+
+@dataclass(frozen=True)
+class Combos:
+    title: str = "Combos"
+    intro: str = ""
+    rows: tuple[ComboRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheatSheet:
+    """game.yaml's `reference: cheatsheet:` (the data a cheat sheet does not get from the rules)."""
+
+    title: str
+    subtitle: str = ""
+    goal: str = ""
+    card_heading: str = "The cards"
+    group_by_text: bool = True  # cards of one color with the same text share a line
+    sections: tuple[SheetSection, ...] = ()
+    combos: Combos | None = None
+    copies_label: str = "Copies"
+    players_note: str = ""
+
+
+@dataclass(frozen=True)
 class Layout:
     """The card design: sections of settings (art/card-layout.yaml with the game's layout.yaml
     merged over it, checked by load) and the font file of each font role."""
@@ -265,7 +300,8 @@ class Game:
     rules_file: str = ""  # rules.md as load named it, for findings' file:line:column
     text_checks: TextChecks = field(default_factory=TextChecks)
     layout: Layout | None = None  # None only for games built by hand (tests); load always sets it
-    extra: Mapping[str, Any] = field(default_factory=dict)  # free data for templates (cheat sheets)
+    cheatsheet: CheatSheet | None = None  # None: the game has no cheat sheet
+    extra: Mapping[str, Any] = field(default_factory=dict)  # reference: data for a game's own templates
 
     def color(self, color_id: str) -> Color:
         return next(c for c in self.colors if c.id == color_id)

@@ -217,3 +217,25 @@ def test_an_unused_broken_symbol_is_found_too_since_the_documents_font_holds_it(
     (folder / "symbols" / "unused.svg").write_text("this is not XML")
     code, out = check(folder, capsys)
     assert code == 1 and "tiny_game/symbols/unused.svg: error:" in out
+
+
+# --------------------------------------------------------------------------- the cheat sheet
+
+
+@pytest.mark.parametrize("old, new, code, words", [
+    ("    sections:", "    sectoins:", "unknown-key", ["cheatsheet: unknown key 'sectoins'", "did you mean 'sections'?"]),
+    ("    goal: Hold", "    gaol: Hold", "unknown-key", ["did you mean 'goal'?"]),
+    ("      - title: On your turn\n        items:", "      - title: On your turn\n        itmes:", "unknown-key",
+     ["unknown key 'itmes'", "did you mean 'items'?"]),
+    ("    goal: Hold the most points when the deck runs out.", "    goal: [Hold, points]", "wrong-type",
+     ["cheatsheet: goal should be text"]),
+    ("    goal: Hold the most points when the deck runs out.", "    card_group_by: colour", "bad-value",
+     ["card_group_by 'colour' is not one of text, none"]),
+])
+def test_cheatsheet_typos_are_errors_at_their_line(game_copy, capsys, old, new, code, words):
+    folder = game_copy("starter")
+    edit(folder / "game.yaml", old, new)
+    exit_code, out = check(folder, capsys)
+    assert exit_code == 1
+    line = line_of(folder / "game.yaml", new.splitlines()[-1].strip())
+    assert_finding(out, "starter/game.yaml", line, code, *words)

@@ -22,6 +22,7 @@ from ..errors import UsageError
 from ..layout import CARD_SIZES_MM
 from ..paths import ART, CARD_DATA, display_path, inside
 from ..engine import matches
+from .cheatsheet import read_reference
 from .layout import read_layout
 from .symbol_checks import symbol_findings
 from ..model import (
@@ -480,6 +481,8 @@ class _GameBuilder:
             Variation(m.read("name", ""), m.read("text", ""), g.passage(m["text"]) if "text" in m else None)
             for m in (g.mapping(n, schema.VARIATION) for n in g.sequence(top.get("variations"), "variations"))
         )
+        title = top.read("title", "")
+        cheatsheet, reference = read_reference(g, top.get("reference"), title)
         default_setup = top.read("default_setup") or None
         if default_setup and slugify(default_setup) not in {s.id for s in setups}:
             g.error(top.get("default_setup"), "unknown-setup", f"default_setup '{default_setup}' is not a setup",
@@ -487,7 +490,7 @@ class _GameBuilder:
         return Game(
             id=self.folder.name,
             folder=self.folder,
-            title=top.read("title", ""),
+            title=title,
             version=top.read("version", ""),
             author=top.read("author", ""),
             date=top.read("date", ""),
@@ -499,7 +502,7 @@ class _GameBuilder:
             rules_file=display_path(self.folder / "rules.md", self.folder),
             text_checks=self._text_checks(top.get("text_checks"), cards),
             layout=self._layout(),
-            extra=g.plain(top["reference"], "reference") if "reference" in top else {},
+            cheatsheet=cheatsheet, extra=reference,
         )
 
     # -- game.yaml parts

@@ -1,7 +1,7 @@
 """render/cheatsheet: a one-page table sheet and card-sized pocket copies, from the game data.
 
-A game has a cheat sheet when its game.yaml has a `reference: cheatsheet:` mapping (free-form
-text, all keys optional):
+A game has a cheat sheet when its game.yaml has a `reference: cheatsheet:` mapping (all keys
+optional; load reads it into model.CheatSheet):
 
     reference:
       cheatsheet:
@@ -29,14 +29,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
 
 from markupsafe import Markup
 
 from .. import expressions
 from ..layout import PAPERS_MM, card_size_mm
 from ..engine import GameReport, SetupReport
-from ..model import BuildError, Card, Color, Game
+from ..model import BuildError, Card, CheatSheet, Color, Game
 from ..write import atomic_write
 from . import documents
 
@@ -78,15 +77,9 @@ class SetupTable:
     constants: list[PlayerRow]      # figures that do not (said once, in words)
 
 
-def cheatsheet_data(game: Game) -> Mapping[str, Any] | None:
-    """The game's `reference: cheatsheet:` mapping, or None when it has no cheat sheet."""
-    sheet = game.extra.get("cheatsheet") if isinstance(game.extra, Mapping) else None
-    return sheet if isinstance(sheet, Mapping) else None
-
-
 def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4") -> Path | None:
     """Write cheatsheet.pdf (one page) and cheatsheet-pocket.pdf; None if the game has no cheat sheet."""
-    sheet = cheatsheet_data(game)
+    sheet = game.cheatsheet
     if sheet is None:
         return None
     if paper not in PAPERS_MM:
@@ -129,58 +122,21 @@ def page_count(pdf: bytes) -> int:
 # --------------------------------------------------------------------------- context
 
 
-def cheatsheet_context(game: Game, report: GameReport, sheet: Mapping[str, Any], paper: str) -> dict:
-    rows = card_rows(game, group=_text(sheet.get("card_group_by"), "text") == "text")
+def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str) -> dict:
+    rows = card_rows(game, group=sheet.group_by_text)
     return {
-        "sheet": _SheetText(sheet, game),
+        "sheet": sheet,
         "card_rows": rows,
         "names_style": "short" if max((len(n) for r in rows for n in r.names), default=0) <= 6 else "long",
-        "sections": _sections(sheet.get("sections")),
-        "combos": _combos(sheet.get("combos")),
+        "sections": sheet.sections,
+        "combos": sheet.combos,
         "steps": [step.text for step in game.steps if step.text],
-        "tables": [setup_table(game, s, _text(sheet.get("copies_label"), "Copies")) for s in report.setups],
+        "tables": [setup_table(game, s, sheet.copies_label) for s in report.setups],
         "players_label": documents.players_label,
         "hand_label": lambda setup: documents.hand_label(game, setup),
         "symbols": documents.symbol_marks(game),
         "pocket_layout": pocket_layout(game, paper),
     }
-
-
-class _SheetText:
-    """Attribute access to the sheet's free text with defaults, so templates stay simple."""
-
-    def __init__(self, sheet: Mapping[str, Any], game: Game):
-        self.title = _text(sheet.get("title"), game.title)
-        self.subtitle = _text(sheet.get("subtitle"), "")
-        self.goal = _text(sheet.get("goal"), "")
-        self.card_heading = _text(sheet.get("card_heading"), "The cards")
-        self.players_note = _text(sheet.get("players_note"), "")
-
-
-def _text(value: Any, default: str) -> str:
-    return value.strip() if isinstance(value, str) and value.strip() else default
-
-
-def _list(value: Any) -> list:
-    return value if isinstance(value, list) else []
-
-
-def _sections(value: Any) -> list[dict]:
-    out = []
-    for item in _list(value):
-        if isinstance(item, Mapping):
-            items = [i for i in _list(item.get("items")) if isinstance(i, str)]
-            out.append({"title": _text(item.get("title"), ""), "items": items})
-    return out
-
-
-def _combos(value: Any) -> dict | None:
-    if not isinstance(value, Mapping):
-        return None
-    rows = [{"cards": _text(r.get("cards"), ""), "name": _text(r.get("name"), ""),
-             "effect": _text(r.get("effect"), "")}
-            for r in _list(value.get("rows")) if isinstance(r, Mapping)]
-    return {"title": _text(value.get("title"), "Combos"), "intro": _text(value.get("intro"), ""), "rows": rows}
 
 
 def card_rows(game: Game, group: bool = True) -> list[CardRow]:
