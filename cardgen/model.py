@@ -135,7 +135,7 @@ class Card:
     flavor: str = ""
     text: str = ""
     details: str = ""
-    art: str | None = None
+    art_file: Path | None = None  # the art's image, checked by load; None: drawn with a placeholder
     attributes: Mapping[str, str] = field(default_factory=dict)
     printed: bool = True  # False: a stand-in the engine counts but no sheet prints
     where: Where | None = None

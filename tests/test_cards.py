@@ -318,39 +318,6 @@ def test_art_is_drawn_and_the_cards_without_art_are_collected(game_copy, tmp_pat
     assert placeholders == {"Shield", "Peek", "No"}
 
 
-def game_with_art(folder: Path, art: str):
-    """The tiny game with Boom's art replaced after loading (the loader refuses some of these itself:
-    the renderer must not rely on that)."""
-    game, _ = checked(folder)
-    boom = dataclasses.replace(game.cards[0], art=art)
-    return dataclasses.replace(game, cards=(boom, *game.cards[1:]))
-
-
-@pytest.mark.parametrize("setup_art", ["outside", "symlink", "not_an_image", "gif", "bomb"])
-def test_bad_art_is_refused_with_the_card_named(game_copy, tmp_path, setup_art):
-    folder = game_copy(TINY_GAME)
-    (folder / "art").mkdir()
-    target = folder / "art" / "boom.png"
-    art = "art/boom.png"
-    if setup_art == "outside":
-        Image.new("RGB", (10, 10)).save(tmp_path / "secret.png")
-        art = "../secret.png"
-    elif setup_art == "symlink":
-        Image.new("RGB", (10, 10)).save(tmp_path / "elsewhere.png")
-        target.symlink_to(tmp_path / "elsewhere.png")
-    elif setup_art == "not_an_image":
-        target.write_text("not a png")
-    elif setup_art == "gif":
-        Image.new("RGB", (10, 10)).save(target, "GIF")
-    else:
-        Image.new("1", (10000, 10000)).save(target, "PNG")  # a tiny file that decodes to 100 megapixels
-    game = game_with_art(folder, art)
-    with pytest.raises(BuildError, match="card 'Boom'") as info:
-        cards.write_proof_sheet(game, tmp_path / "out")
-    assert "tiny_game/cards.yaml:2" in str(info.value)
-    assert not (tmp_path / "out").exists()
-
-
 # --------------------------------------------------------------------------- layout data
 
 

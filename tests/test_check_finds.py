@@ -239,3 +239,42 @@ def test_cheatsheet_typos_are_errors_at_their_line(game_copy, capsys, old, new, 
     assert exit_code == 1
     line = line_of(folder / "game.yaml", new.splitlines()[-1].strip())
     assert_finding(out, "starter/game.yaml", line, code, *words)
+
+
+# --------------------------------------------------------------------------- art
+
+
+@pytest.mark.parametrize("setup_art, code, words", [
+    ("outside", "art-path", ["must be a relative path"]),
+    ("symlink", "art-outside", ["leads outside the game folder"]),
+    ("missing", "art-not-found", ["does not exist"]),
+    ("not_an_image", "bad-art", ["not a valid image"]),
+    ("gif", "bad-art", ["is GIF inside, not PNG"]),
+    ("svg", "bad-art", ["only .png, .jpg and .jpeg"]),
+    ("bomb", "bad-art", ["too large"]),
+])
+def test_art_the_card_renderer_would_refuse_is_found_at_check(game_copy, capsys, tmp_path, setup_art, code, words):
+    from PIL import Image
+
+    folder = game_copy()
+    (folder / "art").mkdir()
+    target = folder / "art" / "boom.png"
+    art = "art/boom.png"
+    if setup_art == "outside":
+        art = "../secret.png"
+    elif setup_art == "symlink":
+        Image.new("RGB", (10, 10)).save(tmp_path / "elsewhere.png")
+        target.symlink_to(tmp_path / "elsewhere.png")
+    elif setup_art == "not_an_image":
+        target.write_text("not a png")
+    elif setup_art == "gif":
+        Image.new("RGB", (10, 10)).save(target, "GIF")
+    elif setup_art == "svg":
+        art = "art/boom.svg"
+        (folder / "art" / "boom.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+    elif setup_art == "bomb":
+        Image.new("1", (10000, 10000)).save(target, "PNG")  # a tiny file that decodes to 100 megapixels
+    edit(folder / "cards.yaml", 'text: "You are out."}', f'text: "You are out.", art: "{art}"}}')
+    exit_code, out = check(folder, capsys)
+    assert exit_code == 1
+    assert_finding(out, "tiny_game/cards.yaml", line_of(folder / "cards.yaml", "art:"), code, "card 'Boom'", *words)

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable
 
 import yaml
 
-from .. import expressions
+from .. import expressions, images
 from ..errors import UsageError
 from ..layout import CARD_SIZES_MM
 from ..paths import ART, CARD_DATA, display_path, inside
@@ -655,7 +655,7 @@ class _GameBuilder:
             color=color, kinds=card_kinds, tags=card_tags,
             star=m.read("star", False),
             printed=m.read("print", True),
-            art=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
+            art_file=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
             places={k: c.passage(m[k]) for k in ("flavor", "text", "details") if k in m},
         )
@@ -670,9 +670,9 @@ class _GameBuilder:
             return [Card(id=slugify(name), name=name, number=number, attributes=labels, **texts, **common)]
         return self._series(m, texts, common, attributes)
 
-    def _art(self, m: Values, card: str) -> str | None:
-        """A card's art: a relative path to a file in the game folder or the shared art/ (never a URL,
-        an absolute path, '..' or a symlink leading out)."""
+    def _art(self, m: Values, card: str) -> Path | None:
+        """A card's art file: a relative path to an image in the game folder or the shared art/ (never
+        a URL, an absolute path, '..' or a symlink leading out) that the card renderer can draw."""
         c = self.c
         node, value = m.get("art"), m.read("art", "")
         if not value:
@@ -690,7 +690,11 @@ class _GameBuilder:
                     c.error(node, "art-outside", f"card '{card}': art '{value}' leads outside the game folder and art/",
                             "copy the file into the game folder instead of linking to it")
                     return None
-                return value
+                problem = images.problem(candidate.resolve())
+                if problem:
+                    c.error(node, "bad-art", f"card '{card}': art '{value}' {problem}", images.HINT)
+                    return None
+                return candidate.resolve()
         c.error(node, "art-not-found", f"card '{card}': art '{value}' does not exist in the game folder or art/", hint)
         return None
 

@@ -27,10 +27,10 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from .. import engine, images, layout, markup, symbols
+from .. import engine, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
-from ..paths import ART as SHARED_ART, inside
+from ..paths import ART as SHARED_ART
 from ..model import BuildError, Card, Color, Game, Layout, slugify
 from ..write import atomic_write, output_dir
 
@@ -113,7 +113,7 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
                    placeholders: set[str] | None) -> bytes:
     canvas, buffer = _canvas(sheet, f"{game.title}: cards")
     painter = CardPainter(game, canvas, sheet)
-    _check_all_art(painter, cards, placeholders)
+    _note_placeholders(cards, placeholders)
     for page in layout.pages(cards, sheet.per_page):
         for index, card in enumerate(page):
             _place(canvas, painter.face_form(card), sheet.slot(index), sheet.cell(index))
@@ -195,13 +195,11 @@ def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
     canvas.restoreState()
 
 
-def _check_all_art(painter: "CardPainter", cards: Iterable[Card], placeholders: set[str] | None = None) -> None:
-    """Refuse bad art before drawing anything. The cards drawn with placeholders go into
-    `placeholders` when given: the build warns about them once, for all its sheets."""
-    distinct = {card.id: card for card in cards}.values()
-    missing = [card.name for card in distinct if painter.art_path(card) is None]
+def _note_placeholders(cards: Iterable[Card], placeholders: set[str] | None = None) -> None:
+    """The cards drawn with placeholders go into `placeholders` when given: the build warns
+    about them once, for all its sheets."""
     if placeholders is not None:
-        placeholders.update(missing)
+        placeholders.update(card.name for card in cards if card.art_file is None)
 
 
 def placeholder_warning(game: Game, names: Iterable[str]) -> str:
@@ -251,27 +249,6 @@ def _recolored(drawing, color):
         if getattr(node, "strokeColor", None) is not None:
             node.strokeColor = color
     return copy
-
-
-def resolve_art(game: Game, card: Card) -> Path | None:
-    """The card's art file, verified; None when the card has none (placeholder)."""
-    if not card.art:
-        return None
-    for base in (game.folder, SHARED_ART):
-        candidate = base / card.art
-        if candidate.exists() or candidate.is_symlink():
-            if not inside(candidate, (game.folder, SHARED_ART)):
-                raise BuildError(f"card '{card.name}': art '{card.art}' lies outside the game folder and art/",
-                                 card.where, "keep art files inside the game folder (symlinks leading out are refused)")
-            _verify_image(candidate.resolve(), card)
-            return candidate.resolve()
-    return None
-
-
-def _verify_image(path: Path, card: Card) -> None:
-    problem = images.problem(path)
-    if problem:
-        raise BuildError(f"card '{card.name}': art '{card.art}' {problem}", card.where, images.HINT)
 
 
 # --------------------------------------------------------------------------- colors
@@ -370,7 +347,6 @@ class CardPainter:
         design_w, design_h = self.design["design"]["width"], self.design["design"]["height"]
         self.scale = Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design_w * MM), sheet.card_h / (design_h * MM))
         self.forms: set[str] = set()
-        self._art: dict[str, Path | None] = {}
         self._symbol_colors = {c.symbol: c.hex for c in game.colors}
         canvas.setNamedCB("cg-symbol", self._inline_symbol)
 
@@ -430,7 +406,7 @@ class CardPainter:
         self.symbol_form("star", star["fill"])
         for symbol in markup.symbol_names(card.text) + markup.symbol_names(card.flavor):
             self.symbol_form(symbol, self._inline_color(symbol))
-        if self.art_path(card) is None:
+        if card.art_file is None:
             self._placeholder_form(color)
 
     def _draw_symbol(self, symbol: str, hex_color: str, cx: float, cy: float, size: float) -> None:
@@ -536,7 +512,7 @@ class CardPainter:
         path = c.beginPath()
         path.roundRect(box.x, box.y, box.w, box.h, radius)
         c.clipPath(path, stroke=0, fill=0)
-        art = self.art_path(card)
+        art = card.art_file
         if art is None:
             c.translate(box.x, box.y)
             c.doForm(self._placeholder_form(color))
@@ -640,10 +616,6 @@ class CardPainter:
 
     # -- art
 
-    def art_path(self, card: Card) -> Path | None:
-        if card.id not in self._art:
-            self._art[card.id] = resolve_art(self.game, card)
-        return self._art[card.id]
 
     def _placeholder_form(self, color: Color) -> str:
         """The color's pattern with its symbol large in the middle, drawn once per color."""
