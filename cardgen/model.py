@@ -329,6 +329,27 @@ class Game:
         return self.color(card.color).title_hex
 
 
+MAX_FILE_NAME_BYTES = 255  # the longest file name Linux, macOS and Windows file systems take
+# what the longest name derived from a sheet's may add: a PNG page (-p9999.png) and the temporary
+# name a file is written under (.<name>.XXXXXXXX.tmp, see write.atomic_write)
+_DERIVED_NAME_BYTES = len(".-p9999.png.XXXXXXXX.tmp")
+
+
+def sheet_file_name(setup_name: str) -> str:
+    """The card sheets of a setup: cards-<slugified name>.pdf."""
+    return f"cards-{slugify(setup_name)}.pdf"
+
+
+def file_name_problem(name: str) -> str | None:
+    """Why an output file name cannot be written on every file system, or None."""
+    size = len(name.encode("utf-8")) - len(".pdf") + _DERIVED_NAME_BYTES
+    if size > MAX_FILE_NAME_BYTES:
+        return (f"its card sheets' file name {name} would be {len(name.encode('utf-8'))} bytes long "
+                f"(with the page images' and temporary names, {size} of the {MAX_FILE_NAME_BYTES} bytes a file "
+                "name may have)")
+    return None
+
+
 def slugify(text: str) -> str:
     out = []
     for ch in text.lower():

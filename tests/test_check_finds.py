@@ -278,3 +278,23 @@ def test_art_the_card_renderer_would_refuse_is_found_at_check(game_copy, capsys,
     exit_code, out = check(folder, capsys)
     assert exit_code == 1
     assert_finding(out, "tiny_game/cards.yaml", line_of(folder / "cards.yaml", "art:"), code, "card 'Boom'", *words)
+
+
+# --------------------------------------------------------------------------- output file names
+
+
+def test_a_setup_name_too_long_for_a_file_name_is_found_at_check(game_copy, capsys, tmp_path):
+    folder = game_copy()
+    long_name = "日本語" * 26  # 78 letters, within the 80 a name may have, but 234 bytes of UTF-8
+    edit(folder / "setups.yaml", "name: Starter", f"name: {long_name}")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/setups.yaml", 2, "file-name-too-long", "file name", "shorten the setup's name")
+
+
+def test_a_setup_name_in_another_script_that_fits_builds_its_sheets(game_copy, capsys, tmp_path):
+    folder = game_copy()
+    edit(folder / "setups.yaml", "name: Starter", "name: 日本語のセット")
+    assert check(folder, capsys)[0] == 0
+    assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--no-backs"]) == 0
+    assert (tmp_path / "cards-日本語のセット.pdf").is_file()

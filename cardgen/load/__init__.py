@@ -27,7 +27,7 @@ from .layout import read_layout
 from .symbol_checks import symbol_findings
 from ..model import (
     ERROR, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
-    Step, Tag, TextChecks, Variation, Waiver, Where, slugify,
+    Step, Tag, TextChecks, Variation, Waiver, Where, file_name_problem, sheet_file_name, slugify,
 )
 from . import schema
 from .schema import (  # noqa: F401 - the limits and patterns are the schema's; others import them from here
@@ -765,6 +765,10 @@ class _GameBuilder:
             if slugify(name) in seen:
                 s.error(m["name"], "duplicate-setup", f"setup '{name}' is defined twice")
                 continue
+            problem = file_name_problem(sheet_file_name(name))
+            if problem:
+                s.error(m["name"], "file-name-too-long", f"setup '{name}': {problem}",
+                        "shorten the setup's name (names in non-Latin scripts take 2–4 bytes a letter)")
             seen.add(slugify(name))
             low, high = self._players(m.get("players"))
             if "cards" not in m and "each" not in m:

@@ -31,7 +31,7 @@ from .. import engine, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
 from ..paths import ART as SHARED_ART
-from ..model import BuildError, Card, Color, Game, Layout, slugify
+from ..model import BuildError, Card, Color, Game, Layout, sheet_file_name
 from ..write import atomic_write, output_dir
 
 PNG_DPI = 150
@@ -58,7 +58,7 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, out_dir=None, *, p
     cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
     if not cards:
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
-    return _write(game, cards, output_dir(game, out_dir) / f"cards-{slugify(setup.name)}.pdf", **options)
+    return _write(game, cards, output_dir(game, out_dir) / sheet_file_name(setup.name), **options)
 
 
 def write_proof_sheet(game: Game, out_dir=None, **options) -> Path:
