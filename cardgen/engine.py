@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from . import expressions
 from .balance import Balance, balance_of
-from .lint import check_text
+from .lint import check_text, image_findings
 from .model import ERROR, INFO, WARNING, Card, Check, Finding, Game, Setup, Step
 
 EPSILON = 1e-6
@@ -158,6 +158,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     reports = [check_setup(game, setup) for setup in game.setups]
     findings += _unused_cards(game)
     findings += check_text(game)
+    findings += image_findings(game)
     return GameReport(game, reports, findings)
 
 

@@ -21,8 +21,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from . import expressions
-from .model import INFO, WARNING, Card, Finding, Game, Passage, Setup, Waiver, Where
+from . import expressions, images, markup
+from .model import ERROR, INFO, WARNING, BuildError, Card, Finding, Game, Passage, Setup, Waiver, Where
+from .paths import local_file
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
@@ -462,3 +463,34 @@ def _waive(game: Game, raw: list[Spotted]) -> list[Finding]:
             out.append(Finding(WARNING, UNUSED_WAIVER, f"text_checks: the waiver of '{waiver.check}' {problem}",
                                waiver.where, "remove it, or fix its check or inside: text"))
     return out
+
+
+# --------------------------------------------------------------------------- images in the texts
+
+
+def image_findings(game: Game) -> list[Finding]:
+    """Markdown images the documents would refuse: not a local file inside the game folder,
+    templates/ or art/, missing, or not an image they can draw."""
+    steps = [Text(step.text, "setup step", lambda start, end, where=step.where: where)
+             for step in game.steps if step.text]
+    findings = []
+    for text in [*texts(game), *steps]:
+        if "![" not in text.value:
+            continue
+        for src in markup.image_sources(text.value):
+            where = text.place(*_span(text.value, src))
+            try:
+                path = local_file(src, game.folder, text.label)
+            except BuildError as exc:
+                findings.append(Finding(ERROR, "bad-image", exc.message, where, exc.hint))
+                continue
+            problem = images.problem(path) if path.suffix.lower() != ".svg" else None
+            if problem:
+                findings.append(Finding(ERROR, "bad-image", f"image '{src}' (from {text.label}) {problem}",
+                                        where, images.HINT))
+    return findings
+
+
+def _span(value: str, src: str) -> tuple[int, int]:
+    start = max(value.find(src), 0)
+    return start, start + len(src)

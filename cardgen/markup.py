@@ -9,7 +9,10 @@ always well nested.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from functools import lru_cache
+from typing import Callable, Iterator
+
+from markdown_it import MarkdownIt
 
 SYMBOL = re.compile(r":[a-z0-9][a-z0-9_-]*:")  # an inline symbol, :bomb:
 _TOKEN = re.compile(rf"(\*\*|\*|{SYMBOL.pattern}|\n)")
@@ -74,3 +77,24 @@ def _pair_emphasis(text: str, tokens: list[tuple[str, int]]) -> tuple[set[int], 
 def symbol_names(text: str) -> list[str]:
     """The `:name:` symbols a text asks for, in order."""
     return [t[1:-1] for t in _TOKEN.findall(text) if t.startswith(":") and len(t) > 2]
+
+
+@lru_cache(maxsize=1)
+def markdown_parser() -> MarkdownIt:
+    """The Markdown of rules.md, card details and other document texts. HTML is disabled: raw
+    HTML typed in the data is shown as text, never passed through."""
+    return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable(["table", "strikethrough"])
+
+
+def image_sources(text: str) -> list[str]:
+    """The src of every Markdown image in text, as the documents will fetch it."""
+    return [token.attrGet("src") or "" for token in all_tokens(markdown_parser().parse(text))
+            if token.type == "image"]
+
+
+def all_tokens(tokens) -> Iterator:
+    """Markdown tokens with their children, depth first."""
+    for token in tokens:
+        yield token
+        if token.children:
+            yield from all_tokens(token.children)

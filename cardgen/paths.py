@@ -4,6 +4,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Iterable
+from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
+
+from .errors import BuildError
 
 _PACKAGE = Path(__file__).resolve().parent
 # templates/, art/ and card_data/ are inside the package when installed from a wheel
@@ -31,3 +35,31 @@ def display_path(path: str | os.PathLike, game_folder: str | os.PathLike) -> str
         return os.path.relpath(path, Path(game_folder).parent)
     except ValueError:  # another drive on Windows
         return str(path)
+
+
+def game_roots(game_folder: str | os.PathLike) -> list[Path]:
+    """Where the files a game's documents use may lie: the game folder, templates/ and art/."""
+    return [Path(game_folder), TEMPLATES, ART]
+
+
+def local_file(url: str, game_folder: str | os.PathLike, origin: str) -> Path:
+    """The local file a URL (absolute file: or relative to the game folder) points to; BuildError
+    when it is not a local file inside game_roots or does not exist."""
+    parts = urlsplit(url)
+    if parts.scheme and parts.scheme != "file":
+        raise BuildError(f"refused to fetch '{url}' (from {origin}): only local files can be used",
+                         hint="copy the file into the game folder and use a relative path")
+    if parts.scheme == "file":
+        if parts.netloc not in ("", "localhost"):
+            raise BuildError(f"refused to fetch '{url}' (from {origin}): not a local file")
+        path = Path(url2pathname(unquote(parts.path)))
+    else:
+        path = Path(game_folder) / unquote(parts.path)
+    resolved = path.resolve()
+    if not inside(resolved, game_roots(game_folder)):
+        raise BuildError(f"refused to fetch '{url}' (from {origin}): it is outside the game folder, "
+                         "templates/ and art/", hint="keep images, CSS and fonts inside the game folder")
+    if not resolved.is_file():
+        raise BuildError(f"'{url}' (from {origin}) does not exist",
+                         hint=f"looked for {display_path(resolved, game_folder)}")
+    return resolved

@@ -31,7 +31,7 @@ def line_of(path, text: str) -> int:
 
 def assert_finding(out: str, file: str, line: int, code: str, *words: str) -> str:
     """The finding at file:line with code, whose message and hint hold every word; returns it."""
-    pattern = re.compile(rf"^{re.escape(file)}:{line}:\d+: error: (.*)\[{re.escape(code)}\]\n    hint: (.*)$", re.M)
+    pattern = re.compile(rf"^ *{re.escape(file)}:{line}:\d+: error: (.*)\[{re.escape(code)}\]\n +hint: (.*)$", re.M)
     match = pattern.search(out)
     assert match, f"no {code} at {file}:{line} in:\n{out}"
     found = match.group(0)
@@ -298,3 +298,30 @@ def test_a_setup_name_in_another_script_that_fits_builds_its_sheets(game_copy, c
     assert check(folder, capsys)[0] == 0
     assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--no-backs"]) == 0
     assert (tmp_path / "cards-日本語のセット.pdf").is_file()
+
+
+# --------------------------------------------------------------------------- images in the documents' texts
+
+
+@pytest.mark.parametrize("src, words", [
+    ("art/none.png", ["'art/none.png' (from card 'Peek' (text)) does not exist", "looked for tiny_game/art/none.png"]),
+    ("../../secret.png", ["outside the game folder", "keep images"]),
+    ("http://127.0.0.1/x.png", ["only local files", "copy the file"]),
+    ("art/bad.png", ["is not a valid image", "PNG or JPEG"]),
+])
+def test_markdown_images_the_documents_would_refuse_are_found_at_check(game_copy, capsys, src, words):
+    folder = game_copy()
+    (folder / "art").mkdir()
+    (folder / "art" / "bad.png").write_text("not a png")
+    edit(folder / "cards.yaml", '"Look at the top (2) cards."', f'"Look at the top (2) cards. ![eye]({src})"')
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/cards.yaml", line_of(folder / "cards.yaml", src), "bad-image", *words)
+
+
+def test_a_markdown_image_in_rules_md_is_found_at_its_line(game_copy, capsys):
+    folder = game_copy()
+    (folder / "rules.md").write_text("# Rules\n\nSome prose.\n\n![a picture](pictures/missing.png)\n")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/rules.md", 5, "bad-image", "does not exist")

@@ -20,18 +20,15 @@ from dataclasses import dataclass, field
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
-from urllib.request import url2pathname
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from .. import expressions, images, markup, symbols
 from ..layout import PAPERS_MM
 from ..engine import GameReport, PlayerCount, SetupReport
-from ..paths import ART as SHARED_ART, PROJECT_ROOT, TEMPLATES as SHARED_TEMPLATES, inside
+from ..paths import ART as SHARED_ART, PROJECT_ROOT, TEMPLATES as SHARED_TEMPLATES, game_roots, inside, local_file
 from ..model import BuildError, Card, Color, Game, Setup, Step, Variation
 from ..write import atomic_write
 
@@ -158,21 +155,15 @@ def _short_path(path: str) -> str:
 # --------------------------------------------------------------------------- Markdown
 
 
-@lru_cache(maxsize=1)
-def _markdown() -> MarkdownIt:
-    # html disabled: raw HTML typed in the data is shown as text, never passed through
-    return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable(["table", "strikethrough"])
-
-
 def markdown_html(text: str, game: Game, origin: str = "") -> Markup:
     """Markdown of the game data → safe HTML. Images must be local files the fetcher may serve."""
-    md = _markdown()
+    md = markup.markdown_parser()
     characters = symbols.code_points(game)  # :bomb: is the bomb's character of the symbol font
     tokens = md.parse(markup.SYMBOL.sub(lambda m: characters.get(m[0][1:-1], m[0]), text or ""))
-    for token in _inline_children(tokens):
+    for token in markup.all_tokens(tokens):
         if token.type == "image":
             src = token.attrGet("src") or ""
-            path = check_local_url(src, game, origin or "Markdown in the game data")
+            path = local_file(src, game.folder, origin or "Markdown in the game data")
             problem = images.problem(path) if path.suffix.lower() != ".svg" else None
             if problem:
                 raise BuildError(f"image '{src}' (from {origin or 'Markdown in the game data'}) {problem}",
@@ -188,39 +179,11 @@ def markdown_inline(text: str, game: Game, origin: str = "") -> Markup:
     return Markup(html)
 
 
-def _inline_children(tokens):
-    for token in tokens:
-        yield token
-        if token.children:
-            yield from _inline_children(token.children)
-
-
 # --------------------------------------------------------------------------- local files only
 
 
 def allowed_roots(game: Game) -> list[Path]:
-    return [game.folder, SHARED_TEMPLATES, SHARED_ART]
-
-
-def check_local_url(url: str, game: Game, origin: str) -> Path:
-    """The local file a URL (absolute file: or relative to the game folder) points to, if allowed."""
-    parts = urlsplit(url)
-    if parts.scheme and parts.scheme != "file":
-        raise BuildError(f"refused to fetch '{url}' (from {origin}): only local files can be used",
-                         hint="copy the file into the game folder and use a relative path")
-    if parts.scheme == "file":
-        if parts.netloc not in ("", "localhost"):
-            raise BuildError(f"refused to fetch '{url}' (from {origin}): not a local file")
-        path = Path(url2pathname(unquote(parts.path)))
-    else:
-        path = game.folder / unquote(parts.path)
-    resolved = path.resolve()
-    if not inside(resolved, allowed_roots(game)):
-        raise BuildError(f"refused to fetch '{url}' (from {origin}): it is outside the game folder, "
-                         "templates/ and art/", hint="keep images, CSS and fonts inside the game folder")
-    if not resolved.is_file():
-        raise BuildError(f"'{url}' (from {origin}) does not exist", hint=f"looked for {resolved}")
-    return resolved
+    return game_roots(game.folder)
 
 
 def _fetcher_class():
@@ -238,7 +201,7 @@ def _fetcher_class():
             try:
                 if url.startswith(GENERATED + ":") and url == symbol_font_name(self.game)[1]:
                     return URLFetcherResponse(url, symbols.symbol_font(self.game), {"Content-Type": "font/otf"})
-                path = check_local_url(url, self.game, self.origin)
+                path = local_file(url, self.game.folder, self.origin)
             except BuildError as exc:
                 self.refused.append(exc)
                 raise
