@@ -245,7 +245,9 @@ def run_case(seed: int, work: Path, full_build: bool) -> tuple[str, str]:
     ('FAILED', why)."""
     rng = random.Random(seed)
     case = Case(seed, rng.choice(GAMES))
-    folder = work / f"case-{seed}" / case.game.name
+    # the same path for every case of a game: the documents' template cache is kept by game folder
+    folder = work / "case" / case.game.name
+    shutil.rmtree(folder.parent, ignore_errors=True)
     shutil.copytree(case.game, folder)
     try:
         mutate_folder(folder, case, rng)
