@@ -57,7 +57,7 @@ def synthetic_deck(game, count: int) -> list:
 
 def baseline(game, deck: list, sheet: layout.Sheet) -> bytes:
     """Raw ReportLab: the same elements per card, drawn directly."""
-    fonts = cards.Fonts(game, cards.load_layout(game))
+    fonts = cards.Fonts(game.layout)
     drawings = {c.symbol: svg2rlg(str(symbols.symbol_path(game, c.symbol))) for c in game.colors}
     body = ParagraphStyle("body", fontName=fonts["text"], fontSize=8.5, leading=10, alignment=TA_CENTER)
     buffer = io.BytesIO()
