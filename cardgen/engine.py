@@ -176,6 +176,10 @@ def check_setup(game: Game, setup: Setup) -> SetupReport:
     findings += _table_checks(game, setup, table)
     player_reports = [_play_out(game, setup, table, players) for players in setup.player_counts]
     print_counts = _print_counts(game, setup, table, player_reports)
+    if total and not any(print_counts.values()) or unknown and not total:
+        findings.append(Finding(
+            ERROR, "nothing-to-print", f"{setup.name}: no card of the setup has a known count and is printed",
+            setup.where, "fill in the counts, or print the cards (print: false leaves a card off the sheets)"))
     if sum(print_counts.values()) > MAX_PRINT_CARDS:
         findings.append(Finding(
             ERROR, "too-many-to-print", f"{setup.name}: {sum(print_counts.values())} cards to print; "

@@ -325,3 +325,18 @@ def test_a_markdown_image_in_rules_md_is_found_at_its_line(game_copy, capsys):
     code, out = check(folder, capsys)
     assert code == 1
     assert_finding(out, "tiny_game/rules.md", 5, "bad-image", "does not exist")
+
+
+# --------------------------------------------------------------------------- card sheets
+
+
+def test_a_setup_with_no_card_to_print_is_found_at_check(game_copy, capsys):
+    folder = game_copy()
+    setups = folder / "setups.yaml"
+    text = setups.read_text(encoding="utf-8")
+    for line in ("Boom: 5", "shield: 4", "Peek: 6", "no: 5"):
+        text = text.replace(line, line.split(":")[0] + ":")  # every count unknown in the source
+    setups.write_text(text, encoding="utf-8")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "tiny_game/setups.yaml", 2, "nothing-to-print", "Starter: no card", "print: false")
