@@ -197,6 +197,9 @@ class Reader:
                            f"{what}: key '{key}' appears twice (first on line {first})",
                            "remove or rename one of them")
                 continue
+            if key not in fields and spec.others:
+                out[key] = value_node
+                continue
             if key not in fields:
                 self.error(key_node, "unknown-key", f"{what}: unknown key '{key}'",
                            _did_you_mean(key, fields) or f"known keys: {', '.join(fields)}")

@@ -3,33 +3,16 @@ other keys stay free data for a game's own templates."""
 from __future__ import annotations
 
 from ..model import CheatSheet, ComboRow, Combos, SheetSection
-from .schema import Field, Fields, ListOf, Text
-
-GROUP_BY = ("text", "none")
-SECTION = Fields("cheatsheet: section", {"title": Field(Text(), label="section title"),
-                                         "items": Field(ListOf(Text()), True)})
-COMBO_ROW = Fields("combo row", {key: Field(Text(), key == "cards", f"combo {key}") for key in ("cards", "name", "effect")})
-COMBOS = Fields("cheatsheet: combos", {"title": Field(Text(), label="combos: title"),
-                                       "intro": Field(Text(), label="combos: intro"), "rows": Field(ListOf(COMBO_ROW))})
-CHEATSHEET = Fields("cheatsheet", {
-    **{key: Field(Text(), label=f"cheatsheet: {key}") for key in ("title", "subtitle", "goal", "card_heading")},
-    "card_group_by": Field(Text(choices=GROUP_BY), label="cheatsheet: card_group_by"),
-    "sections": Field(ListOf(SECTION)), "combos": Field(COMBOS),
-    **{key: Field(Text(), label=f"cheatsheet: {key}") for key in ("copies_label", "players_note")},
-})
+from .schema import CHEATSHEET, CHEATSHEET_GROUP_BY as GROUP_BY, COMBO_ROW, COMBOS, REFERENCE, SHEET_SECTION
 
 
 def read_reference(reader, node, game_title: str) -> tuple[CheatSheet | None, dict]:
     """(the cheat sheet or None, the other reference: keys as plain data)."""
     if node is None:
         return None, {}
-    sheet, extra = None, {}
-    for key_node, value_node in reader.free_mapping(node, "reference"):
-        if key_node.value == "cheatsheet":
-            sheet = _cheatsheet(reader, value_node, game_title)
-        else:
-            extra[key_node.value] = reader.plain(value_node, f"reference: {key_node.value}")
-    return sheet, extra
+    m = reader.mapping(node, REFERENCE)
+    sheet = _cheatsheet(reader, m["cheatsheet"], game_title) if "cheatsheet" in m else None
+    return sheet, {key: reader.plain(value, f"reference: {key}") for key, value in m.items() if key != "cheatsheet"}
 
 
 def _cheatsheet(reader, node, game_title: str) -> CheatSheet:
@@ -53,7 +36,7 @@ def _cheatsheet(reader, node, game_title: str) -> CheatSheet:
 
 
 def _section(reader, node) -> SheetSection:
-    m = reader.mapping(node, SECTION)
+    m = reader.mapping(node, SHEET_SECTION)
     return SheetSection(m.read("title", "").strip(),
                         tuple(reader.text(item, "section item") for item in reader.sequence(m.get("items"), "items")))
 

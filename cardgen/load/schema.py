@@ -189,14 +189,6 @@ class Table(Type):
 
 
 @dataclass(frozen=True)
-class Free(Type):
-    """Free data for templates: any mapping."""
-
-    def json(self, defs):
-        return {"type": "object"}
-
-
-@dataclass(frozen=True)
 class AnyOf(Type):
     options: tuple[Type, ...]
 
@@ -222,6 +214,7 @@ class Fields(Type):
     needs: Mapping[str, str] = field(default_factory=dict)  # key -> the key it is only read with
     shared: str = ""  # a name: the JSON Schema defines it once (needed for recursion)
     doc: str = ""
+    others: bool = False  # keys it does not name are free data (else they are errors)
 
     def __iter__(self):
         return iter(self.fields)
@@ -245,7 +238,7 @@ class Fields(Type):
         if self.doc:
             out["description"] = self.doc
         out["properties"] = {key: _described(f.type.json(defs), f.doc) for key, f in self.fields.items()}
-        out["additionalProperties"] = False
+        out["additionalProperties"] = self.others
         if self.required():
             out["required"] = self.required()
         if self.exactly_one:
@@ -333,6 +326,24 @@ TEXT_CHECKS = Fields("text_checks", {
     "aliases": Field(Table(Text(), ALIAS), doc="other names the texts use, e.g. Unique Cards: {color: special}"),
     "waive": Field(ListOf(GAME_WAIVER)),
 })
+CHEATSHEET_GROUP_BY = ("text", "none")
+SHEET_SECTION = Fields("cheatsheet: section", {"title": Field(Text(), label="section title"),
+                                               "items": Field(ListOf(Text()), True, doc="plain text, no Markdown")})
+COMBO_ROW = Fields("combo row", {key: Field(Text(), key == "cards", f"combo {key}") for key in ("cards", "name", "effect")})
+COMBOS = Fields("cheatsheet: combos", {"title": Field(Text(), label="combos: title"),
+                                       "intro": Field(Text(), label="combos: intro"), "rows": Field(ListOf(COMBO_ROW))})
+CHEATSHEET = Fields("cheatsheet", {
+    "title": Field(Text(), label="cheatsheet: title", doc="default: the game's title"),
+    **{key: Field(Text(), label=f"cheatsheet: {key}") for key in ("subtitle", "goal")},
+    "card_heading": Field(Text(), label="cheatsheet: card_heading", doc="default: The cards"),
+    "card_group_by": Field(Text(choices=CHEATSHEET_GROUP_BY), label="cheatsheet: card_group_by",
+                           doc="text: cards of one color with the same text share a line; none: a line per card"),
+    "sections": Field(ListOf(SHEET_SECTION), doc="short lists; the pocket copies show the first"),
+    "combos": Field(COMBOS, doc="a table of card combinations"),
+    "copies_label": Field(Text(), label="cheatsheet: copies_label", doc="how the table calls a setup's copies"),
+    "players_note": Field(Text(), label="cheatsheet: players_note", doc="a line under the player table"),
+}, doc="the one-page cheat sheet and its pocket copies")
+REFERENCE = Fields("reference", {"cheatsheet": Field(CHEATSHEET)}, others=True)
 GAME = Fields("game.yaml", {
     "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),
     "card_size": Field(AnyOf((Text(choices=tuple(CARD_SIZES_MM)), CARD_SIZE)), doc="a size name or {width_mm, height_mm}"),
@@ -341,7 +352,8 @@ GAME = Fields("game.yaml", {
     "kind_styles": Field(Table(Identifier(), KIND_STYLE)), "attributes": Field(ListOf(ATTRIBUTE)),
     "setup": Field(SETUP_PROCEDURE, doc="the setup procedure the engine plays out"),
     "checks": Field(ListOf(CHECK)), "variations": Field(ListOf(VARIATION)),
-    "reference": Field(Free(), doc="free data for the documents, e.g. the cheat sheet"),
+    "reference": Field(REFERENCE, doc="data for the documents: the cheat sheet, and free data for a game's "
+                                      "own templates"),
     "text_checks": Field(TEXT_CHECKS),
 }, doc="a cardgen game: its title, colors, kinds, setup procedure and checks")
 
