@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -304,14 +305,19 @@ class Game:
     extra: Mapping[str, Any] = field(default_factory=dict)  # reference: data for a game's own templates
 
     def color(self, color_id: str) -> Color:
-        return next(c for c in self.colors if c.id == color_id)
+        return self.colors_by_id[color_id]
 
     def card(self, card_id: str) -> Card:
         return self.cards_by_id[card_id]
 
-    @property
-    def cards_by_id(self) -> dict[str, Card]:
+    # Built once per Game (the model is frozen): lookups stay O(1) however many cards a game has.
+    @cached_property
+    def cards_by_id(self) -> Mapping[str, Card]:
         return {c.id: c for c in self.cards}
+
+    @cached_property
+    def colors_by_id(self) -> Mapping[str, Color]:
+        return {c.id: c for c in self.colors}
 
     def setup(self, name: str) -> Setup:
         wanted = slugify(name)
