@@ -53,8 +53,28 @@ class GameNotFound(UsageError):
 # --------------------------------------------------------------------------- YAML → nodes
 
 
-class _SafeComposer(yaml.SafeLoader):
-    """PyYAML's safe loader, used only to compose nodes; refuses anchors and deep nesting."""
+if yaml.__with_libyaml__:
+    class _Events(yaml.cyaml.CParser):
+        """libyaml's scanner and parser: the events of a document, several times faster than PyYAML's own."""
+else:
+    class _Events(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+        """PyYAML's pure-Python scanner and parser, where libyaml is not installed."""
+
+        def __init__(self, stream):
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+
+
+class _SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
+    """Composes nodes (never objects) from the parser's events; refuses anchors, aliases, unknown
+    tags, deep nesting and too many values before composing them. The composer is PyYAML's own
+    (in Python) so that each of these checks runs before the node it guards is built."""
+
+    def __init__(self, stream):
+        _Events.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
 
     def compose_node(self, parent, index):  # noqa: D102 - PyYAML hook
         if self.check_event(yaml.AliasEvent):
@@ -111,6 +131,7 @@ class Reader:
     path: Path
     findings: list[Finding] = field(default_factory=list)
     game_folder: Path | None = None  # default: the file's own folder (game files sit at its top)
+    source: str | None = None  # the YAML text composed by document(), which the nodes' marks index
 
     @property
     def name(self) -> str:
@@ -123,8 +144,7 @@ class Reader:
 
     def passage(self, node: yaml.Node) -> Passage:
         """Where a text value is typed, with its source as written (none for CSV cells)."""
-        start, end = node.start_mark, node.end_mark
-        source = start.buffer[start.index:end.index] if start.buffer is not None else ""
+        source = self.source[node.start_mark.index:node.end_mark.index] if self.source is not None else ""
         return Passage(self.where(node), source)
 
     def error(self, node, code: str, message: str, hint: str = "") -> None:
@@ -136,6 +156,7 @@ class Reader:
         text = self.read_text()
         if text is None:
             return None
+        self.source = text
         try:
             node = yaml.compose(text, Loader=_SafeComposer)
         except yaml.MarkedYAMLError as exc:
@@ -373,7 +394,7 @@ class Reader:
 
 
 def _is_null(node) -> bool:
-    return isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG and node.style is None
+    return isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG and not node.style  # plain: None, or "" from libyaml
 
 
 def _node_kind(node) -> str:
