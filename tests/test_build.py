@@ -6,7 +6,7 @@ import pypdf
 from cardgen import cli
 from cardgen.render.cards import PLACEHOLDERS_NAMED
 
-from conftest import TINY_GAME
+from conftest import TINY_GAME, page_texts
 
 
 def run(capsys, *argv) -> tuple[int, str]:
@@ -111,8 +111,7 @@ def test_editing_a_card_text_changes_the_card_sheet_and_the_rulebook(capsys, gam
     assert run(capsys, "rulebook", str(folder), "--out", str(out))[0] == 0
 
     def pages_with(name: str) -> int:
-        reader = pypdf.PdfReader(out / name)
-        return sum("Zebrafied" in page.extract_text() for page in reader.pages)
+        return sum("Zebrafied" in text for text in page_texts(out / name))
 
     assert pages_with("cards-basic.pdf") >= 1  # Basic prints 8 Nope cards
     assert pages_with("rulebook.pdf") == 1

@@ -18,7 +18,7 @@ import pytest
 from cardgen import engine, load
 from cardgen.model import BuildError
 from cardgen.render import documents
-from conftest import TINY_GAME
+from conftest import TINY_GAME, page_texts
 
 
 def checked(folder):
@@ -43,7 +43,7 @@ def build_cards(folder, out: Path) -> Path:
 
 
 def pdf_text(path: Path) -> str:
-    return "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(path).pages)
+    return "\n".join(page_texts(path))
 
 
 def pdf_streams(path: Path) -> bytes:
