@@ -45,6 +45,7 @@ _NUMBER = r"(\d+|" + "|".join(NUMBER_WORDS) + r")"
 _DEAL = re.compile(r"\bdeal(?:t)?\s+(?:each player\s+|everyone\s+)?(?:the\s+)?" + _NUMBER + r"\s+cards\b", re.I)
 _BELOW = re.compile(r"\bfor each player below\s+" + _NUMBER, re.I)
 _CARDS = re.compile(_NUMBER + r"\s+cards\b", re.I)
+_JOINT = re.compile(r"[ \t]*-?[ \t]*|[ \t]+")  # what may stand between the words of one name
 _SENTENCE = re.compile(r"[^.!?\n]+(?:\([^)]*\)[^.!?\n]*)*")
 
 
@@ -225,8 +226,7 @@ def _tokens(text: str) -> list[re.Match]:
 
 def _joined(text: str, tokens: list[re.Match], i: int, n: int) -> bool:
     """Whether tokens i..i+n-1 form one phrase: only spaces or hyphens between them."""
-    return all(re.fullmatch(r"[ \t]*-?[ \t]*|[ \t]+", text[tokens[k].end():tokens[k + 1].start()])
-               for k in range(i, i + n - 1))
+    return all(_JOINT.fullmatch(text, tokens[k].end(), tokens[k + 1].start()) for k in range(i, i + n - 1))
 
 
 def _overlaps(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
@@ -237,6 +237,9 @@ def _plain(text: str, names: Names, taken) -> list[Reference]:
     tokens = _tokens(text)
     out, i = [], 0
     while i < len(tokens):
+        if not _capitalised(tokens[i].group()):  # names in the prose start with a capital
+            i += 1
+            continue
         match = None
         for n in range(min(names.longest, len(tokens) - i), 0, -1):
             start, end = tokens[i].start(), tokens[i + n - 1].end()
@@ -245,7 +248,7 @@ def _plain(text: str, names: Names, taken) -> list[Reference]:
                 if target:
                     match = (n, start, end, target)
                     break
-        if match is None or not _capitalised(tokens[i].group()):
+        if match is None:
             i += 1
             continue
         n, start, end, target = match
