@@ -119,7 +119,7 @@ class Text:
     changes_rules: bool = False  # a variation: its figures may differ from the setup on purpose
 
 
-def _in_passage(value: str, passage: Passage | None, fallback: Where) -> Callable[[int, int], Where]:
+def in_passage(value: str, passage: Passage | None, fallback: Where) -> Callable[[int, int], Where]:
     def place(start: int, end: int) -> Where:
         if passage is None:
             return fallback
@@ -128,7 +128,7 @@ def _in_passage(value: str, passage: Passage | None, fallback: Where) -> Callabl
     return place
 
 
-def _in_file(value: str, file: str) -> Callable[[int, int], Where]:
+def in_file(value: str, file: str) -> Callable[[int, int], Where]:
     def place(start: int, end: int) -> Where:
         line = value.count("\n", 0, start) + 1
         return Where(file, line, start - value.rfind("\n", 0, start))
@@ -137,24 +137,24 @@ def _in_file(value: str, file: str) -> Callable[[int, int], Where]:
 
 def texts(game: Game) -> Iterator[Text]:
     if game.rules_markdown:
-        yield Text(game.rules_markdown, "rules.md", _in_file(game.rules_markdown, game.rules_file))
+        yield Text(game.rules_markdown, "rules.md", in_file(game.rules_markdown, game.rules_file))
     for card in game.cards:
         for field in ("text", "details"):
             value = getattr(card, field)
             if value:
                 yield Text(value, f"card '{card.name}' ({field})",
-                           _in_passage(value, card.places.get(field), card.where), card=card)
+                           in_passage(value, card.places.get(field), card.where), card=card)
     for setup in game.setups:
         parts = [("blurb", setup.blurb)] + [(f"extra_rules[{i}]", r) for i, r in enumerate(setup.extra_rules)]
         for key, value in parts:
             if value:
-                yield Text(value, f"setup '{setup.name}'", _in_passage(value, setup.places.get(key), setup.where),
+                yield Text(value, f"setup '{setup.name}'", in_passage(value, setup.places.get(key), setup.where),
                            setup=setup)
     for variation in game.variations:
         if variation.text:
             fallback = variation.place.where if variation.place else Where(game.rules_file)
             yield Text(variation.text, f"variation '{variation.name}'",
-                       _in_passage(variation.text, variation.place, fallback), changes_rules=True)
+                       in_passage(variation.text, variation.place, fallback), changes_rules=True)
 
 
 # --------------------------------------------------------------------------- references

@@ -43,6 +43,22 @@ def to_paragraph(text: str, symbol: Callable[[str], str | None] = lambda name: N
     return "".join(out)
 
 
+def emphasis_runs(text: str) -> list[tuple[int, int, bool, bool]]:
+    """The spans of the text that are drawn, each with its emphasis: (start, end, bold, italic).
+    Emphasis markers and line breaks are left out; symbols stay in (as typed)."""
+    tokens = _tokens(text)
+    opens, closes = _pair_emphasis(text, tokens)
+    runs, open_tags = [], []
+    for i, (token, start) in enumerate(tokens):
+        if i in opens:
+            open_tags.append(_TAGS[token])
+        elif i in closes:
+            open_tags.pop()
+        elif token != "\n":
+            runs.append((start, start + len(token), "b" in open_tags, "i" in open_tags))
+    return runs
+
+
 def _tokens(text: str) -> list[tuple[str, int]]:
     """The text split into markers and plain runs, each with its start offset."""
     out, pos = [], 0

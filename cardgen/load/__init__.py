@@ -681,7 +681,8 @@ class _GameBuilder:
             printed=m.read("print", True),
             art_file=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
-            places={k: c.passage(m[k]) for k in ("flavor", "text", "details") if k in m},
+            places={"name": c.passage(m["name"] if "name" in m else m["series"]),
+                    **{k: c.passage(m[k]) for k in ("flavor", "text", "details") if k in m}},
         )
         texts = {k: m.read(k, "") for k in ("flavor", "text", "details")}
         if "name" in m:

@@ -25,14 +25,13 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from .. import expressions, images, markup, symbols
+from .. import expressions, glyphs, images, markup, symbols
 from ..layout import PAPERS_MM
 from ..engine import GameReport, PlayerCount, SetupReport
 from ..paths import ART as SHARED_ART, PROJECT_ROOT, TEMPLATES as SHARED_TEMPLATES, game_roots, inside, local_file
 from ..model import BuildError, Card, Color, Game, Setup, Step, Variation
 from ..write import atomic_write
 
-FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2")
 # WeasyPrint warnings about the machine, not the document: not build failures
 ENVIRONMENT_NOTICES = ("Using fontTools instead of HarfBuzz",)
 GENERATED = "cardgen-generated"  # the URL scheme of the symbol font, which the fetcher serves from memory
@@ -320,19 +319,13 @@ def _image_cache() -> dict:
 # --------------------------------------------------------------------------- fonts
 
 
-def font_files(game: Game) -> list[Path]:
-    folders = [game.folder / "fonts", SHARED_ART / "fonts"]
-    return sorted(p for folder in folders if folder.is_dir() for p in folder.iterdir()
-                  if p.suffix.lower() in FONT_SUFFIXES)
-
-
 def font_face_css(game: Game) -> str:
     """@font-face rules for every font shipped with the game or in art/fonts/."""
-    for path in font_files(game):
+    for path in glyphs.document_fonts(game):
         if not inside(path, allowed_roots(game)):
             raise BuildError(f"font {path.name} is a link leading outside the game folder and art/",
                              str(path), "copy the font into the game's fonts/ folder")
-    return "\n".join(_font_face(path) for path in font_files(game))
+    return "\n".join(_font_face(path) for path in glyphs.document_fonts(game))
 
 
 @lru_cache(maxsize=64)

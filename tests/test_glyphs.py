@@ -1,0 +1,119 @@
+"""Every character of every text against the fonts that draw it: a character no font has is an
+error at `cardgen check` (file:line:column, the text, the character, a hint); characters the
+shipped fonts have print, on the cards and in the documents."""
+from __future__ import annotations
+
+import re
+
+import pdfplumber
+import pytest
+
+from cardgen import cli
+
+from conftest import TINY_GAME
+
+CJK = "漢"  # U+6F22: no shipped font has it
+
+
+def check(folder, capsys) -> tuple[int, str]:
+    code = cli.main(["check", str(folder)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def position(path, text: str) -> tuple[int, int]:
+    """1-based line and column of the first occurrence of text in the file."""
+    source = path.read_text(encoding="utf-8")
+    index = source.index(text)
+    return source.count("\n", 0, index) + 1, index - source.rfind("\n", 0, index)
+
+
+def missing_glyph(out: str, file: str, line: int, column: int) -> str:
+    pattern = re.compile(rf"^ *{re.escape(file)}:{line}:{column}: error: (.*)\[missing-glyph\]\n +hint: (.*)$", re.M)
+    match = pattern.search(out)
+    assert match, f"no missing-glyph at {file}:{line}:{column} in:\n{out}"
+    return match.group(0)
+
+
+# (the file, the text replaced, its replacement, the character, what the finding names)
+TINY_MUTATIONS = [
+    ("cards.yaml", "name: Peek", f"name: Pe{CJK}k", CJK,
+     ["card 'Pe漢k' (name)", "U+6F22 CJK UNIFIED IDEOGRAPH-6F22", "CabinSketch-Bold.ttf", "fonts: {title:"]),
+    ("cards.yaml", '"You are out."', '"You are out, مرحبا."', "م",
+     ["card 'Boom' (text)", "U+0645 ARABIC LETTER MEEM", "Lato-Regular.ttf"]),
+    ("cards.yaml", '"Stops a **Boom**."', f'"Stops a **Bo{CJK}m**."', CJK,
+     ["card 'Shield' (text)", "Lato-Bold.ttf", "bold font"]),
+    ("cards.yaml", 'flavor: "Hm?"', 'flavor: "Hm 😀?"', "😀",
+     ["card 'Peek' (flavor)", "U+1F600 GRINNING FACE", "Lato-Italic.ttf"]),
+    ("cards.yaml", 'name: "No"', 'name: "Łukasz"', "Ł",
+     ["card 'Łukasz' (name)", "U+0141 LATIN CAPITAL LETTER L WITH STROKE", "CabinSketch-Bold.ttf"]),
+    ("game.yaml", "meaning: Tools", f"meaning: Tools {CJK}", CJK,
+     ["color 'blue' (meaning)", "none of the documents' fonts", "Lato-Regular.ttf", "tiny_game/fonts/"]),
+    ("game.yaml", 'name: "NOW!"', f'name: "NOW{CJK}"', CJK, ["tag 'now' (name)", "Lato-Black.ttf"]),
+    ("game.yaml", "title: Tiny Hazards", f"title: Tiny {CJK}", CJK, ["the game's title", "CabinSketch-Bold.ttf"]),
+    ("game.yaml", "text: Deal the hands.", f"text: Deal the {CJK} hands.", CJK, ["a setup step"]),
+    ("setups.yaml", "blurb: The only setup.", f"blurb: The only {CJK} setup.", CJK, ["setup 'Starter' (blurb)"]),
+]
+RENAMED = {"Peek": f"Pe{CJK}k", "no": "Łukasz"}  # setups.yaml names the renamed cards
+
+
+@pytest.mark.parametrize("file, old, new, char, words", TINY_MUTATIONS, ids=[m[2] for m in TINY_MUTATIONS])
+def test_a_character_no_font_has_is_an_error_at_its_place(game_copy, capsys, file, old, new, char, words):
+    folder = game_copy(TINY_GAME)
+    edit(folder / file, old, new)
+    for name, renamed in RENAMED.items():
+        if renamed in new:
+            edit(folder / "setups.yaml", f"{name}:", f"{renamed}:")
+    code, out = check(folder, capsys)
+    assert code == 1
+    found = missing_glyph(out, f"tiny_game/{file}", *position(folder / file, char))
+    for word in [*words, "remove the character"]:
+        assert word in found, f"{word!r} not in {found!r}"
+
+
+def test_details_rules_and_cheat_sheet_are_read_against_the_documents_fonts(game_copy, capsys):
+    folder = game_copy("starter")
+    edit(folder / "cards.yaml", "discard every Treasure", f"discard every {CJK} Treasure")
+    edit(folder / "rules.md", "\n\n", f"\n\nThe 😀 rule.\n\n")
+    edit(folder / "game.yaml", "- Play any number of Tools.", f"- Play any number of {CJK} Tools.")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert "card 'Dragon' (details)" in missing_glyph(out, "starter/cards.yaml",
+                                                      *position(folder / "cards.yaml", CJK))
+    assert "rules.md: '😀' (U+1F600 GRINNING FACE)" in missing_glyph(out, "starter/rules.md",
+                                                                     *position(folder / "rules.md", "😀"))
+    assert "the cheat sheet" in missing_glyph(out, "starter/game.yaml", *position(folder / "game.yaml", CJK))
+
+
+def test_a_layout_font_that_has_the_character_makes_it_print(game_copy, capsys, tmp_path):
+    """Cabin Sketch has no Ł; with Lato as the title font the name passes check and prints."""
+    folder = game_copy(TINY_GAME)
+    edit(folder / "cards.yaml", 'name: "No"', 'name: "Łukasz"')
+    edit(folder / "setups.yaml", "no: 5", "łukasz: 5")
+    (folder / "layout.yaml").write_text("fonts: {title: Lato-Bold.ttf}\n", encoding="utf-8")
+    assert check(folder, capsys)[0] == 0
+    assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--all-types", "--no-backs"]) == 0
+    with pdfplumber.open(tmp_path / "cards-all-types.pdf") as pdf:
+        chars = [c for c in pdf.pages[0].chars if c["text"] == "Ł"]
+    assert chars and all("Lato-Bold" in c["fontname"] for c in chars)
+
+
+def test_accented_latin_prints_in_the_rulebook(game_copy, capsys, tmp_path):
+    folder = game_copy("starter")
+    edit(folder / "cards.yaml", "name: Peek", "name: Böom")
+    edit(folder / "cards.yaml", '"Look at the top 2 cards of the deck."', '"Déjà vu: regardez la carte."')
+    edit(folder / "setups.yaml", "Peek", "Böom")
+    edit(folder / "rules.md", "\n\n", "\n\nÇa marche: œuvre, naïve, Łódź.\n\n")
+    assert check(folder, capsys)[0] == 0
+    assert cli.main(["rulebook", str(folder), "--out", str(tmp_path)]) == 0
+    with pdfplumber.open(tmp_path / "rulebook.pdf") as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    for words in ("Böom", "Déjà vu: regardez la carte.", "Ça marche: œuvre, naïve, Łódź."):
+        assert words in text
