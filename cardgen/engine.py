@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from . import expressions, glyphs
+from . import expressions, glyphs, textfit
 from .balance import Balance, balance_of
 from .lint import check_text, image_findings
 from .model import ERROR, INFO, WARNING, Card, Check, Finding, Game, Setup, Step
@@ -160,6 +160,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings += check_text(game)
     findings += image_findings(game)
     findings += glyphs.check_glyphs(game)
+    findings += textfit.check_fit(game)
     return GameReport(game, reports, findings)
 
 

@@ -99,12 +99,12 @@ def _card_texts(game: Game) -> Iterator[Printed]:
     on_cards = {tag for card in game.cards if card.printed for tag in card.tags}
     for tag in game.tags:
         role = design["tags"]["font"] if design and tag.id in on_cards else None
-        yield Printed(tag.name, f"tag '{tag.id}' (name)", _in_source(game, _game_file(game), tag.name), role)
+        yield Printed(tag.name, f"tag '{tag.id}' (name)", place_in_source(game, _game_file(game), tag.name), role)
 
 
 def _game_texts(game: Game) -> Iterator[Printed]:
     file = _game_file(game)
-    yield Printed(game.title, "the game's title", _in_source(game, file, game.title),
+    yield Printed(game.title, "the game's title", place_in_source(game, file, game.title),
                   game.layout["back"]["title_font"] if game.layout else None)
     named = [("author", game.author), ("version", game.version), ("date", game.date)]
     for what, items in (("color", game.colors), ("kind", game.kinds), ("tag", game.tags)):
@@ -128,13 +128,13 @@ def _game_texts(game: Game) -> Iterator[Printed]:
     named += [("the reference section", text) for text in _strings(game.extra)]
     for label, value in named:
         if value:
-            yield Printed(value, label, _in_source(game, file, value))
+            yield Printed(value, label, place_in_source(game, file, value))
 
 
 def _setup_texts(game: Game) -> Iterator[Printed]:
     for setup in game.setups:
         file = setup.where.file if setup.where else _game_file(game)
-        yield Printed(setup.name, f"setup '{setup.name}' (name)", _in_source(game, file, setup.name, setup.where))
+        yield Printed(setup.name, f"setup '{setup.name}' (name)", place_in_source(game, file, setup.name, setup.where))
         parts = [("blurb", setup.blurb)] + [(f"extra_rules[{i}]", r) for i, r in enumerate(setup.extra_rules)]
         for key, value in parts:
             if value:
@@ -165,7 +165,7 @@ def _at(place: Callable[[int, int], Where]) -> Callable[[int], Where]:
     return lambda index: place(index, index + 1)
 
 
-def _in_source(game: Game, file: str, value: str, after: Where | None = None) -> Callable[[int], Where]:
+def place_in_source(game: Game, file: str, value: str, after: Where | None = None) -> Callable[[int], Where]:
     """Where a character of a value sits in its file, for values load keeps no position of: the
     first line of the file (from `after` on) holding the value's line around the character."""
     def place(index: int) -> Where:

@@ -12,7 +12,7 @@ import pdfplumber
 import pytest
 from PIL import Image
 
-from cardgen import engine, layout, load, markup, symbols
+from cardgen import engine, layout, load, markup, symbols, textfit
 from cardgen.cli import main
 from cardgen.layout import MM, Rect
 from cardgen.model import BuildError
@@ -44,7 +44,7 @@ def default_a4(puppy, tmp_path_factory):
 def face_regions(game, sheet) -> dict[str, Rect]:
     """Where text may appear on a card, in card coordinates, from the layout data."""
     design = game.layout
-    scale = cards.Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design["design"]["width"] * MM),
+    scale = textfit.Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design["design"]["width"] * MM),
                         sheet.card_h / (design["design"]["height"] * MM))
     number = design["number"]
     x, y = scale.point(number)

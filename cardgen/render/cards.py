@@ -9,36 +9,28 @@ from __future__ import annotations
 
 import hashlib
 import io
-import math
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
-from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from .. import engine, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
-from ..paths import ART as SHARED_ART
-from ..model import BuildError, Card, Color, Game, Layout, sheet_file_name
+from ..model import BuildError, Card, Color, Game, sheet_file_name
+from ..textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
 from ..write import atomic_write, output_dir
 
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
-FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without art
-SPACER = SHARED_ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
 
 
 # --------------------------------------------------------------------------- public entry points
@@ -215,28 +207,6 @@ def placeholder_warning(game: Game, names: Iterable[str]) -> str:
 # --------------------------------------------------------------------------- fonts, symbols, art
 
 
-class Fonts:
-    """The layout's font roles, registered with ReportLab (each file once per process)."""
-
-    def __init__(self, design: Layout):
-        self.roles = {role: _register_font(path) for role, path in design.fonts.items()}
-        self.family = self.roles["text"]
-        pdfmetrics.registerFontFamily(self.family, normal=self.roles["text"], bold=self.roles["bold"],
-                                      italic=self.roles["italic"], boldItalic=self.roles["bold_italic"])
-
-    def __getitem__(self, role: str) -> str:
-        return self.roles[role]
-
-
-@lru_cache(maxsize=None)
-def _register_font(path: Path) -> str:
-    """ReportLab font name from the file's content, so equal fonts give equal PDFs anywhere."""
-    data = path.read_bytes()
-    name = f"{path.stem}-{hashlib.sha1(data).hexdigest()[:6]}"
-    pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))  # load checked that it can
-    return name
-
-
 def _recolored(drawing, color):
     """A copy of a one-color symbol drawing painted in `color`."""
     copy = drawing.copy()
@@ -305,50 +275,17 @@ def form_name(kind: str, *keys: str) -> str:
     return f"{kind}-{digest}"
 
 
-@dataclass(frozen=True)
-class Scale:
-    """Maps layout millimetres (top-left origin, design size) to card points (bottom-left origin)."""
-
-    card_w: float
-    card_h: float
-    sx: float
-    sy: float
-
-    @property
-    def s(self) -> float:
-        return min(self.sx, self.sy)
-
-    def box(self, region: Mapping) -> Rect:
-        w, h = region["width"] * self.sx * MM, region["height"] * self.sy * MM
-        return Rect(region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM - h, w, h)
-
-    def point(self, region: Mapping) -> tuple[float, float]:
-        return region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM
-
-    def y(self, mm_from_top: float) -> float:
-        return self.card_h - mm_from_top * self.sy * MM
-
-    def length(self, mm: float) -> float:
-        return mm * self.s * MM
-
-    def points(self, size: float) -> float:
-        """A font size or line width of the design, at this card size (minimum sizes do not
-        scale: they are what stays legible)."""
-        return size * self.s
-
-
 class CardPainter:
     """Draws card faces and the back as PDF forms on one canvas (each form once)."""
 
     def __init__(self, game: Game, canvas: Canvas, sheet: Sheet):
         self.game, self.canvas, self.sheet = game, canvas, sheet
         self.design = game.layout
-        self.fonts = Fonts(self.design)
-        design_w, design_h = self.design["design"]["width"], self.design["design"]["height"]
-        self.scale = Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design_w * MM), sheet.card_h / (design_h * MM))
+        self.texts = CardText(game, sheet.card_w, sheet.card_h)
+        self.fonts, self.scale = self.texts.fonts, self.texts.scale
         self.forms: set[str] = set()
         self._symbol_colors = {c.symbol: c.hex for c in game.colors}
-        canvas.setNamedCB("cg-symbol", self._inline_symbol)
+        canvas.setNamedCB(INLINE_SYMBOL, self._inline_symbol)
 
     # -- forms
 
@@ -483,17 +420,13 @@ class CardPainter:
     def _draw_name(self, card: Card, color: Color) -> None:
         spec, s = self.design["name"], self.scale
         title = self.game.title_hex(card) or text_on(color)
-        name = markup.escape(card.name)
         offset = s.points(spec["shadow"])
-        box = s.box(spec).grow(0, -offset, -offset, 0)  # room for the shadow inside the box
-        # one line while it stays big enough, else two smaller lines
-        paragraph = self._one_line(card.name, spec, box, title) or \
-            self._fit(card, "name", lambda size: name, spec, box, title, required=False) or \
-            self._fit(card, "name", lambda size: name, spec, box, title, split_words=True)
+        box = self.texts.name_box()
+        paragraph = _fitted(self.texts.name(card, title), card, "name")
         if offset:
             # a soft drop shadow in the band's own dark (or light) tone lifts the sketchy title
             tone = _mix(color.hex, "#000000" if _luminance(title) > 0.3 else "#ffffff", 0.55)
-            shadow = Paragraph(name, self._style(spec, tone)(paragraph.style.fontSize))
+            shadow = Paragraph(markup.escape(card.name), self.texts.style(spec, tone)(paragraph.style.fontSize))
             shadow.wrap(box.w, box.h)
             draw_centred(self.canvas, shadow, box.moved(offset, -offset))
         draw_centred(self.canvas, paragraph, box)
@@ -501,8 +434,8 @@ class CardPainter:
     def _draw_flavor(self, card: Card) -> None:
         if not card.flavor:
             return
-        spec = self.design["flavor"]
-        self._fit_and_draw(card, "flavor", self._markup(card.flavor), spec, self.scale.box(spec), spec["color"])
+        paragraph = _fitted(self.texts.flavor(card, self.design["flavor"]["color"]), card, "flavor")
+        draw_centred(self.canvas, paragraph, self.texts.flavor_box())
 
     def _draw_art(self, card: Card, color: Color) -> None:
         c, s, spec = self.canvas, self.scale, self.design["art"]
@@ -562,21 +495,9 @@ class CardPainter:
         c.setLineWidth(s.points(spec["border"]))
         c.roundRect(box.x, box.y, box.w, box.h, s.length(spec["radius"]), stroke=1, fill=1)
         if card.text:
-            inner = box.inset(s.length(spec["padding"]))
-            self._fit_and_draw(card, "text", self._markup(card.text), spec, inner, spec["color"])
+            draw_centred(self.canvas, _fitted(self.texts.text(card, spec["color"]), card, "text"), self.texts.text_box())
 
     # -- text fitting
-
-    def _markup(self, text: str):
-        """The text's Paragraph markup at a given font size (inline symbols scale with it)."""
-        return lambda size: markup.to_paragraph(text, lambda symbol: self._inline_markup(symbol, size))
-
-    def _inline_markup(self, symbol: str, size: float) -> str | None:
-        if symbols.symbol_path(self.game, symbol) is None:
-            return None
-        # the image only reserves room in the line; the callback draws the vector symbol there
-        return (f'<onDraw name="cg-symbol" label="{symbol}"/>'
-                f'<img src="{markup.escape(str(SPACER))}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
 
     def _inline_color(self, symbol: str) -> str:
         return ink_of(self._symbol_colors.get(symbol, self.design["text"]["color"]))
@@ -586,33 +507,6 @@ class CardPainter:
         size = info["tx"]._fontsize or info["xs"].style.fontSize
         x, y = info["cur_x"], info["cur_y"]
         self._draw_symbol(label, self._inline_color(label), x + 0.525 * size, y + 0.36 * size, 0.95 * size)
-
-    def _fit_and_draw(self, card: Card, what: str, text_at, spec: Mapping, box: Rect, hex_color: str) -> None:
-        draw_centred(self.canvas, self._fit(card, what, text_at, spec, box, hex_color), box)
-
-    def _fit(self, card: Card, what: str, text_at, spec: Mapping, box: Rect, hex_color: str,
-             max_lines: int | None = None, min_size: float | None = None, required: bool = True,
-             split_words: bool = False):
-        min_size = spec["min_size"] if min_size is None else min_size
-        paragraph = fit_paragraph(text_at, self._style(spec, hex_color, split_words), box.w, box.h,
-                                  max(self.scale.points(spec["size"]), min_size), min_size, max_lines)
-        if paragraph is None and required:
-            raise BuildError(f"card '{card.name}': the {what} does not fit its box even at "
-                             f"{min_size:g} pt", card.where, f"shorten the {what} or enlarge the box in layout.yaml")
-        return paragraph
-
-    def _one_line(self, text: str, spec: Mapping, box: Rect, hex_color: str):
-        """Plain text on one line at the largest size that fits, if not below `one_line_min`
-        (measured directly: one wrap instead of a search)."""
-        font = self.fonts[spec["font"]]
-        size = min(self.scale.points(spec["size"]), box.w / max(pdfmetrics.stringWidth(text, font, 1), 1e-6))
-        size = math.floor(size / FIT_STEP) * FIT_STEP
-        if size < spec["one_line_min"]:
-            return None
-        return _fits(markup.escape(text), self._style(spec, hex_color)(size), box.w, box.h, max_lines=1)
-
-    def _style(self, spec: Mapping, hex_color: str, split_words: bool = False):
-        return _style_factory(self.fonts[spec["font"]], self.fonts.family, spec["leading"], hex_color, split_words)
 
     # -- art
 
@@ -716,12 +610,8 @@ class CardPainter:
 
     def _draw_back_title(self, spec: Mapping) -> None:
         c, s = self.canvas, self.scale
-        font = self.fonts[spec["title_font"]]
-        width = s.card_w * 0.78
-        style = _style_factory(font, self.fonts.family, 1.0, spec["title_color"])
-        title = markup.escape(self.game.title)
-        paragraph = fit_paragraph(lambda size: title, style, width, s.card_h * 0.3,
-                                  s.points(spec["title_size"]), s.points(6))
+        width = self.texts.back_title_box().w
+        paragraph = self.texts.back_title(spec["title_color"])
         if paragraph is None:
             raise BuildError(f"the game title '{self.game.title}' does not fit on the card back")
         pad = s.length(3.5)
@@ -736,62 +626,13 @@ class CardPainter:
         paragraph.drawOn(c, (s.card_w - width) / 2, y + pad - bottom)
 
 
-@lru_cache(maxsize=None)
-def _style_factory(font: str, family: str, leading: float, hex_color: str, split_words: bool = False):
-    """Paragraph styles by size, for one font and color (styles are reused across cards).
-    Words are only split across lines when `split_words` (a last resort for names)."""
-
-    @lru_cache(maxsize=None)
-    def at(size: float) -> ParagraphStyle:
-        # <b>/<i> inside the text map through the body family; the base font may differ (titles)
-        return ParagraphStyle(f"{font}-{size}", fontName=font, fontSize=size, leading=size * leading,
-                              alignment=TA_CENTER, textColor=HexColor(hex_color), splitLongWords=int(split_words))
-
-    return at
-
-
-def fit_paragraph(text_at, style_at, width: float, height: float, size: float, min_size: float,
-                  max_lines: int | None = None):
-    """The largest Paragraph, on a FIT_STEP grid from `size` down to `min_size`, whose lines and
-    words fit the box; None if even the smallest does not. `text_at(size)` gives the markup."""
-    sizes = [size - i * FIT_STEP for i in range(int((size - min_size) / FIT_STEP + 1e-6) + 1)]
-    if not sizes:
-        return None
-    first = _fits(text_at(sizes[0]), style_at(sizes[0]), width, height, max_lines)
-    if first:
-        return first
-    low, high, best = 1, len(sizes) - 1, None
-    while low <= high:  # binary search: the largest size that fits
-        middle = (low + high) // 2
-        paragraph = _fits(text_at(sizes[middle]), style_at(sizes[middle]), width, height, max_lines)
-        if paragraph:
-            best, high = paragraph, middle - 1
-        else:
-            low = middle + 1
-    return best
-
-
-def _fits(text: str, style: ParagraphStyle, width: float, height: float, max_lines: int | None = None):
-    paragraph = Paragraph(text, style)
-    paragraph.wrap(width, height)
-    bottom, top = ink_extent(paragraph)
-    too_wide = not style.splitLongWords and paragraph.minWidth() > width + 1e-6
-    if top - bottom > height + 1e-6 or too_wide:
-        return None
-    if max_lines is not None and len(paragraph.blPara.lines) > max_lines:
-        return None
+def _fitted(paragraph, card: Card, what: str):
+    """A text set to fit: check measured every card the same way, so only a card size given at
+    build time (--size) can leave one that does not fit."""
+    if paragraph is None:
+        raise BuildError(f"card '{card.name}': the {what} does not fit its box at this card size", card.where,
+                         f"shorten the {what} or enlarge the box in layout.yaml")
     return paragraph
-
-
-def ink_extent(paragraph) -> tuple[float, float]:
-    """Bottom and top of a wrapped paragraph's glyphs, above its bottom edge. ReportLab sets the
-    first baseline one font size below the top and each next one a leading lower; glyphs reach
-    from the descent to the ascent (or one font size above the descent, as PDF readers count)."""
-    style = paragraph.style
-    ascent, descent = pdfmetrics.getAscentDescent(style.fontName, style.fontSize)
-    first = paragraph.height - style.fontSize
-    last = first - (len(paragraph.blPara.lines) - 1) * style.leading
-    return last + descent, first + max(ascent, descent + style.fontSize)
 
 
 def draw_centred(canvas: Canvas, paragraph, box: Rect) -> None:

@@ -1,0 +1,295 @@
+"""textfit (layout stage): a card's texts set in their boxes, with ReportLab's own font metrics.
+
+Each text gets the largest size, on a FIT_STEP grid, at which its lines fit its box (a name
+first tries one line, then wraps, then splits words). The card renderer draws the paragraphs
+set here, and the check stage sets every card the same way before anything is drawn: a text
+that does not fit even at its smallest allowed size is an error there, with the size it would
+need, so a game that passes `check` draws.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Mapping
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import Paragraph
+
+from . import markup, symbols
+from .layout import MM, Rect, card_size_mm
+from .glyphs import place_in_source
+from .model import ERROR, Card, Finding, Game, Layout
+from .paths import ART, display_path
+
+FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
+SMALLEST = 1.0  # the smallest size a finding measures: the layout's min_size cannot go below it
+BACK_TITLE_MIN = 6.0  # the game title on the back shrinks down to this (scaled with the card)
+SPACER = ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
+INLINE_SYMBOL = "cg-symbol"  # the onDraw callback that draws an inline symbol in its room
+MEASURE_COLOR = "#000000"  # color does not change a text's size: the check sets texts in black
+TEXT_TOO_LONG = "text-does-not-fit"
+
+
+# --------------------------------------------------------------------------- fonts and scale
+
+
+class Fonts:
+    """The layout's font roles, registered with ReportLab (each file once per process)."""
+
+    def __init__(self, design: Layout):
+        self.roles = {role: _register_font(path) for role, path in design.fonts.items()}
+        self.family = self.roles["text"]
+        pdfmetrics.registerFontFamily(self.family, normal=self.roles["text"], bold=self.roles["bold"],
+                                      italic=self.roles["italic"], boldItalic=self.roles["bold_italic"])
+
+    def __getitem__(self, role: str) -> str:
+        return self.roles[role]
+
+
+@lru_cache(maxsize=None)
+def _register_font(path: Path) -> str:
+    """ReportLab font name from the file's content, so equal fonts give equal PDFs anywhere."""
+    data = path.read_bytes()
+    name = f"{path.stem}-{hashlib.sha1(data).hexdigest()[:6]}"
+    pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))  # load checked that it can
+    return name
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Maps layout millimetres (top-left origin, design size) to card points (bottom-left origin)."""
+
+    card_w: float
+    card_h: float
+    sx: float
+    sy: float
+
+    @classmethod
+    def of(cls, design: Layout, card_w: float, card_h: float) -> "Scale":
+        size = design["design"]
+        return cls(card_w, card_h, card_w / (size["width"] * MM), card_h / (size["height"] * MM))
+
+    @property
+    def s(self) -> float:
+        return min(self.sx, self.sy)
+
+    def box(self, region: Mapping) -> Rect:
+        w, h = region["width"] * self.sx * MM, region["height"] * self.sy * MM
+        return Rect(region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM - h, w, h)
+
+    def point(self, region: Mapping) -> tuple[float, float]:
+        return region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM
+
+    def y(self, mm_from_top: float) -> float:
+        return self.card_h - mm_from_top * self.sy * MM
+
+    def length(self, mm: float) -> float:
+        return mm * self.s * MM
+
+    def points(self, size: float) -> float:
+        """A font size or line width of the design, at this card size (minimum sizes do not
+        scale: they are what stays legible)."""
+        return size * self.s
+
+
+# --------------------------------------------------------------------------- the card's texts
+
+
+class CardText:
+    """The texts of a game's card faces at one card size, each set in its box."""
+
+    def __init__(self, game: Game, card_w: float, card_h: float):
+        self.game, self.design = game, game.layout
+        self.fonts = Fonts(self.design)
+        self.scale = Scale.of(self.design, card_w, card_h)
+
+    # -- boxes
+
+    def name_box(self) -> Rect:
+        spec = self.design["name"]
+        offset = self.scale.points(spec["shadow"])
+        return self.scale.box(spec).grow(0, -offset, -offset, 0)  # room for the shadow inside the box
+
+    def flavor_box(self) -> Rect:
+        return self.scale.box(self.design["flavor"])
+
+    def text_box(self) -> Rect:
+        spec = self.design["text"]
+        return self.scale.box(spec).inset(self.scale.length(spec["padding"]))
+
+    def back_title_box(self) -> Rect:
+        """The width the title may take and the height it may reach (placed by the renderer)."""
+        return Rect(0, 0, self.scale.card_w * 0.78, self.scale.card_h * 0.3)
+
+    # -- the texts: a Paragraph, or None when the text does not fit at `min_size`
+
+    def name(self, card: Card, hex_color: str, min_size: float | None = None):
+        """One line while it stays big enough, else wrapped smaller, else with words split."""
+        spec, box = self.design["name"], self.name_box()
+        text = markup.escape(card.name)
+        return self._one_line(card.name, spec, box, hex_color) or \
+            self._fit(lambda size: text, spec, box, hex_color, min_size) or \
+            self._fit(lambda size: text, spec, box, hex_color, min_size, split_words=True)
+
+    def flavor(self, card: Card, hex_color: str, min_size: float | None = None):
+        return self._fit(self.markup_at(card.flavor), self.design["flavor"], self.flavor_box(), hex_color, min_size)
+
+    def text(self, card: Card, hex_color: str, min_size: float | None = None):
+        return self._fit(self.markup_at(card.text), self.design["text"], self.text_box(), hex_color, min_size)
+
+    def back_title(self, hex_color: str, min_size: float | None = None):
+        spec, box = self.design["back"], self.back_title_box()
+        style = _style_factory(self.fonts[spec["title_font"]], self.fonts.family, 1.0, hex_color)
+        title = markup.escape(self.game.title)
+        smallest = self.scale.points(BACK_TITLE_MIN) if min_size is None else min_size
+        return fit_paragraph(lambda size: title, style, box.w, box.h, self.scale.points(spec["title_size"]), smallest)
+
+    def style(self, spec: Mapping, hex_color: str, split_words: bool = False):
+        return _style_factory(self.fonts[spec["font"]], self.fonts.family, spec["leading"], hex_color, split_words)
+
+    def markup_at(self, text: str) -> Callable[[float], str]:
+        """The text's Paragraph markup at a given font size (inline symbols scale with it)."""
+        return lambda size: markup.to_paragraph(text, lambda symbol: self._inline_markup(symbol, size))
+
+    def _inline_markup(self, symbol: str, size: float) -> str | None:
+        if symbols.symbol_path(self.game, symbol) is None:
+            return None
+        # the image only reserves room in the line; the renderer's callback draws the symbol there
+        return (f'<onDraw name="{INLINE_SYMBOL}" label="{symbol}"/>'
+                f'<img src="{markup.escape(str(SPACER))}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
+
+    def _fit(self, text_at, spec: Mapping, box: Rect, hex_color: str, min_size: float | None = None,
+             split_words: bool = False):
+        min_size = spec["min_size"] if min_size is None else min_size
+        return fit_paragraph(text_at, self.style(spec, hex_color, split_words), box.w, box.h,
+                             max(self.scale.points(spec["size"]), min_size), min_size)
+
+    def _one_line(self, text: str, spec: Mapping, box: Rect, hex_color: str):
+        """Plain text on one line at the largest size that fits, if not below `one_line_min`
+        (measured directly: one wrap instead of a search)."""
+        font = self.fonts[spec["font"]]
+        size = min(self.scale.points(spec["size"]), box.w / max(pdfmetrics.stringWidth(text, font, 1), 1e-6))
+        size = math.floor(size / FIT_STEP) * FIT_STEP
+        if size < spec["one_line_min"]:
+            return None
+        return _fits(markup.escape(text), self.style(spec, hex_color)(size), box.w, box.h, max_lines=1)
+
+
+@lru_cache(maxsize=None)
+def _style_factory(font: str, family: str, leading: float, hex_color: str, split_words: bool = False):
+    """Paragraph styles by size, for one font and color (styles are reused across cards).
+    Words are only split across lines when `split_words` (a last resort for names)."""
+
+    @lru_cache(maxsize=None)
+    def at(size: float) -> ParagraphStyle:
+        # <b>/<i> inside the text map through the body family; the base font may differ (titles)
+        return ParagraphStyle(f"{font}-{size}", fontName=font, fontSize=size, leading=size * leading,
+                              alignment=TA_CENTER, textColor=HexColor(hex_color), splitLongWords=int(split_words))
+
+    return at
+
+
+def fit_paragraph(text_at, style_at, width: float, height: float, size: float, min_size: float,
+                  max_lines: int | None = None):
+    """The largest Paragraph, on a FIT_STEP grid from `size` down to `min_size`, whose lines and
+    words fit the box; None if even the smallest does not. `text_at(size)` gives the markup."""
+    sizes = [size - i * FIT_STEP for i in range(int((size - min_size) / FIT_STEP + 1e-6) + 1)]
+    if not sizes:
+        return None
+    first = _fits(text_at(sizes[0]), style_at(sizes[0]), width, height, max_lines)
+    if first:
+        return first
+    low, high, best = 1, len(sizes) - 1, None
+    while low <= high:  # binary search: the largest size that fits
+        middle = (low + high) // 2
+        paragraph = _fits(text_at(sizes[middle]), style_at(sizes[middle]), width, height, max_lines)
+        if paragraph:
+            best, high = paragraph, middle - 1
+        else:
+            low = middle + 1
+    return best
+
+
+def _fits(text: str, style: ParagraphStyle, width: float, height: float, max_lines: int | None = None):
+    paragraph = Paragraph(text, style)
+    paragraph.wrap(width, height)
+    bottom, top = ink_extent(paragraph)
+    too_wide = not style.splitLongWords and paragraph.minWidth() > width + 1e-6
+    if top - bottom > height + 1e-6 or too_wide:
+        return None
+    if max_lines is not None and len(paragraph.blPara.lines) > max_lines:
+        return None
+    return paragraph
+
+
+def ink_extent(paragraph) -> tuple[float, float]:
+    """Bottom and top of a wrapped paragraph's glyphs, above its bottom edge. ReportLab sets the
+    first baseline one font size below the top and each next one a leading lower; glyphs reach
+    from the descent to the ascent (or one font size above the descent, as PDF readers count)."""
+    style = paragraph.style
+    ascent, descent = pdfmetrics.getAscentDescent(style.fontName, style.fontSize)
+    first = paragraph.height - style.fontSize
+    last = first - (len(paragraph.blPara.lines) - 1) * style.leading
+    return last + descent, first + max(ascent, descent + style.fontSize)
+
+
+# --------------------------------------------------------------------------- the check
+
+
+def check_fit(game: Game) -> list[Finding]:
+    """An error for each card text (and the game title on the back) that does not fit its box at
+    the smallest size the layout allows, at the game's card size."""
+    if game.layout is None or not {"text", "bold", "italic", "bold_italic"} <= set(game.layout.fonts):
+        return []  # load reported the layout's problem
+    width, height = card_size_mm(game.card_size)
+    setter = CardText(game, width * MM, height * MM)
+    findings, fits = [], {}
+    for card in game.cards:
+        for field in ("name", "flavor", "text"):
+            value = getattr(card, field)
+            if not card.printed or not value:
+                continue
+            if (field, value) not in fits:  # cards often share a text: set each once
+                fits[field, value] = _set(setter, field, card) is not None
+            if not fits[field, value]:
+                findings.append(_card_text_too_long(setter, card, field))
+    if setter.back_title(MEASURE_COLOR) is None:
+        needed = _size_of(setter.back_title(MEASURE_COLOR, SMALLEST))
+        title_where = place_in_source(game, display_path(game.folder / "game.yaml", game.folder), game.title)(0)
+        findings.append(Finding(ERROR, TEXT_TOO_LONG, f"the game title '{game.title}' does not fit on the card back "
+                                f"{_needs(needed, setter.scale.points(BACK_TITLE_MIN))}", title_where,
+                                "shorten the title, or use a smaller back title (layout.yaml: back: {title_size: …})"))
+    return findings
+
+
+def _set(setter: CardText, field: str, card: Card, min_size: float | None = None):
+    return getattr(setter, field)(card, MEASURE_COLOR, min_size)
+
+
+def _card_text_too_long(setter: CardText, card: Card, field: str) -> Finding:
+    smallest = setter.design[field]["min_size"]
+    needed = _size_of(_set(setter, field, card, SMALLEST))
+    place = card.places.get(field)
+    allow = f"allow {needed:g} pt (layout.yaml: {field}: {{min_size: {needed:g}}}), " if needed else ""
+    return Finding(ERROR, TEXT_TOO_LONG, f"card '{card.name}': the {field} does not fit its box: "
+                   f"{_needs(needed, smallest)}", place.where if place else card.where,
+                   f"shorten the {field}, {allow}or enlarge the box in layout.yaml")
+
+
+def _size_of(paragraph) -> float | None:
+    """The size a text fits at, rounded down to what a layout can say (two decimals)."""
+    return math.floor(paragraph.style.fontSize * 100) / 100 if paragraph is not None else None
+
+
+def _needs(needed: float | None, smallest: float) -> str:
+    if needed is None:
+        return f"it does not fit even at {SMALLEST:g} pt"
+    return f"it needs {needed:g} pt, the smallest allowed is {smallest:g} pt"

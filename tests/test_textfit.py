@@ -1,0 +1,75 @@
+"""Text fit at `cardgen check`: every card text is set with the renderer's own fonts, metrics and
+boxes before anything is drawn; one that does not fit at the smallest allowed size is an error
+naming the card, its line and the size it would need, and the size check names is the size the
+card sheet then prints."""
+from __future__ import annotations
+
+import re
+
+import pdfplumber
+
+from cardgen import cli
+
+from conftest import TINY_GAME
+
+LONG = " ".join(["Everything everywhere all at once."] * 12)
+NEEDS = re.compile(r"it needs ([\d.]+) pt, the smallest allowed is ([\d.]+) pt")
+
+
+def check(folder, capsys) -> tuple[int, str]:
+    code = cli.main(["check", str(folder)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def finding(out: str, file: str, line: int) -> str:
+    match = re.search(rf"^ *{re.escape(file)}:{line}:\d+: error: (.*)\[text-does-not-fit\]\n +hint: (.*)$", out, re.M)
+    assert match, f"no text-does-not-fit at {file}:{line} in:\n{out}"
+    return match.group(0)
+
+
+def test_an_effect_too_long_is_found_at_check_with_the_size_it_needs_and_prints_at_that_size(
+        game_copy, capsys, tmp_path):
+    folder = game_copy(TINY_GAME)
+    edit(folder / "cards.yaml", '"Cancel an action."', f'"{LONG}"')
+    code, out = check(folder, capsys)
+    assert code == 1
+    found = finding(out, "tiny_game/cards.yaml", 5)
+    assert "card 'No': the text does not fit its box" in found and "min_size" in found
+    needed, smallest = map(float, NEEDS.search(found).groups())
+    assert needed < smallest == 6
+    assert cli.main(["cards", str(folder), "--out", str(tmp_path)]) == 1  # the build refuses it too
+    (folder / "layout.yaml").write_text(f"text: {{min_size: {needed}}}\n", encoding="utf-8")
+    assert check(folder, capsys)[0] == 0
+    assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--all-types", "--no-backs"]) == 0
+    with pdfplumber.open(tmp_path / "cards-all-types.pdf") as pdf:
+        words = pdf.pages[0].extract_words(extra_attrs=["size"])
+    sizes = {round(w["size"], 2) for w in words if w["text"] == "Everything"}
+    assert len(sizes) == 1 and needed <= sizes.pop() < needed + 0.25
+
+
+def test_a_flavor_too_long_and_a_name_too_long_are_found_at_their_lines(game_copy, capsys):
+    folder = game_copy(TINY_GAME)
+    edit(folder / "cards.yaml", 'flavor: "Hm?"', f'flavor: "{LONG}"')
+    edit(folder / "cards.yaml", 'name: "No"', f'name: "{"W" * 80}"')
+    edit(folder / "setups.yaml", "no: 5", f'{"W" * 80}: 5')
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert "card 'Peek': the flavor does not fit its box" in finding(out, "tiny_game/cards.yaml", 4)
+    assert "the name does not fit its box" in finding(out, "tiny_game/cards.yaml", 5)
+
+
+def test_a_game_title_too_long_for_the_back_is_found_in_game_yaml(game_copy, capsys):
+    folder = game_copy(TINY_GAME)
+    title = " ".join(["Hazardous"] * 120)
+    edit(folder / "game.yaml", "title: Tiny Hazards", f"title: {title}")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert "does not fit on the card back" in finding(out, "tiny_game/game.yaml", 4)
