@@ -16,6 +16,7 @@ from cardgen import engine, layout, load, markup, symbols, textfit
 from cardgen.cli import main
 from cardgen.layout import MM, Rect
 from cardgen.model import BuildError
+from cardgen.paths import ART
 from cardgen.render import cards
 
 from conftest import CARD_DATA, TINY_GAME
@@ -333,21 +334,21 @@ def test_game_layout_overrides_the_default(game_copy, tmp_path):
 def test_game_symbols_replace_the_shared_ones(game_copy):
     folder = game_copy(TINY_GAME)
     (folder / "symbols").mkdir()
-    shutil.copy(cards.SHARED_ART / "symbols" / "star.svg", folder / "symbols" / "bomb.svg")
+    shutil.copy(ART / "symbols" / "star.svg", folder / "symbols" / "bomb.svg")
     game, _ = checked(folder)
     assert symbols.symbol_path(game, "bomb") == folder / "symbols" / "bomb.svg"
-    assert symbols.symbol_path(game, "gear") == cards.SHARED_ART / "symbols" / "gear.svg"
+    assert symbols.symbol_path(game, "gear") == ART / "symbols" / "gear.svg"
     assert symbols.symbol_path(game, "../bomb") is None
 
 
 def test_shipped_fonts_and_symbols_have_their_licenses():
-    fonts = cards.SHARED_ART / "fonts"
+    fonts = ART / "fonts"
     for path in checked(TINY_GAME)[0].layout.fonts.values():
         assert path.parent == fonts and path.is_file()
     assert (fonts / "OFL-Lato.txt").is_file() and (fonts / "OFL-CabinSketch.txt").is_file()
-    assert "CC0" in (cards.SHARED_ART / "symbols" / "README.md").read_text()
+    assert "CC0" in (ART / "symbols" / "README.md").read_text()
     for name in ("bomb", "any", "defuse", "attack", "eye", "stop", "gear", "hand", "star"):
-        assert (cards.SHARED_ART / "symbols" / f"{name}.svg").is_file()
+        assert (ART / "symbols" / f"{name}.svg").is_file()
 
 
 # --------------------------------------------------------------------------- command line

@@ -81,7 +81,7 @@ def test_a_character_no_font_has_is_an_error_at_its_place(game_copy, capsys, fil
 def test_details_rules_and_cheat_sheet_are_read_against_the_documents_fonts(game_copy, capsys):
     folder = game_copy("starter")
     edit(folder / "cards.yaml", "discard every Treasure", f"discard every {CJK} Treasure")
-    edit(folder / "rules.md", "\n\n", f"\n\nThe 😀 rule.\n\n")
+    edit(folder / "rules.md", "\n\n", "\n\nThe 😀 rule.\n\n")
     edit(folder / "game.yaml", "- Play any number of Tools.", f"- Play any number of {CJK} Tools.")
     code, out = check(folder, capsys)
     assert code == 1
