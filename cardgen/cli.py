@@ -79,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="copy this shipped game instead of the starter (see 'cardgen list')")
     p.set_defaults(run=cmd_new)
 
-    p = sub.add_parser("schema", help="the editor schemas of game.yaml, cards.yaml and setups.yaml")
+    p = sub.add_parser("schema", help="the editor schemas of game.yaml, cards.yaml, setups.yaml and layout.yaml")
     p.add_argument("--write", metavar="FOLDER", help="write the JSON Schema files into FOLDER "
                    "(default: print the line that makes an editor use each)")
     p.set_defaults(run=cmd_schema)
@@ -181,7 +181,7 @@ def cmd_schema(args) -> int:
         return EXIT_OK
     say("Put each line at the top of its file: editors with YAML support (yaml-language-server: VS Code's\n"
         "YAML extension, Neovim, Helix, Zed, ...) then check and complete the file as you type.", sys.stdout)
-    for name in schema.FILES:
+    for name in schema.files():
         say(f"  {name:<12} {schema.modeline(name)}", sys.stdout)
     return EXIT_OK
 

@@ -39,7 +39,7 @@ def new_game(target: str | Path, source: str = STARTER) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__"))
     if source == STARTER:
         _retitle(target / "game.yaml", target.name.replace("_", " ").replace("-", " ").title())
-    for name in schema.FILES:
+    for name in schema.files():
         if (target / name).is_file():
             _point_editors_at_schema(target / name)
     return target

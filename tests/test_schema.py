@@ -20,6 +20,8 @@ from cardgen.model import ERROR
 
 from conftest import CARD_DATA, ROOT
 
+DEFAULT_LAYOUT = ROOT / "art" / "card-layout.yaml"  # every setting: a complete layout.yaml
+
 SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
 _INT = re.compile(r"^[-+]?[0-9]+$|^0o[0-7]+$|^0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$")
@@ -55,6 +57,11 @@ def read_as_editors(path: Path):
     return as_editors_read(yaml.compose(path.read_text(encoding="utf-8")))
 
 
+def game_file(folder: Path, name: str) -> Path:
+    """A game's file; for a game without a layout.yaml, the default layout, every setting written."""
+    return DEFAULT_LAYOUT if name == "layout.yaml" and not (folder / name).is_file() else folder / name
+
+
 class _Dumper(yaml.SafeDumper):
     pass
 
@@ -67,7 +74,7 @@ def write(path: Path, data) -> None:
 
 
 def validator(name: str) -> jsonschema.Draft7Validator:
-    return jsonschema.Draft7Validator(schema.json_schema(schema.FILES[name], name))
+    return jsonschema.Draft7Validator(schema.json_schema(schema.files()[name], name))
 
 
 def schema_errors(name: str, data) -> list[str]:
@@ -88,7 +95,7 @@ def test_the_shipped_schema_files_are_the_declarations_made_json():
 def test_the_schema_command_prints_each_files_line_and_writes_the_files(capsys, tmp_path):
     assert cli.main(["schema"]) == 0
     out = capsys.readouterr().out
-    for name in schema.FILES:
+    for name in schema.files():
         assert f"# yaml-language-server: $schema={schema.schema_file(name).as_posix()}" in out
         assert schema.schema_file(name).is_file()
     assert cli.main(["schema", "--write", str(tmp_path / "s")]) == 0
@@ -97,15 +104,20 @@ def test_the_schema_command_prints_each_files_line_and_writes_the_files(capsys, 
 
 @pytest.mark.parametrize("game", SHIPPED)
 def test_every_shipped_game_is_valid_against_the_schemas(game):
-    for name in schema.FILES:
-        assert schema_errors(name, read_as_editors(CARD_DATA / game / name)) == [], name
+    for name in schema.files():
+        if (CARD_DATA / game / name).is_file():
+            assert schema_errors(name, read_as_editors(CARD_DATA / game / name)) == [], name
+
+
+def test_the_default_layout_is_a_valid_layout_yaml():
+    assert schema_errors("layout.yaml", read_as_editors(DEFAULT_LAYOUT)) == []
 
 
 def test_new_games_start_with_the_line_that_points_editors_at_the_schemas(capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     assert cli.main(["new", "quest"]) == 0 and cli.main(["new", "pups", "--from", "exploding_puppy"]) == 0
     for game in ("quest", "pups"):
-        for name in schema.FILES:
+        for name in ("game.yaml", "cards.yaml", "setups.yaml"):  # neither has a layout.yaml
             first, rest = (tmp_path / game / name).read_text(encoding="utf-8").split("\n", 1)
             assert first == f"# yaml-language-server: $schema={schema.schema_file(name).as_posix()}"
             assert Path(first.split("=", 1)[1]).is_file()
@@ -166,14 +178,17 @@ def _declared(t: schema.Type, out: dict) -> dict:
 
 
 DECLARED = {}
-for _spec in schema.FILES.values():
+for _spec in schema.files().values():
     _declared(_spec, DECLARED)
 
 
-def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_declaration_is_read(monkeypatch):
+def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_declaration_is_read(monkeypatch, tmp_path):
     """The loader reads mappings only through declarations the editor schema is made of (a key the
     loader knew but the schema not, or the other way round, would need a declaration outside
-    them); and every declaration is read by the loader when it loads the shipped games."""
+    them); and every declaration is read by the loader when it loads the shipped games (and one
+    with a layout.yaml of every setting)."""
+    with_layout = shutil.copytree(CARD_DATA / "starter", tmp_path / "starter")
+    shutil.copy(DEFAULT_LAYOUT, with_layout / "layout.yaml")
     read = {}
     original = Reader.mapping
 
@@ -182,7 +197,7 @@ def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_decl
         return original(self, node, spec, what)
 
     monkeypatch.setattr(Reader, "mapping", recording)
-    for game in SHIPPED:
+    for game in [*SHIPPED, with_layout]:
         load_game(CARD_DATA / game)
     custom_size = [d for d in DECLARED.values() if d is schema.CARD_SIZE]  # no shipped game has a custom size
     assert {d.name for d in read.values() if id(d) not in DECLARED} == set()
@@ -217,9 +232,9 @@ def _mutations():
     each declared key given a value of the wrong shape."""
     places = {}
     for game in ("starter", "good_puppies", "exploding_puppy"):
-        for name, spec in schema.FILES.items():
+        for name, spec in schema.files().items():
             found: dict = {}
-            _first_places(read_as_editors(CARD_DATA / game / name), spec, (), found)
+            _first_places(read_as_editors(game_file(CARD_DATA / game, name)), spec, (), found)
             for ident, path in found.items():
                 places.setdefault(ident, (game, name, path))
     for ident, (game, name, path) in places.items():
@@ -233,7 +248,7 @@ def _mutations():
 @pytest.mark.parametrize("game, name, path, key, value", list(_mutations()))
 def test_for_each_declared_key_a_wrong_value_is_rejected_by_loader_and_schema(tmp_path, game, name, path, key, value):
     folder = shutil.copytree(CARD_DATA / game, tmp_path / game)
-    data = read_as_editors(folder / name)
+    data = read_as_editors(game_file(folder, name))
     target = data
     for step in path:
         target = target[step]
@@ -247,7 +262,6 @@ def test_the_shipped_games_written_back_as_plain_yaml_still_load(tmp_path):
     """The mutation tests above write the data back with PyYAML: that alone changes nothing."""
     for game in ("starter", "good_puppies", "exploding_puppy"):
         folder = shutil.copytree(CARD_DATA / game, tmp_path / game)
-        for name in schema.FILES:
-            data = read_as_editors(folder / name)
-            write(folder / name, data)
+        for name in schema.files():
+            write(folder / name, read_as_editors(game_file(folder, name)))
         assert loader_errors(folder) == []

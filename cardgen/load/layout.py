@@ -40,6 +40,8 @@ def _declared(section: str, key: str, default: Any) -> Field:
     label = f"layout {section}.{key}"
     if isinstance(default, (int, float)) and not isinstance(default, bool):
         return Field(Number(*range_of(section, key)), label=label)
+    if is_font_role(key):
+        return Field(Text(choices=tuple(default_settings()["fonts"])), label=label, doc="a font role of fonts:")
     return Field(HexColor() if str(default).startswith("#") else Text(), label=label)
 
 
@@ -116,7 +118,9 @@ def _check_font_roles(reader, sections: Mapping, settings: Mapping) -> None:
 def _font_files(folder: Path, reader, fonts: Mapping[str, str], sections: Mapping) -> dict[str, Path]:
     """Each role's font file: <game>/fonts/<file>, else art/fonts/<file>; a game's own font must
     be a TrueType file ReportLab can read."""
-    nodes = {getattr(k, "value", None): v for k, v in getattr(sections.get("fonts"), "value", [])}
+    fonts_node = sections.get("fonts")
+    pairs = fonts_node.value if isinstance(fonts_node, yaml.MappingNode) else []  # else reported as a wrong type
+    nodes = {getattr(k, "value", None): v for k, v in pairs}
     files = {}
     for role, file in fonts.items():
         node = nodes.get(role)

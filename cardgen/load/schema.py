@@ -387,7 +387,12 @@ SETUP = Fields("setup", {
 })
 SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a cardgen game's setups")
 
-FILES = {"game.yaml": GAME, "cards.yaml": CARDS, "setups.yaml": SETUPS}
+def files() -> dict[str, Fields]:
+    """Each game file's declaration. layout.yaml's settings are declared from the shipped default
+    layout (load/layout.py), which reads its types from this module: hence imported here, late."""
+    from .layout import LAYOUT
+
+    return {"game.yaml": GAME, "cards.yaml": CARDS, "setups.yaml": SETUPS, "layout.yaml": LAYOUT}
 
 
 # --------------------------------------------------------------------------- reading and the JSON Schema
@@ -424,7 +429,7 @@ def schema_file(yaml_name: str) -> Path:
 def schema_texts() -> dict[str, str]:
     """Each shipped schema file's name and text, made from the declarations above."""
     return {schema_file(name).name: json.dumps(json_schema(spec, f"cardgen {name}"), indent=2, ensure_ascii=False) + "\n"
-            for name, spec in FILES.items()}
+            for name, spec in files().items()}
 
 
 def write_schemas(folder: Path) -> list[Path]:
