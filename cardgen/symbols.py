@@ -45,19 +45,37 @@ def symbol_folders(game: Game) -> list[Path]:
 
 def symbol_path(game: Game, name: str) -> Path | None:
     """<game>/symbols/<name>.svg, else art/symbols/<name>.svg; None if there is none."""
+    return _symbol_file(game.folder, name)
+
+
+def _symbol_file(game_folder: Path, name: str) -> Path | None:
     if not _NAME.match(name):
         return None
-    for folder in symbol_folders(game):
+    for folder in (game_folder / "symbols", SHARED_SYMBOLS):
         path = folder / f"{name}.svg"
-        if path.is_file() and inside(path, (game.folder, ART)):
+        if path.is_file() and inside(path, (game_folder, ART)):
             return path
     return None
 
 
 def symbol_names(game: Game) -> list[str]:
-    """Every symbol the game can use, sorted."""
-    names = {p.stem for folder in symbol_folders(game) if folder.is_dir() for p in folder.glob("*.svg")}
-    return sorted(name for name in names if symbol_path(game, name))
+    """Every symbol the game can use, sorted. The documents ask for them once per text: the list
+    is made again only when a symbols folder changes (adding, removing or relinking a file does)."""
+    return list(_symbol_names(game.folder, tuple(_modified(folder) for folder in symbol_folders(game))))
+
+
+def _modified(folder: Path) -> int:
+    try:
+        return folder.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+@lru_cache(maxsize=32)
+def _symbol_names(game_folder: Path, _stamps: tuple[int, ...]) -> tuple[str, ...]:
+    folders = (game_folder / "symbols", SHARED_SYMBOLS)
+    names = {p.stem for folder in folders if folder.is_dir() for p in folder.glob("*.svg")}
+    return tuple(sorted(name for name in names if _symbol_file(game_folder, name)))
 
 
 def symbol_where(path: Path) -> str:

@@ -28,6 +28,7 @@ import shutil
 import sys
 import traceback
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -76,10 +77,20 @@ _Loader.yaml_implicit_resolvers = {
 _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|false)$"), list("tf"))
 
 
+@lru_cache(maxsize=None)
+def base_data(game: Path) -> dict:
+    """The game's YAML files as data (read once: every case starts from a copy)."""
+    return {name: yaml.load((game / name).read_text(encoding="utf-8"), Loader=_Loader) for name in DATA_FILES}
+
+
 def default_layout() -> dict:
     from cardgen.load.layout import default_settings
 
     return default_settings()
+
+
+def _dump(tree: Any) -> str:
+    return yaml.dump(tree, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), allow_unicode=True, sort_keys=False)
 
 
 # --------------------------------------------------------------------------- mutations
@@ -97,7 +108,7 @@ class Case:
 
 def mutate_folder(folder: Path, case: Case, rng: random.Random) -> None:
     """1 to 3 mutations of the game folder, each described in case.steps."""
-    data = {name: yaml.load((folder / name).read_text(encoding="utf-8"), Loader=_Loader) for name in DATA_FILES}
+    data = copy.deepcopy(base_data(case.game))
     layout: dict = {}
     for _ in range(rng.choices((1, 2, 3), weights=(5, 3, 1))[0]):
         kind = rng.choices(("data", "layout", "symbol", "cheatsheet"), weights=(6, 3, 1, 1))[0]
@@ -114,9 +125,9 @@ def mutate_folder(folder: Path, case: Case, rng: random.Random) -> None:
                 continue
             case.steps.append(f"game.yaml cheatsheet: {mutate_cheatsheet(sheet, rng)}")
     for name, tree in data.items():
-        (folder / name).write_text(yaml.safe_dump(tree, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        (folder / name).write_text(_dump(tree), encoding="utf-8")
     if layout:
-        (folder / "layout.yaml").write_text(yaml.safe_dump(layout, allow_unicode=True), encoding="utf-8")
+        (folder / "layout.yaml").write_text(_dump(layout), encoding="utf-8")
 
 
 def mutate_tree(tree: Any, rng: random.Random) -> str:

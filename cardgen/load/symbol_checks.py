@@ -51,10 +51,11 @@ def _broken_files(game: Game) -> list[Finding]:
     """The game's own symbol files (the shipped ones are cardgen's): each goes into the
     documents' symbol font, and the cards draw the ones they use."""
     findings = []
-    for name in symbols.symbol_names(game):
-        path = symbols.symbol_path(game, name)
-        if path.parent != game.folder / "symbols":
-            continue
+    folder = game.folder / "symbols"
+    own = sorted(folder.glob("*.svg")) if folder.is_dir() else []
+    for path in own:
+        if symbols.symbol_path(game, path.stem) != path:
+            continue  # a name no symbol can have, or a link leading out: never drawn
         problem = symbols.problem(path)
         if problem:
             findings.append(Finding(ERROR, "bad-symbol", problem.message, Where(display_path(path, game.folder)),
