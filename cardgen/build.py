@@ -41,7 +41,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from . import engine, layout, load
+from . import cache, engine, layout, load
 from .engine import GameReport
 from .errors import BuildError, CardgenError, UsageError
 from .model import ERROR, Finding, Game
@@ -206,7 +206,8 @@ LIMITS = Limits()
 @dataclass(frozen=True)
 class Event:
     """What `run` reports as it works, for a progress display (cli.py shows it): an output
-    `started` rendering, `finished`, or `failed` (its message is in the Result)."""
+    `started` rendering, `finished`, or `failed` (its message is in the Result), or `reused`:
+    up to date, not rendered."""
 
     kind: str
     output: Output
@@ -215,10 +216,12 @@ class Event:
 @dataclass
 class Result:
     written: list[Path] = field(default_factory=list)
+    reused: list[Path] = field(default_factory=list)  # outputs already up to date: not rebuilt
     failures: list[str] = field(default_factory=list)  # one clean message per failed output
     bugs: list[str] = field(default_factory=list)  # tracebacks of unexpected exceptions
     warnings: list[str] = field(default_factory=list)
     skipped: tuple[str, ...] = ()
+    title: str = ""  # the game's
 
     @property
     def ok(self) -> bool:
@@ -226,18 +229,34 @@ class Result:
 
 
 def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | None = None,
-        limits: Limits = LIMITS, on_event: Callable[[Event], None] = lambda event: None) -> Result:
+        limits: Limits = LIMITS, on_event: Callable[[Event], None] = lambda event: None, *, clean: bool = False,
+        inputs: cache.Snapshot | None = None, request: Any = None) -> Result:
     """Render the plan's outputs into a staging folder in `out` (default output/<game>/) and
     publish them when every one succeeded (see the module's docstring). `on_event` hears of
-    each output as it starts and ends."""
+    each output as it starts and ends, or that it was up to date.
+
+    Outputs whose inputs are unchanged since they were published are not rendered again
+    (unless `clean`). `inputs` is the snapshot of the input files taken before the game was
+    loaded (taken here if not given); `request`, the command's options, lets `reuse` answer
+    the same command on unchanged files without loading the game."""
     out = output_dir(game, out)
-    result = Result(skipped=plan.skipped)
+    inputs = inputs or cache.snapshot(game.folder)
+    result = Result(skipped=plan.skipped, title=game.title)
     placeholders: set[str] = set()
     with _locked(_output_folder(out)):
         recover(out)
+        keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
+        known = {} if clean else _current_outputs(out)
+        todo = [output for output in plan.outputs if keys[output] not in known]
+        for output in plan.outputs:
+            if keys[output] in known:
+                result.reused += [out / name for name in known[keys[output]]["files"]]
+                placeholders.update(known[keys[output]]["placeholders"])
+                on_event(Event("reused", output))
+        made: dict[str, dict] = {}
         stage = _new_stage(out)
         try:
-            outputs = _render_all(game, report, plan.outputs, stage, limits,
+            outputs = _render_all(game, report, todo, stage, limits,
                                   lambda output: on_event(Event("started", output)))
             for done in outputs:
                 on_event(Event("failed" if done.problem or done.bug else "finished", done.output))
@@ -246,15 +265,50 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
                     result.failures.append(done.problem)
                 if done.bug:
                     result.bugs.append(done.bug)
+                made[keys[done.output]] = {"files": sorted(done.files), "placeholders": sorted(done.placeholders)}
+            if placeholders:  # one warning for all the card sheets, not one per sheet
+                from .render import cards
+
+                result.warnings.append(cards.placeholder_warning(game, sorted(placeholders, key=str.casefold)))
             if result.ok:
-                result.written = _publish(_commit(stage), out)
+                runs = {} if request is None else {cache.request_key(inputs, request): {
+                    "outputs": [keys[o] for o in plan.outputs], "warnings": result.warnings,
+                    "skipped": list(plan.skipped), "title": game.title}}
+                result.written = _publish(_commit(stage), out, made, runs)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
-    if placeholders:  # one warning for all the card sheets, not one per sheet
-        from .render import cards
-
-        result.warnings.append(cards.placeholder_warning(game, sorted(placeholders, key=str.casefold)))
     return result
+
+
+def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = None) -> Result | None:
+    """What the last run of the same command published, if every input file and option is the
+    same and its outputs are unchanged on disk; None if anything needs building. Loads nothing:
+    a build with nothing to do costs a digest of the input files and outputs."""
+    out = Path(out) if out else Path("output") / inputs.folder.name
+    manifest = _read_manifest(out)
+    last = manifest["cache"]["runs"].get(cache.request_key(inputs, request))
+    known = _current_outputs(out, manifest)
+    if not isinstance(last, dict) or not all(key in known for key in last.get("outputs", ())):
+        return None
+    files = [out / name for key in last["outputs"] for name in known[key]["files"]]
+    return Result(reused=files, warnings=list(last.get("warnings", ())), skipped=tuple(last.get("skipped", ())),
+                  title=str(last.get("title", "")))
+
+
+def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
+    """An output's cache key: card sheets from the cards they print, documents from everything."""
+    if output.kind == "cards":
+        printed = report.setup(output.setup)
+        setup = printed.setup
+        wanted = ({line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
+                  | {c.id for c in game.cards if c.name in printed.print_counts})
+        return cache.sheet_key(inputs, game, (output, printed.print_counts),
+                               [c for c in game.cards if c.id in wanted], [setup])
+    if output.kind == "all-types":
+        return cache.sheet_key(inputs, game, output, game.cards)
+    if output.kind == "calibration":
+        return cache.sheet_key(inputs, game, output, ())
+    return cache.document_key(inputs, output)
 
 
 # --------------------------------------------------------------------------- the workers
@@ -268,6 +322,7 @@ class _Done:
     problem: str | None = None
     bug: str | None = None
     placeholders: set[str] = field(default_factory=set)
+    files: list[str] = field(default_factory=list)  # the names of the files it wrote
     spent: bool = False  # a ceiling was hit: the worker exits rather than render more
 
 
@@ -378,9 +433,16 @@ def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits
 
 
 def _render_one(output: Output, game: Game, report: GameReport, stage: Path, limits: Limits) -> _Done:
+    """Render one output into a folder of its own, then move its files into the stage: so the
+    build knows which files each output made (the cache's record)."""
     done = _Done(output)
+    own = None
     try:
-        RENDERERS[output.kind](output, game, report, stage, done.placeholders)
+        own = Path(tempfile.mkdtemp(dir=stage))
+        RENDERERS[output.kind](output, game, report, own, done.placeholders)
+        for path in sorted(own.iterdir()):
+            os.replace(path, stage / path.name)
+            done.files.append(path.name)
     except _OutOfTime:
         done.problem, done.spent = _over_the_limit(output, f"used more than {limits.cpu_seconds} s of CPU time"), True
     except MemoryError:
@@ -392,6 +454,9 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
         done.problem = str(output_error(exc, output.label))
     except Exception:  # noqa: BLE001 - anything else is a bug in cardgen: keep its traceback
         done.bug = f"while rendering {output.label}:\n{traceback.format_exc()}"
+    finally:
+        if own is not None:
+            shutil.rmtree(own, ignore_errors=True)
     return done
 
 
@@ -590,15 +655,16 @@ def _commit(stage: Path) -> Path:
     return committed
 
 
-def _publish(committed: Path, out: Path) -> list[Path]:
-    """Move a committed staging folder's files over the outputs, then write the manifest."""
+def _publish(committed: Path, out: Path, made: dict | None = None, runs: dict | None = None) -> list[Path]:
+    """Move a committed staging folder's files over the outputs, then write the manifest with
+    the cache's record of what made them (`made`: key -> files; `runs`: request -> keys)."""
     moved = []
     try:
         for path in sorted(committed.iterdir()):
             target = out / path.name
             os.replace(path, target)
             moved.append(target)
-        _write_manifest(out, moved)
+        _write_manifest(out, moved, made or {}, runs or {})
     except OSError as exc:
         raise BuildError(f"publishing the outputs in {out} stopped halfway: {exc.strerror or exc}",
                          hint="the next run in this folder finishes it") from None
@@ -606,24 +672,65 @@ def _publish(committed: Path, out: Path) -> list[Path]:
     return moved
 
 
-def _write_manifest(out: Path, published: list[Path]) -> None:
+def _write_manifest(out: Path, published: list[Path], made: dict, runs: dict) -> None:
     """cardgen-manifest.json: each output in the folder cardgen published, with its size and
-    SHA-256, written last. Outputs published by earlier runs keep their entries while they exist."""
-    entries = _read_manifest(out)
+    SHA-256, written last. Outputs published by earlier runs keep their entries while they exist.
+
+    Its "cache" part records the key each output was made from ("outputs": key -> its files
+    and the cards it drew without art) and, per command ("runs": request key), the outputs and
+    messages of its last run. A file published again drops the record of what made it before."""
+    manifest = _read_manifest(out)
+    entries, known, last = manifest["outputs"], manifest["cache"]["outputs"], manifest["cache"]["runs"]
+    names = {path.name for path in published}
+    known = {key: entry for key, entry in known.items() if not names & set(entry["files"])}
+    known.update(made)
     for path in published:
         data = path.read_bytes()
         entries[path.name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     entries = {name: entry for name, entry in sorted(entries.items()) if (out / name).is_file()}
-    text = json.dumps({"outputs": entries}, indent=2, sort_keys=True) + "\n"
-    atomic_write(out / MANIFEST, text.encode("utf-8"))
+    known = {key: entry for key, entry in known.items() if all(name in entries for name in entry["files"])}
+    last.update(runs)
+    last = {request: run for request, run in last.items() if all(key in known for key in run["outputs"])}
+    document = {"outputs": entries, "cache": {"outputs": known, "runs": last}}
+    atomic_write(out / MANIFEST, (json.dumps(document, indent=2, sort_keys=True) + "\n").encode("utf-8"))
 
 
 def _read_manifest(out: Path) -> dict:
+    """The manifest, with empty parts for what it lacks or cannot be read."""
     try:
-        entries = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["outputs"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    return dict(entries) if isinstance(entries, dict) else {}
+        document = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        document = {}
+    document = document if isinstance(document, dict) else {}
+    part = document.get("cache") if isinstance(document.get("cache"), dict) else {}
+    return {"outputs": _mapping(document.get("outputs")),
+            "cache": {"outputs": {key: entry for key, entry in _mapping(part.get("outputs")).items()
+                                  if isinstance(entry, dict) and isinstance(entry.get("files"), list)
+                                  and isinstance(entry.get("placeholders"), list)},
+                      "runs": {key: run for key, run in _mapping(part.get("runs")).items()
+                               if isinstance(run, dict) and isinstance(run.get("outputs"), list)}}}
+
+
+def _mapping(value) -> dict:
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _current_outputs(out: Path, manifest: dict | None = None) -> dict[str, dict]:
+    """The cache's records whose files are on disk exactly as published (size and SHA-256)."""
+    manifest = manifest or _read_manifest(out)
+    entries = manifest["outputs"]
+    return {key: entry for key, entry in manifest["cache"]["outputs"].items()
+            if all(_unchanged(out / name, entries.get(name)) for name in entry["files"])}
+
+
+def _unchanged(path: Path, entry) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return len(data) == entry.get("bytes") and hashlib.sha256(data).hexdigest() == entry.get("sha256")
 
 
 def _sync_folder(folder: Path) -> None:

@@ -122,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--offset", help="X,Y in mm: shift the backs for printers that drift (see --calibration)")
     p.add_argument("--out", help="output folder (default: output/<game>/)")
     p.add_argument("--png", action="store_true", help="also write a PNG of every page")
+    p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
     p.set_defaults(run=cmd_cards)
 
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
@@ -137,6 +138,10 @@ def _document_options(p: argparse.ArgumentParser, game_required: bool) -> None:
         p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
     p.add_argument("--out", help="output folder (default: output/<game>/)")
     p.add_argument("--paper", choices=sorted(PAPERS_MM), default="a4", help="paper size")
+    p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
+
+
+CLEAN_HELP = "build every output again, even those whose inputs are unchanged since they were built"
 
 
 # --------------------------------------------------------------------------- commands
@@ -222,18 +227,15 @@ def cmd_check(args) -> int:
 
 
 def cmd_rulebook(args) -> int:
-    game, checked = build.load_checked(args.game)
-    return _run(game, checked, build.plan_rulebook(game, args.paper), args.out)
+    return _build(args, lambda game, checked: build.plan_rulebook(game, args.paper))
 
 
 def cmd_checklist(args) -> int:
-    game, checked = build.load_checked(args.game)
-    return _run(game, checked, build.plan_checklists(game, args.paper, args.setup, args.players), args.out)
+    return _build(args, lambda game, checked: build.plan_checklists(game, args.paper, args.setup, args.players))
 
 
 def cmd_cheatsheet(args) -> int:
-    game, checked = build.load_checked(args.game)
-    return _run(game, checked, build.plan_cheatsheet(game, args.paper), args.out)
+    return _build(args, lambda game, checked: build.plan_cheatsheet(game, args.paper))
 
 
 def cmd_cards(args) -> int:
@@ -246,22 +248,40 @@ def cmd_cards(args) -> int:
     except ValueError as exc:
         say(f"error: {exc}")
         return EXIT_USAGE
-    game, checked = build.load_checked(args.game)
     sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=offset, png=args.png)
-    plan = build.plan_cards(game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration)
-    return _run(game, checked, plan, args.out)
+    return _build(args, lambda game, checked: build.plan_cards(
+        game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))
 
 
 def cmd_build(args) -> int:
-    game, checked = build.load_checked(args.game)
-    return _run(game, checked, build.plan_all(game, checked, args.paper), args.out, summary=True)
+    return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper), summary=True)
 
 
-def _run(game, checked, plan: build.Plan, out: str | None, summary: bool = False) -> int:
-    """Run a plan, showing its progress on a terminal, and print what happened: failures, bugs,
-    warnings, what was written (for `build`, a summary of the output folder)."""
+def _build(args, plan_of, summary: bool = False) -> int:
+    """Load, check, plan and run a building command, showing its progress on a terminal. The
+    input files are read before loading: when they and the options are the same as at the
+    command's last run in the output folder, and its outputs are unchanged there, nothing
+    needs loading or building (unless --clean)."""
+    from .cache import snapshot
+
+    folder = load.find_game_folder(args.game)
+    inputs = snapshot(folder)
+    request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")))
+    reused = None if args.clean else build.reuse(inputs, request, args.out)
+    if reused is not None:
+        shown = terminal.display(sys.stderr, reused.title, 0)  # nothing to show progress of
+        return _said(shown, reused, Path(args.out) if args.out else Path("output") / folder.name, summary)
+    game, checked = build.load_checked(folder)
+    plan = plan_of(game, checked)
     with terminal.display(sys.stderr, game.title, len(plan.outputs)) as shown:
-        result = build.run(game, checked, plan, out, on_event=shown.event)
+        result = build.run(game, checked, plan, args.out, on_event=shown.event, clean=args.clean, inputs=inputs,
+                           request=request)
+    return _said(shown, result, output_dir(game, args.out), summary)
+
+
+def _said(shown, result: build.Result, folder: Path, summary: bool) -> int:
+    """Print what a run did: failures, bugs, warnings, what was written or already up to date
+    (for `build`, a summary of the output folder)."""
     for text in result.failures:
         say(text)
     for text in result.bugs:
@@ -272,7 +292,7 @@ def _run(game, checked, plan: build.Plan, out: str | None, summary: bool = False
     if not result.ok:
         say("nothing was written: the earlier outputs are unchanged")
     if summary:
-        shown.summary(output_dir(game, out), result)
+        shown.summary(folder, result)
     else:
         shown.written(result)
     return EXIT_BUG if result.bugs else EXIT_DATA if result.failures else EXIT_OK

@@ -38,7 +38,8 @@ def _size(path: Path) -> str:
 
 def _heading(title: str, folder: Path, result: Result) -> str:
     failed = len(result.failures) + len(result.bugs)
-    return f"{title}: {len(result.written)} file(s) in {folder}/" + (f", {failed} failed" if failed else "")
+    return (f"{title}: {len(result.written)} file(s) in {folder}/"
+            + (f", {len(result.reused)} up to date" if result.reused else "") + (f", {failed} failed" if failed else ""))
 
 
 class PlainDisplay:
@@ -63,6 +64,8 @@ class PlainDisplay:
         if result.ok:
             for path in result.written:
                 self._say(f"wrote {path}")
+            for path in result.reused:
+                self._say(f"up to date: {path}")
 
     def summary(self, folder: Path, result: Result) -> None:
         """`cardgen build`'s closing report: the files in the output folder, what was skipped and why."""
@@ -103,6 +106,9 @@ class LiveDisplay(PlainDisplay):
 
     def event(self, event: Event) -> None:
         label = event.output.label
+        if event.kind == "reused":
+            self.progress.advance(self.overall)
+            return
         if event.kind == "started":
             self.started[label] = time.monotonic()
             self.tasks[label] = self.progress.add_task(self._plain(f"  {label}"), total=None)

@@ -1,0 +1,125 @@
+"""cache: what each output is made from, as one key, so that a build redoes only what changed.
+
+A key is a SHA-256 over the content of an output's inputs, never over times or sizes:
+
+- every output: cardgen's version and its own source, the versions of the libraries that draw
+  (ReportLab, WeasyPrint, pypdfium2, Pillow), and the output's options (kind, paper, setup,
+  players, sheet options);
+- card sheets (and the serve preview's card images): the loaded model without the prose
+  (the cards and setup the sheet prints, colors, tags, layout, card size...) and the files the
+  loader does not parse: art/ (fonts, symbols, card-layout.yaml), the game's symbols, fonts and
+  art. So a rules.md edit rebuilds no card sheet, and a card's edit only the sheets that show it;
+- the documents (rulebook, checklists, cheat sheet): every file of the game folder, templates/
+  and art/.
+
+`request_key` covers a whole command before anything is loaded (every input file and the
+command's options): when it matches the last run's and the outputs on disk are the ones that
+run published, a build has nothing to do and need not even load the game.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from . import __version__
+from .paths import ART, TEMPLATES
+
+# the files of a game folder that load parses: their content reaches a key through the model
+DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".md")
+DRAWING_LIBRARIES = ("reportlab", "weasyprint", "pypdfium2", "pillow", "svglib")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The digest of every input file of a game, taken before the game is loaded: an output
+    made after it is at least as new as its key says."""
+
+    folder: Path
+    files: tuple[tuple[str, str], ...]  # (label, SHA-256 of the content)
+
+    def digest(self, keep=lambda label: True) -> str:
+        return _digest(*(f"{label}\0{content}" for label, content in self.files if keep(label)))
+
+
+def snapshot(folder: Path) -> Snapshot:
+    return Snapshot(folder, tuple((label, _file_digest(path)) for label, path in input_files(folder)))
+
+
+def request_key(inputs: Snapshot, request: Any) -> str:
+    """The key of a command on a game folder: every input file and the command's options."""
+    return _digest(_toolchain(), repr(request), inputs.digest())
+
+
+def document_key(inputs: Snapshot, output: Any) -> str:
+    """A document shows everything: every input file is an input."""
+    return _digest(_toolchain(), repr(output), inputs.digest())
+
+
+def sheet_key(inputs: Snapshot, game, output: Any, cards: Iterable, setups: Iterable = ()) -> str:
+    """A card sheet (or one card's image): the model without the prose and with only the cards
+    and setups it prints, the drawing files, and the output's options."""
+    model = dataclasses.replace(game, cards=tuple(cards), setups=tuple(setups), rules_markdown="", rules_file="",
+                                variations=(), text_checks=None)
+    return _digest(_toolchain(), repr(output), repr(model), inputs.digest(_draws))
+
+
+def input_files(folder: Path) -> list[tuple[str, Path]]:
+    """Every file a build of the game may read, each with a label independent of where the
+    game folder is: the game folder's files (hidden ones aside: editors' swap files, .git),
+    templates/ and art/."""
+    return [*_walk(folder, "game"), *_walk(TEMPLATES, "templates"), *_walk(ART, "art")]
+
+
+def _walk(root: Path, label: str) -> Iterator[tuple[str, Path]]:
+    if not root.is_dir():
+        return
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if any(part.startswith(".") or part == "__pycache__" for part in relative.parts) or not path.is_file():
+            continue
+        yield f"{label}/{relative.as_posix()}", path
+
+
+def _draws(label: str) -> bool:
+    """Whether a file is read by the card renderer itself rather than parsed into the model:
+    all but the data files at the top of the game folder (and its templates)."""
+    if not label.startswith("game/"):
+        return label.startswith("art/")
+    name = label[len("game/"):]
+    if name.startswith("templates/"):
+        return False
+    return "/" in name or not name.lower().endswith(DATA_SUFFIXES)
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:  # vanished or unreadable: load reports it; the key just differs
+        return "unreadable"
+
+
+@lru_cache(maxsize=1)
+def _toolchain() -> str:
+    """cardgen's version, its source and the drawing libraries' versions, as one digest."""
+    from importlib import metadata
+
+    package = Path(__file__).resolve().parent
+    versions = []
+    for name in DRAWING_LIBRARIES:
+        try:
+            versions.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name}=none")
+    source = (f"{p.relative_to(package).as_posix()}\0{_file_digest(p)}" for p in sorted(package.rglob("*.py")))
+    return _digest(__version__, *versions, *source)
+
+
+def _digest(*parts: str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return digest.hexdigest()
