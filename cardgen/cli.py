@@ -128,6 +128,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
     _document_options(p, game_required=False)
     p.set_defaults(run=cmd_build)
+
+    p = sub.add_parser("serve", help="a live preview in the browser: cards, report and documents, updated on every save")
+    p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
+    p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    p.set_defaults(run=cmd_serve)
     return parser
 
 
@@ -255,6 +260,14 @@ def cmd_cards(args) -> int:
 
 def cmd_build(args) -> int:
     return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper), summary=True)
+
+
+def cmd_serve(args) -> int:
+    from . import serve
+
+    serve.serve(args.game, args.port, announce=lambda text: (say(text), sys.stderr.flush()))
+    say("stopped")
+    return EXIT_OK
 
 
 def _build(args, plan_of, summary: bool = False) -> int:

@@ -1,0 +1,369 @@
+"""serve: the live preview. `cardgen serve GAME` watches the game folder, templates/ and art/,
+rebuilds what changed and serves one page on 127.0.0.1 that shows every card type as the
+printed card, the engine's report and the documents, and updates itself when a file is saved.
+
+Made after MkDocs' `serve`: the standard library's threading HTTP server and a long-polling
+endpoint (/livereload/<version> answers as soon as the preview is newer than <version>), no
+reload by hand and no websocket. watchfiles watches the files.
+
+A rebuild loads and checks the game, then draws the card images (one small PDF per card type
+rasterised with pypdfium2, kept by the key of what the card is made from, so a one-card edit
+draws one card) and publishes them with the report; then it builds the documents through
+`build.run`, whose cache rebuilds only those whose inputs changed. A data error is shown with
+its file:line while the last good cards and documents stay. Everything lives in memory and in
+one temporary folder that is removed on exit (Ctrl-C).
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from datetime import datetime, timezone
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Callable
+
+from . import build, cache, engine, load
+from .errors import CardgenError, UsageError
+from .model import ERROR, INFO, WARNING, Finding
+from .paths import ART, TEMPLATES
+
+CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
+PAGE_SCALE = 0.75  # document pages at 54 dpi: a readable thumbnail
+POLL_SECONDS = 25.0  # a long poll answers at the latest after this long (then the page asks again)
+LEVEL_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
+_PDFIUM = threading.Lock()  # pypdfium2 is not thread-safe
+
+
+def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = print) -> None:
+    """Serve the preview of a game until interrupted (Ctrl-C or SIGTERM), then stop the threads
+    and workers and remove the temporary folder."""
+    folder = load.find_game_folder(game)
+    workdir = Path(tempfile.mkdtemp(prefix="cardgen-serve-"))
+    # the renderers' own temporary files (WeasyPrint's fonts) go inside it too: the document
+    # workers exit without running the cleanup their libraries leave to the end of a process
+    (workdir / "tmp").mkdir()
+    saved_tempdir, tempfile.tempdir = tempfile.tempdir, str(workdir / "tmp")
+    preview = Preview(folder, workdir)
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", port), _handler(preview))
+    except OSError as exc:
+        shutil.rmtree(workdir, ignore_errors=True)
+        tempfile.tempdir = saved_tempdir
+        raise UsageError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
+                               hint="choose another --port (0 picks a free one)") from None
+    server.daemon_threads = True
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    threads = [threading.Thread(target=preview.build_loop, name="cardgen-build", daemon=True),
+               threading.Thread(target=preview.documents_loop, name="cardgen-documents", daemon=True),
+               threading.Thread(target=preview.watch_loop, name="cardgen-watch", daemon=True)]
+    try:
+        for thread in threads:
+            thread.start()
+        announce(f"serving {folder.name} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        preview.stop()
+        server.server_close()
+        for thread in threads:
+            thread.join(timeout=60)
+        shutil.rmtree(workdir, ignore_errors=True)
+        tempfile.tempdir = saved_tempdir
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+class Preview:
+    """What the page shows, rebuilt on every change, and the version the long polls wait on."""
+
+    def __init__(self, folder: Path, workdir: Path):
+        self.folder, self.documents_dir = folder, workdir / "documents"
+        self.version = 0
+        self.changed = threading.Condition()
+        self.dirty, self.stopping = threading.Event(), threading.Event()
+        self.dirty.set()  # the first build
+        self.documents_due = threading.Event()
+        self.documents_job: tuple | None = None  # the latest (inputs, game, report) to build documents from
+        self.images: dict[str, bytes] = {}  # card key -> PNG
+        self.pages: dict[tuple[str, str, int], bytes] = {}  # (document, sha, page) -> PNG
+        self.built: dict[str, str] = {}  # document file -> when it was last built
+        self.state: dict[str, Any] = {"game": folder.name, "title": folder.name, "status": "building",
+                                      "cards": [], "colors": [], "setups": [], "report": None,
+                                      "documents": [], "errors": [], "document_errors": [], "updated": ""}
+
+    # -- the threads
+
+    def watch_loop(self) -> None:
+        import watchfiles
+
+        roots = [str(p) for p in (self.folder, TEMPLATES, ART) if p.is_dir()]
+        # step: a save is reported once no further change came for 50 ms
+        for _ in watchfiles.watch(*roots, stop_event=self.stopping, step=50, rust_timeout=500,
+                                  raise_interrupt=False):
+            self.dirty.set()
+
+    def build_loop(self) -> None:
+        """Cards and report, on every change."""
+        while not self.stopping.is_set():
+            self.dirty.wait()
+            if self.stopping.is_set():
+                return
+            self.dirty.clear()
+            self._guarded(self.rebuild)
+
+    def documents_loop(self) -> None:
+        """The documents, from the latest good load, in a thread of their own: a rulebook that
+        takes seconds never delays the cards of the next save."""
+        while not self.stopping.is_set():
+            self.documents_due.wait()
+            if self.stopping.is_set():
+                return
+            self.documents_due.clear()
+            with self.changed:
+                job, self.documents_job = self.documents_job, None
+            if job is not None:
+                self._guarded(lambda: self.build_documents(*job))
+
+    def _guarded(self, step: Callable[[], None]) -> None:
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 - a bug in cardgen must not end the preview
+            self._show(errors=[{"where": None, "level": "bug", "code": "", "message": f"{exc.__class__.__name__}: {exc}"}],
+                       status="failed")
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.dirty.set()
+        self.documents_due.set()
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait_newer(self, version: int, timeout: float = POLL_SECONDS) -> int:
+        with self.changed:
+            self.changed.wait_for(lambda: self.version > version or self.stopping.is_set(), timeout)
+            return self.version
+
+    # -- a rebuild
+
+    def rebuild(self) -> None:
+        """Load and check; on errors show them and keep the last good cards and documents.
+        Else draw the cards, publish them with the report, and hand the documents over."""
+        self._show(status="building")
+        inputs = cache.snapshot(self.folder)
+        loaded = load.load_game(self.folder)
+        if not loaded.ok:
+            self._show(errors=_findings([f for f in loaded.findings if f.level == ERROR]), status="error")
+            return
+        game = loaded.game
+        report = engine.check_game(game, loaded.findings)
+        errors = [f for f in report.every_finding() if f.level == ERROR]
+        cards, problems = self._draw_cards(inputs, game, report)
+        shown = {card["image"].rsplit("/", 1)[-1][:-len(".png")] for card in cards}
+        self.images = {key: image for key, image in self.images.items() if key in shown}
+        self._show(title=game.title, cards=cards, colors=[_color(c) for c in game.colors],
+                   setups=[s.setup.name for s in report.setups], report=_report(report),
+                   errors=_findings(errors) + problems, status="error" if errors or problems else "building documents")
+        if not errors:
+            with self.changed:
+                self.documents_job = (inputs, game, report)
+            self.documents_due.set()
+
+    def _draw_cards(self, inputs: cache.Snapshot, game, report) -> tuple[list[dict], list[dict]]:
+        from .render import cards as render
+
+        counts = {s.setup.name: s.print_counts for s in report.setups}
+        previous = {card["id"]: card for card in self.state["cards"]}
+        shown, problems = [], []
+        for card in game.cards:
+            if not card.printed:
+                continue
+            key = cache.sheet_key(inputs, game, "preview", [card])
+            if key not in self.images:
+                try:
+                    self.images[key] = _png(render.render_face(game, card), CARD_SCALE)
+                except CardgenError as exc:
+                    problems.append({"where": str(exc.where) if exc.where else None, "level": ERROR,
+                                     "code": "", "message": exc.message + (f" ({exc.hint})" if exc.hint else "")})
+                    if card.id in previous:  # keep the last good picture
+                        shown.append({**previous[card.id], "stale": True})
+                    continue
+            shown.append({"id": card.id, "name": card.name, "color": card.color, "text": card.text,
+                          "flavor": card.flavor, "image": f"/card/{key}.png",
+                          "setups": {name: n for name, c in counts.items() if (n := c.get(card.name, 0))}})
+        return shown, problems
+
+    def build_documents(self, inputs: cache.Snapshot, game, report) -> None:
+        plan = build.plan_all(game, report)
+        documents = build.Plan(tuple(o for o in plan.outputs if o.kind != "cards"))
+        result = build.run(game, report, documents, self.documents_dir, inputs=inputs)
+        now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
+        for path in result.written:
+            self.built[path.name] = now
+        failures = [{"where": None, "level": ERROR, "code": "", "message": text} for text in result.failures + result.bugs]
+        shown = []
+        for name in sorted(self.built):
+            path = self.documents_dir / name
+            if path.suffix == ".pdf" and path.is_file():
+                shown.append({"file": name, "built": self.built[name], "pages": _page_count(path),
+                              "sha": _short_sha(path)})
+        current = {(d["file"], d["sha"]) for d in shown}
+        self.pages = {key: image for key, image in self.pages.items() if key[:2] in current}
+        with self.changed:
+            waiting = self.dirty.is_set() or self.documents_due.is_set()  # newer data is on its way
+            status = self.state["status"] if waiting else "error" if failures or self.state["errors"] else "ready"
+        self._show(documents=shown, document_errors=failures, status=status)
+
+    def _show(self, **changes) -> None:
+        with self.changed:
+            self.state = {**self.state, **changes,
+                          "updated": datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")}
+            self.version += 1
+            self.changed.notify_all()
+
+    # -- what the handler serves
+
+    def page_image(self, name: str, page: int) -> bytes | None:
+        path = self.documents_dir / name
+        if not path.is_file() or path.suffix != ".pdf":
+            return None
+        key = (name, _short_sha(path), page)
+        if key not in self.pages:
+            data = path.read_bytes()
+            with _PDFIUM:
+                import pypdfium2
+
+                document = pypdfium2.PdfDocument(data)
+                try:
+                    if not 1 <= page <= len(document):
+                        return None
+                    self.pages[key] = _to_png(document[page - 1].render(scale=PAGE_SCALE).to_pil())
+                finally:
+                    document.close()
+        return self.pages[key]
+
+
+# --------------------------------------------------------------------------- the page's data
+
+
+def _findings(findings: list[Finding]) -> list[dict]:
+    ordered = sorted(findings, key=lambda f: LEVEL_ORDER.get(f.level, 3))
+    return [{"where": str(f.where) if f.where else None, "level": f.level, "code": f.code,
+             "message": f.message + (f" ({f.hint})" if f.hint else "")} for f in ordered]
+
+
+def _color(color) -> dict:
+    return {"id": color.id, "name": color.name, "hex": color.hex}
+
+
+def _report(report) -> dict:
+    """The engine's report as the page shows it: per setup, totals per player count."""
+    setups = []
+    for s in report.setups:
+        setups.append({"name": s.setup.name, "total": s.total, "print_total": s.print_total,
+                       "by_color": s.by_color, "by_kind": {k: n for k, n in s.by_kind.items() if n},
+                       "players": [{"players": p.players, "dealt": _n(p.dealt_per_player), "draw_pile": _n(p.draw_pile),
+                                    "draw_by_kind": {k: _n(v) for k, v in p.draw_by_kind.items()}} for p in s.players],
+                       "findings": _findings(s.all_findings())})
+    return {"setups": setups, "findings": _findings(report.every_finding())}
+
+
+def _n(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else round(value, 2)
+
+
+def _png(pdf: bytes, scale: float) -> bytes:
+    import pypdfium2
+
+    with _PDFIUM:
+        document = pypdfium2.PdfDocument(pdf)
+        try:
+            return _to_png(document[0].render(scale=scale).to_pil())
+        finally:
+            document.close()
+
+
+def _to_png(image) -> bytes:
+    data = io.BytesIO()
+    image.save(data, "PNG")
+    return data.getvalue()
+
+
+def _page_count(path: Path) -> int:
+    import pypdfium2
+
+    with _PDFIUM:
+        document = pypdfium2.PdfDocument(path.read_bytes())
+        try:
+            return len(document)
+        finally:
+            document.close()
+
+
+def _short_sha(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+def _handler(preview: Preview):
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the standard library's name
+            path = self.path.split("?", 1)[0]
+            parts = [p for p in path.split("/") if p]
+            if path == "/":
+                return self._send(PAGE.read_bytes(), "text/html; charset=utf-8")
+            if path == "/state.json":
+                with preview.changed:
+                    body = {**preview.state, "version": preview.version}
+                return self._send(json.dumps(body).encode("utf-8"), "application/json")
+            if len(parts) == 2 and parts[0] == "livereload" and parts[1].isdigit():
+                version = preview.wait_newer(int(parts[1]))
+                return self._send(json.dumps({"version": version}).encode("utf-8"), "application/json")
+            if len(parts) == 2 and parts[0] == "card" and parts[1].endswith(".png"):
+                image = preview.images.get(parts[1][:-4])
+                return self._send(image, "image/png", cache=True) if image else self._missing()
+            if len(parts) == 2 and parts[0] == "documents" and parts[1].endswith(".pdf"):
+                pdf = preview.documents_dir / parts[1]
+                if pdf.is_file() and "/" not in parts[1] and not parts[1].startswith("."):
+                    return self._send(pdf.read_bytes(), "application/pdf")
+            if len(parts) == 3 and parts[0] == "documents" and parts[2].endswith(".png") and parts[2][:-4].isdigit():
+                image = preview.page_image(parts[1], int(parts[2][:-4]))
+                return self._send(image, "image/png") if image else self._missing()
+            return self._missing()
+
+        def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            # card images are named by their content's key: they never change
+            self.send_header("Cache-Control", "max-age=31536000, immutable" if cache else "no-store")
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def _missing(self) -> None:
+            self.send_error(HTTPStatus.NOT_FOUND)
+
+        def log_message(self, format, *args):  # noqa: A002 - quiet: the terminal is for errors
+            pass
+
+    return Handler
+
+
+PAGE = Path(__file__).resolve().with_name("serve.html")  # the page and its script

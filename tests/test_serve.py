@@ -1,0 +1,138 @@
+"""`cardgen serve` in a real browser (headless Chromium from the distribution, driven by selenium
+through the system chromedriver: nothing is downloaded), and stopped with Ctrl-C."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ROOT
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run", "--disable-sync", "--window-size=1200,1000"]
+
+
+class Served:
+    """`cardgen serve GAME --port 0` in a subprocess whose temporary files go to `tmp`."""
+
+    def __init__(self, game: Path, tmp: Path):
+        self.tmp = tmp
+        tmp.mkdir()
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp)}
+        self.process = subprocess.Popen([sys.executable, "-m", "cardgen", "serve", str(game), "--port", "0"],
+                                        env=env, stderr=subprocess.PIPE, text=True)
+        line = self.process.stderr.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert match, line + self.process.stderr.read() if not match and self.process.poll() is not None else line
+        self.url = match.group()
+
+    def descendants(self) -> set[int]:
+        """The processes started under the server (its document workers), from /proc."""
+        children: dict[int, list[int]] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    ppid = int(re.search(r"^PPid:\s*(\d+)", (entry / "status").read_text(), re.M).group(1))
+                except (OSError, AttributeError):
+                    continue
+                children.setdefault(ppid, []).append(int(entry.name))
+        found, todo = set(), [self.process.pid]
+        while todo:
+            for child in children.get(todo.pop(), []):
+                found.add(child)
+                todo.append(child)
+        return found
+
+    def interrupt(self) -> tuple[int, str]:
+        """Ctrl-C: the exit code and what it printed; no process or temporary file is left."""
+        workers = self.descendants()
+        self.process.send_signal(signal.SIGINT)
+        code = self.process.wait(timeout=60)
+        said = self.process.stderr.read()
+        time.sleep(0.2)
+        assert not {pid for pid in workers if _alive(pid)}, said
+        assert list(self.tmp.iterdir()) == [], said
+        return code, said
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = re.search(r"^State:\s*(\w)", Path(f"/proc/{pid}/status").read_text(), re.M).group(1)
+    except (OSError, AttributeError):
+        return False
+    return state != "Z"
+
+
+@pytest.fixture
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.TemporaryDirectory(prefix="cardgen-chromium-")
+    for flag in CHROMIUM_FLAGS + [f"--user-data-dir={profile.name}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+    profile.cleanup()
+
+
+def text_of(driver, selector: str) -> str:
+    found = driver.find_elements(By.CSS_SELECTOR, selector)
+    return found[0].text if found else ""
+
+
+def test_the_page_follows_every_save_and_shows_data_errors_beside_the_last_good_cards(game_copy, tmp_path, browser):
+    game = game_copy()
+    served = Served(game, tmp_path / "tmp")
+    try:
+        wait = WebDriverWait(browser, 20, poll_frequency=0.1)
+        browser.get(served.url)
+        card = 'figure[data-card="boom"] img'
+        total = '.setup[data-setup="Starter"] .total'
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, card) and text_of(d, total) == "20")
+        image = browser.find_element(By.CSS_SELECTOR, card)
+        old_src = image.get_attribute("src")
+        assert "You are out." in image.get_attribute("alt")
+        assert browser.execute_script("return arguments[0].naturalWidth", image) > 100  # the PNG loaded
+
+        cards, setups = game / "cards.yaml", game / "setups.yaml"
+        cards.write_text(cards.read_text().replace("You are out.", "You are out, sorry."))
+        setups.write_text(setups.read_text().replace("Boom: 5", "Boom: 6"))
+        wait.until(lambda d: "sorry" in d.find_element(By.CSS_SELECTOR, card).get_attribute("alt")
+                   and text_of(d, total) == "21")
+        image = browser.find_element(By.CSS_SELECTOR, card)
+        assert image.get_attribute("src") != old_src
+        wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image))
+        assert "table-size" in text_of(browser, "#report")  # the engine's warning about the new total
+
+        good_src = image.get_attribute("src")
+        cards.write_text(cards.read_text().replace("color: red", "color: crimson", 1))
+        wait.until(lambda d: "crimson" in text_of(d, "#errors"))
+        assert re.search(r"cards\.yaml:2:\d+", text_of(browser, "#errors"))
+        assert browser.find_element(By.CSS_SELECTOR, card).get_attribute("src") == good_src
+    finally:
+        code, said = served.interrupt()
+    assert code == 0, said
+
+
+def test_ctrl_c_while_building_leaves_no_process_and_no_temporary_file(game_copy, tmp_path):
+    served = Served(game_copy(), tmp_path / "tmp")
+    deadline = time.monotonic() + 20
+    while not served.descendants() and time.monotonic() < deadline:  # the document workers started
+        time.sleep(0.05)
+    assert served.descendants()
+    code, said = served.interrupt()
+    assert code == 0, said
+    assert "stopped" in said
