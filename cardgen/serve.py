@@ -57,7 +57,7 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
         shutil.rmtree(workdir, ignore_errors=True)
         tempfile.tempdir = saved_tempdir
         raise UsageError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
-                               hint="choose another --port (0 picks a free one)") from None
+                         hint="choose another --port (0 picks a free one)") from None
     server.daemon_threads = True
     previous = signal.signal(signal.SIGTERM, _interrupt)
     threads = [threading.Thread(target=preview.build_loop, name="cardgen-build", daemon=True),
@@ -69,7 +69,7 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
         announce(f"serving {folder.name} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
-        pass
+        announce("stopping (a document being built is finished first)")
     finally:
         preview.stop()
         server.server_close()
