@@ -12,6 +12,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -133,7 +134,7 @@ class Reader:
     game_folder: Path | None = None  # default: the file's own folder (game files sit at its top)
     source: str | None = None  # the YAML text composed by document(), which the nodes' marks index
 
-    @property
+    @cached_property  # every finding and Where of the file carries it: worked out once
     def name(self) -> str:
         return display_path(self.path, self.game_folder or self.path.parent)
 
