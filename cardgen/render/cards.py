@@ -359,8 +359,22 @@ class CardPainter:
         self.symbol_form("star", star["fill"])
         for symbol in markup.symbol_names(card.text) + markup.symbol_names(card.flavor):
             self.symbol_form(symbol, self._inline_color(symbol))
+        self._part("chrome", color, self._draw_chrome)
+        if card.number is not None:
+            self._part("number-badge", color, lambda c: self._draw_badge(self.design["number"], c))
         if card.art_file is None:
             self._placeholder_form(color)
+            self._part("placeholder-art", color, self._draw_placeholder_art)
+        self._part("text-box", color, self._draw_text_box)
+
+    def _part(self, part: str, color: Color, draw) -> str:
+        """A part of the face that depends on nothing but the card's color (frame, badges, boxes):
+        drawn once per color as a form, placed on each face in the order the face draws its parts.
+        Curves cost ReportLab most of a face's time: this keeps a face's cost to its own text."""
+        name = form_name(part, color.id)
+        if name not in self.forms:
+            self._form(name, lambda: draw(color))
+        return name
 
     def _draw_symbol(self, symbol: str, hex_color: str, cx: float, cy: float, size: float) -> None:
         form = self.symbol_form(symbol, hex_color)
@@ -377,8 +391,7 @@ class CardPainter:
 
     def _draw_face(self, card: Card) -> None:
         color = self.game.color(card.color)
-        self._draw_frame(color)
-        self._draw_symbol_badge(color)
+        self.canvas.doForm(self._part("chrome", color, self._draw_chrome))
         if card.star:
             self._draw_star()
         if card.number is not None:
@@ -388,6 +401,10 @@ class CardPainter:
         self._draw_art(card, color)
         self._draw_tags(card)
         self._draw_text(card, color)
+
+    def _draw_chrome(self, color: Color) -> None:
+        self._draw_frame(color)
+        self._draw_symbol_badge(color)
 
     def _draw_frame(self, color: Color) -> None:
         c, s, frame = self.canvas, self.scale, self.design["frame"]
@@ -424,7 +441,8 @@ class CardPainter:
 
     def _draw_number(self, card: Card, color: Color) -> None:
         c, s, spec = self.canvas, self.scale, self.design["number"]
-        x, y = self._draw_badge(spec, color)
+        c.doForm(self._part("number-badge", color, lambda c: self._draw_badge(spec, c)))
+        x, y = s.point(spec)
         text = str(card.number)
         font, size = self.fonts[spec["font"]], s.points(spec["size"])
         width_room = 1.6 * s.length(spec["radius"])
@@ -454,6 +472,22 @@ class CardPainter:
         draw_centred(self.canvas, paragraph, self.texts.flavor_box())
 
     def _draw_art(self, card: Card, color: Color) -> None:
+        if card.art_file is None:
+            self.canvas.doForm(self._part("placeholder-art", color, self._draw_placeholder_art))
+        else:
+            self._draw_framed_art(color, lambda box: self._draw_image(card.art_file, box))
+
+    def _draw_placeholder_art(self, color: Color) -> None:
+        c = self.canvas
+
+        def placeholder(box: Rect) -> None:
+            c.translate(box.x, box.y)
+            c.doForm(self._placeholder_form(color))
+
+        self._draw_framed_art(color, placeholder)
+
+    def _draw_framed_art(self, color: Color, draw) -> None:
+        """The art box: `draw(box)` clipped to its rounded corners, then its border."""
         c, s, spec = self.canvas, self.scale, self.design["art"]
         box = s.box(spec)
         radius = s.length(spec["radius"])
@@ -461,12 +495,7 @@ class CardPainter:
         path = c.beginPath()
         path.roundRect(box.x, box.y, box.w, box.h, radius)
         c.clipPath(path, stroke=0, fill=0)
-        art = card.art_file
-        if art is None:
-            c.translate(box.x, box.y)
-            c.doForm(self._placeholder_form(color))
-        else:
-            self._draw_image(art, box)
+        draw(box)
         c.restoreState()
         c.setStrokeColor(HexColor(ink_of(color.hex)))
         c.setLineWidth(s.points(spec["border"]))
@@ -504,14 +533,18 @@ class CardPainter:
             x += width + gap
 
     def _draw_text(self, card: Card, color: Color) -> None:
+        spec = self.design["text"]
+        self.canvas.doForm(self._part("text-box", color, self._draw_text_box))
+        if card.text:
+            draw_centred(self.canvas, _fitted(self.texts.text(card, spec["color"]), card, "text"), self.texts.text_box())
+
+    def _draw_text_box(self, color: Color) -> None:
         c, s, spec = self.canvas, self.scale, self.design["text"]
         box = s.box(spec)
         c.setFillColor(HexColor(spec["fill"]))
         c.setStrokeColor(HexColor(color.hex if _luminance(color.hex) < 0.6 else ink_of(color.hex)))
         c.setLineWidth(s.points(spec["border"]))
         c.roundRect(box.x, box.y, box.w, box.h, s.length(spec["radius"]), stroke=1, fill=1)
-        if card.text:
-            draw_centred(self.canvas, _fitted(self.texts.text(card, spec["color"]), card, "text"), self.texts.text_box())
 
     # -- text fitting
 
