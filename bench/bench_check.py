@@ -1,0 +1,68 @@
+"""Times `cardgen check` (load and check) of generated games of growing size, next to the least
+reading the same files can cost: libyaml parsing them into Python objects (no positions, no
+schema, no engine, no text checks).
+
+The games come from bench/big_game.py (all cards different, each once) in a temporary folder:
+1000, 4000 and 5000 card types for up to 8 players, and 5000 card types for up to 100 players
+(the engine plays out every player count). The per-card cost should stay flat. Times are CPU
+seconds, best of N. Run by hand:
+
+    python3 bench/bench_check.py [--repeat N]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from cardgen import engine, load  # noqa: E402
+from big_game import write_big_game  # noqa: E402
+
+CASES = ((1000, 8), (4000, 8), (5000, 8), (5000, 100))
+
+
+def timed(function, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        function()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def check(folder: Path) -> None:
+    """What `cardgen check GAME` does, minus printing."""
+    result = load.load_game(folder)
+    assert result.ok, [str(f) for f in result.findings][:5]
+    report = engine.check_game(result.game, result.findings)
+    assert not report.has_errors, [str(f) for f in report.every_finding()][:5]
+
+
+def parse_only(folder: Path) -> None:
+    for name in ("game.yaml", "cards.yaml", "setups.yaml"):
+        yaml.load((folder / name).read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    print(f"CPU seconds, best of {args.repeat}")
+    with tempfile.TemporaryDirectory(prefix="cardgen-bench-") as temp:
+        for cards, players in CASES:
+            folder = write_big_game(Path(temp) / f"big{cards}-{players}", cards, players)
+            ours, floor = timed(lambda: check(folder), args.repeat), timed(lambda: parse_only(folder), args.repeat)
+            print(f"{cards:>5} cards, 2-{players:<3} players  check {ours:6.2f} s ({ours / cards * 1000:5.3f} ms/card)  "
+                  f"libyaml parse {floor:5.2f} s  ratio {ours / floor:5.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
