@@ -42,6 +42,13 @@ def default_a4(puppy, tmp_path_factory):
     return cards.write_setup_sheets(game, report.setup("Default"), out)
 
 
+@pytest.fixture(scope="module")
+def default_pdf(default_a4):
+    """The Default sheets opened once: the tests reading its pages share one parse of them."""
+    with pdfplumber.open(default_a4) as pdf:
+        yield pdf
+
+
 def face_regions(game, sheet) -> dict[str, Rect]:
     """Where text may appear on a card, in card coordinates, from the layout data."""
     design = game.layout
@@ -74,42 +81,39 @@ def inside(char, rect: Rect, slack: float) -> bool:
 # --------------------------------------------------------------------------- sheets of a setup
 
 
-def test_default_setup_pages_and_page_size(puppy, default_a4):
+def test_default_setup_pages_and_page_size(puppy, default_pdf):
     game, report = puppy
     total = report.setup("Default").print_total
-    with pdfplumber.open(default_a4) as pdf:
-        assert len(pdf.pages) == 2 * math.ceil(total / 9)
-        for page in pdf.pages:
-            assert (page.width, page.height) == (pytest.approx(210 * MM, abs=TOL), pytest.approx(297 * MM, abs=TOL))
+    assert len(default_pdf.pages) == 2 * math.ceil(total / 9)
+    for page in default_pdf.pages:
+        assert (page.width, page.height) == (pytest.approx(210 * MM, abs=TOL), pytest.approx(297 * MM, abs=TOL))
 
 
-def test_every_card_of_the_setup_appears_as_often_as_the_engine_says(puppy, default_a4):
+def test_every_card_of_the_setup_appears_as_often_as_the_engine_says(puppy, default_pdf):
     game, report = puppy
     sheet = layout.make_sheet("a4", game.card_size)
     regions = face_regions(game, sheet)
     seen = Counter()
-    with pdfplumber.open(default_a4) as pdf:
-        for page in pdf.pages[::2]:
-            for i in range(sheet.per_page):
-                name = text_in(page, regions["name"].moved(sheet.slot(i).x, sheet.slot(i).y))
-                if name:
-                    seen[name] += 1
+    for page in default_pdf.pages[::2]:
+        for i in range(sheet.per_page):
+            name = text_in(page, regions["name"].moved(sheet.slot(i).x, sheet.slot(i).y))
+            if name:
+                seen[name] += 1
     expected = {name: n for name, n in report.setup("Default").print_counts.items()}
     assert seen == expected
 
 
-def test_crop_marks_are_where_the_geometry_puts_them(puppy, default_a4):
+def test_crop_marks_are_where_the_geometry_puts_them(puppy, default_pdf):
     game, _ = puppy
     sheet = layout.make_sheet("a4", game.card_size)
     expected = sheet.crop_marks()
-    with pdfplumber.open(default_a4) as pdf:
-        for page in pdf.pages[::2]:
-            drawn = [((ln["x0"], ln["y0"]), (ln["x1"], ln["y1"])) for ln in page.lines]
-            assert len(drawn) == len(expected)
-            for (x1, y1), (x2, y2) in expected:
-                want = ((min(x1, x2), min(y1, y2)), (max(x1, x2), max(y1, y2)))
-                assert any(all(abs(a - b) < TOL for a, b in zip(sum(want, ()), sum(got, ()))) for got in drawn)
-        assert pdf.pages[1].lines == []  # backs carry no marks: cuts are made from the front
+    for page in default_pdf.pages[::2]:
+        drawn = [((ln["x0"], ln["y0"]), (ln["x1"], ln["y1"])) for ln in page.lines]
+        assert len(drawn) == len(expected)
+        for (x1, y1), (x2, y2) in expected:
+            want = ((min(x1, x2), min(y1, y2)), (max(x1, x2), max(y1, y2)))
+            assert any(all(abs(a - b) < TOL for a, b in zip(sum(want, ()), sum(got, ()))) for got in drawn)
+    assert default_pdf.pages[1].lines == []  # backs carry no marks: cuts are made from the front
 
 
 def card_origins(page, sheet) -> list[tuple[float, float]]:
