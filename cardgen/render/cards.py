@@ -41,7 +41,8 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, out_dir=None, *, p
     """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets."""
     setup = setup_report.setup
     if players is None:
-        counts = {game_card_id(game, name): n for name, n in setup_report.print_counts.items()}
+        ids = {card.name.casefold(): card.id for card in game.cards}  # one index, not a scan per name
+        counts = {ids[name.casefold()]: n for name, n in setup_report.print_counts.items()}
     else:
         if players not in setup.player_counts:
             raise BuildError(f"{setup.name} is for {setup.min_players}–{setup.max_players} players, not {players}",
@@ -134,11 +135,6 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
             canvas.showPage()
     canvas.save()
     return buffer.getvalue()
-
-
-def game_card_id(game: Game, name: str) -> str:
-    wanted = name.casefold()
-    return next(c.id for c in game.cards if c.name.casefold() == wanted)
 
 
 def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
