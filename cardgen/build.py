@@ -90,7 +90,12 @@ class SheetOptions:
     bleed: float = layout.DEFAULT_BLEED_MM
     backs: bool = True
     offset: tuple[float, float] = (0.0, 0.0)
+    mode: str = "long-edge"  # layout.PRINT_MODES
+    spacing: str = "gutter"  # layout.SPACINGS
     png: bool = False
+
+    def make_sheet(self, game: Game, paper: str) -> layout.Sheet:
+        return layout.make_sheet(paper, self.size or game.card_size, self.bleed, self.offset, self.mode, self.spacing)
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ class Output:
 class Plan:
     outputs: tuple[Output, ...]
     skipped: tuple[str, ...] = ()  # outputs this game does not have, each with the reason
+    notes: tuple[str, ...] = ()  # what the user should know about the outputs (fewer cards a sheet)
 
 
 def plan_all(game: Game, report: GameReport, paper: str = "a4") -> Plan:
@@ -121,7 +127,7 @@ def plan_all(game: Game, report: GameReport, paper: str = "a4") -> Plan:
     else:
         skipped = (f"cheatsheet.pdf: {_NO_CHEATSHEET}",)
     outputs += [_setup_sheets(s.setup.name, paper) for s in report.setups]
-    return Plan(tuple(outputs), skipped)
+    return Plan(tuple(outputs), skipped, _sheet_notes(game, paper, SheetOptions()) if report.setups else ())
 
 
 def plan_rulebook(game: Game, paper: str = "a4") -> Plan:
@@ -149,19 +155,33 @@ def plan_cards(game: Game, paper: str = "a4", sheet: SheetOptions = SheetOptions
                players: int | None = None, all_types: bool = False, calibration: bool = False) -> Plan:
     """One card sheet: a setup's deck (the game's default setup unless named), one card of each
     type, or the duplex calibration sheet. Options out of range are usage errors."""
-    try:
-        layout.make_sheet(paper, sheet.size or game.card_size, sheet.bleed, sheet.offset)
-    except ValueError as exc:
-        raise UsageError(str(exc), hint="choose another --size, --bleed, --offset or --paper") from None
+    notes = _sheet_notes(game, paper, sheet)
     if calibration:
+        if sheet.mode == "gutterfold":
+            raise UsageError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration",
+                             hint="calibrate --mode long-edge or short-edge")
         return Plan((Output("calibration", "the calibration sheet", paper, sheet=sheet),))
     if all_types:
-        return Plan((Output("all-types", "the sheet of every card type", paper, sheet=sheet),))
+        return Plan((Output("all-types", "the sheet of every card type", paper, sheet=sheet),), notes=notes)
     name = setup or game.default_setup or (game.setups[0].name if game.setups else "")
     chosen = _setup(game, name)
     if players is not None:
         _check_players(chosen, players)
-    return Plan((_setup_sheets(chosen.name, paper, players, sheet),))
+    return Plan((_setup_sheets(chosen.name, paper, players, sheet),), notes=notes)
+
+
+def _sheet_notes(game: Game, paper: str, sheet: SheetOptions) -> tuple[str, ...]:
+    """The sheet's layout, checked (options out of range are usage errors), and what the user
+    should know about it: the cards its bleed costs, cut lines shared between cards."""
+    try:
+        made = sheet.make_sheet(game, paper)
+    except ValueError as exc:
+        raise UsageError(str(exc), hint="choose another --size, --bleed, --offset, --mode or --paper") from None
+    notes = [layout.fewer_cards_note(made, paper)]
+    if made.spacing == "shared-cuts" and made.bleed:
+        notes.append("note: --layout shared-cuts: neighbouring cards share one cut line and have no bleed "
+                     "towards each other (only the sheet's outer edges have bleed): cut exactly on the lines")
+    return tuple(note for note in notes if note)
 
 
 _NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"
@@ -217,6 +237,7 @@ class Event:
 class Result:
     written: list[Path] = field(default_factory=list)
     reused: list[Path] = field(default_factory=list)  # outputs already up to date: not rebuilt
+    notes: tuple[str, ...] = ()
     failures: list[str] = field(default_factory=list)  # one clean message per failed output
     bugs: list[str] = field(default_factory=list)  # tracebacks of unexpected exceptions
     warnings: list[str] = field(default_factory=list)
@@ -241,7 +262,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
     the same command on unchanged files without loading the game."""
     out = output_dir(game, out)
     inputs = inputs or cache.snapshot(game.folder)
-    result = Result(skipped=plan.skipped, title=game.title)
+    result = Result(skipped=plan.skipped, title=game.title, notes=plan.notes)
     placeholders: set[str] = set()
     with _locked(_output_folder(out)):
         recover(out)
@@ -541,12 +562,14 @@ def _render_all_types(output: Output, game, report, stage, placeholders) -> None
 def _render_calibration(output: Output, game, report, stage, placeholders) -> None:
     from .render import cards
 
-    cards.write_calibration(game, stage, paper=output.paper, offset=output.sheet.offset, png=output.sheet.png)
+    cards.write_calibration(game, stage, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
+                            png=output.sheet.png)
 
 
 def _sheet_options(output: Output) -> dict:
     s = output.sheet
-    return dict(paper=output.paper, size=s.size, bleed=s.bleed, backs=s.backs, offset=s.offset, png=s.png)
+    return dict(paper=output.paper, size=s.size, bleed=s.bleed, backs=s.backs, offset=s.offset, mode=s.mode,
+                spacing=s.spacing, png=s.png)
 
 
 RENDERERS: dict[str, Callable] = {

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from . import __version__, build, engine, load, report, scaffold, terminal
 from .errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
-from .layout import PAPERS_MM
+from .layout import PAPERS_MM, PRINT_MODES, SPACINGS
 from .write import output_dir
 
 DESCRIPTION = """\
@@ -108,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     _document_options(p, game_required=True)
     p.set_defaults(run=cmd_cheatsheet)
 
-    p = sub.add_parser("cards", help="print-and-play card sheets (faces, then mirrored backs)")
+    p = sub.add_parser("cards", help="print-and-play card sheets: faces and their backs, double-sided or gutterfold")
     p.add_argument("game", help="game folder name or path")
     p.add_argument("--setup", help="the setup to print (default: the game's default setup)")
     p.add_argument("--players", type=_positive,
@@ -120,6 +120,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--bleed", type=float, default=3.0, help="bleed in mm (default 3)")
     p.add_argument("--no-backs", action="store_true", help="faces only")
     p.add_argument("--offset", help="X,Y in mm: shift the backs for printers that drift (see --calibration)")
+    p.add_argument("--mode", choices=PRINT_MODES, default="long-edge",
+                   help="how the backs are printed: double-sided flipping on the long or the short edge, or "
+                        "gutterfold (single-sided: backs beside the faces, fold and glue)")
+    p.add_argument("--layout", choices=SPACINGS, default="gutter", dest="spacing",
+                   help="gutter: twice the bleed between cards, each with bleed on every side (default); "
+                        "shared-cuts: cards side by side, one cut between neighbours (more cards a sheet, "
+                        "no bleed between them)")
     p.add_argument("--out", help="output folder (default: output/<game>/)")
     p.add_argument("--png", action="store_true", help="also write a PNG of every page")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
@@ -253,7 +260,8 @@ def cmd_cards(args) -> int:
     except ValueError as exc:
         say(f"error: {exc}")
         return EXIT_USAGE
-    sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=offset, png=args.png)
+    sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=offset,
+                               mode=args.mode, spacing=args.spacing, png=args.png)
     return _build(args, lambda game, checked: build.plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))
 
@@ -300,7 +308,7 @@ def _said(shown, result: build.Result, folder: Path, summary: bool) -> int:
     for text in result.bugs:
         say(text)
         say(BUG_NOTICE)
-    for text in result.warnings:
+    for text in result.warnings + list(result.notes):
         say(text)
     if not result.ok:
         say("nothing was written: the earlier outputs are unchanged")

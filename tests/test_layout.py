@@ -20,16 +20,35 @@ def segment_hits(line, rect: Rect) -> bool:
     return overlaps(Rect(min(x1, x2), min(y1, y2), abs(x2 - x1) + 1e-3, abs(y2 - y1) + 1e-3), rect)
 
 
-@pytest.mark.parametrize("paper, size, bleed", [("a4", "poker", 3), ("letter", "poker", 3), ("a4", "bridge", 3),
-                                                ("letter", "bridge", 2)])
-def test_nine_cards_per_page(paper, size, bleed):
-    sheet = layout.make_sheet(paper, size, bleed)
-    assert (sheet.cols, sheet.rows) == (3, 3)
-    assert sheet.per_page == 9
+# cards a sheet: long-edge with gutters, with shared cuts, gutterfold; at bleed 0, 3 and 5 mm
+PER_PAGE = {
+    ("a4", "poker"): [(9, 9, 3), (6, 9, 3), (4, 6, 2)],
+    ("a4", "bridge"): [(9, 9, 3), (6, 9, 2), (4, 9, 2)],
+    ("a4", "tarot"): [(4, 4, 2), (4, 4, 2), (4, 4, 2)],
+    ("a4", "mini"): [(16, 16, 8), (12, 16, 4), (9, 16, 3)],
+    ("letter", "poker"): [(9, 9, 3), (4, 6, 2), (4, 6, 2)],
+    ("letter", "bridge"): [(6, 6, 2), (6, 6, 2), (4, 6, 2)],
+    ("letter", "tarot"): [(4, 4, 2), (4, 4, 2), (4, 4, 2)],
+    ("letter", "mini"): [(16, 16, 8), (12, 16, 3), (9, 16, 3)],
+}
+COMBOS = [(paper, size, bleed) for paper, size in PER_PAGE for bleed in (0, 3, 5)]
+SHEETS = [(paper, size, bleed, mode, spacing) for paper, size, bleed in COMBOS
+          for mode in layout.PRINT_MODES for spacing in layout.SPACINGS]
 
 
-def test_bridge_cards_with_full_bleed_leave_no_room_for_marks_on_letter():
-    assert layout.make_sheet("letter", "bridge", 3).rows == 2
+@pytest.mark.parametrize("paper, size", PER_PAGE)
+def test_cards_a_sheet(paper, size):
+    got = [(layout.make_sheet(paper, size, bleed).per_page,
+            layout.make_sheet(paper, size, bleed, spacing="shared-cuts").per_page,
+            layout.make_sheet(paper, size, bleed, mode="gutterfold").per_page) for bleed in (0, 3, 5)]
+    assert got == PER_PAGE[paper, size]
+
+
+def test_the_cost_of_bleed_is_said():
+    note = layout.fewer_cards_note(layout.make_sheet("letter", "poker", 3), "letter")
+    assert note == ("note: 3 mm bleed on every side leaves room for 4 63x88 mm cards a sheet on letter "
+                    "(6 with --layout shared-cuts, 9 without bleed)")
+    assert layout.fewer_cards_note(layout.make_sheet("a4", "tarot", 3), "a4") is None
 
 
 def test_page_and_card_sizes_are_true_size():
@@ -39,7 +58,6 @@ def test_page_and_card_sizes_are_true_size():
     letter = layout.make_sheet("letter", "tarot")
     assert (letter.page_w, letter.page_h) == (pytest.approx(612), pytest.approx(792))
     assert (letter.cols, letter.rows) == (2, 2)
-    assert layout.make_sheet("a4", "mini").per_page == 16
 
 
 @pytest.mark.parametrize("spec, expected", [
@@ -86,55 +104,77 @@ def test_card_size_out_of_range_says_so():
         layout.card_size_mm("300x400")
 
 
-@pytest.mark.parametrize("paper, size, bleed", [("a4", "poker", 3), ("letter", "poker", 3), ("a4", "mini", 3),
-                                                ("letter", "tarot", 2), ("a4", "bridge", 0)])
-def test_grid_is_centred_on_the_page_and_cells_never_overlap(paper, size, bleed):
-    sheet = layout.make_sheet(paper, size, bleed)
-    grid = sheet.grid
-    assert grid.x == pytest.approx(sheet.page_w - grid.right)
-    assert grid.y == pytest.approx(sheet.page_h - grid.top)
+def sheet_of(paper, size, bleed, mode, spacing, offset=(0.0, 0.0)):
+    return layout.make_sheet(paper, size, bleed, offset, mode, spacing)
+
+
+def every_cell(sheet) -> list[Rect]:
+    """The bleed boxes of the page that carries the faces (and the backs beside them)."""
     cells = [sheet.cell(i) for i in range(sheet.per_page)]
+    return cells + ([sheet.back_cell(i) for i in range(sheet.per_page)] if sheet.backs_beside_faces else [])
+
+
+@pytest.mark.parametrize("paper, size, bleed, mode, spacing", SHEETS)
+def test_every_card_has_its_bleed_and_nothing_overlaps(paper, size, bleed, mode, spacing):
+    sheet = sheet_of(paper, size, bleed, mode, spacing)
+    edge = layout.PRINT_EDGE_MM * MM
+    for i in range(sheet.per_page):
+        slot, cell = sheet.slot(i), sheet.cell(i)
+        sides = (slot.x - cell.x, slot.y - cell.y, cell.right - slot.right, cell.top - slot.top)
+        if spacing == "gutter":
+            assert min(sides) == pytest.approx(bleed * MM)
+        else:  # full bleed on the sheet's outer edges, a shared cut line between neighbours
+            row, col = divmod(i, sheet.cols)
+            outside = (col == 0, row == sheet.rows - 1, col == sheet.cols - 1, row == 0)
+            assert [pytest.approx(bleed * MM if out else 0) for out in outside] == list(sides)
+    cells = every_cell(sheet)
     for cell in cells:
-        assert cell.x >= 0 and cell.y >= 0 and cell.right <= sheet.page_w and cell.top <= sheet.page_h
+        assert cell.x >= edge and cell.y >= edge and cell.right <= sheet.page_w - edge and cell.top <= sheet.page_h - edge
     for a, b in itertools.combinations(cells, 2):
         assert not overlaps(a, b)
 
 
-def test_bleed_extends_every_card_where_there_is_room():
-    sheet = layout.make_sheet("a4", "poker", 3)
-    outer = sheet.cell(0)  # top-left card: full bleed on its outer edges
-    slot = sheet.slot(0)
-    assert slot.x - outer.x == pytest.approx(3 * MM)
-    assert outer.top - slot.top == pytest.approx(3 * MM)
-    # A4 height leaves room for a full 6 mm gutter, so the inner bleed is full there too
-    assert sheet.gutter_y == pytest.approx(6 * MM)
-    assert slot.y - outer.y == pytest.approx(3 * MM)
-    # Letter height does not: neighbours share one cut line
-    assert layout.make_sheet("letter", "poker").gutter_y == 0
-
-
-def test_slots_in_reading_order():
-    sheet = layout.make_sheet("a4", "poker")
-    first, second, fourth = sheet.slot(0), sheet.slot(1), sheet.slot(3)
-    assert second.x > first.x and second.y == first.y
-    assert fourth.x == first.x and fourth.y < first.y
-
-
-@pytest.mark.parametrize("paper, size", [("a4", "poker"), ("letter", "poker"), ("a4", "mini")])
-def test_crop_marks_sit_on_cut_lines_and_never_touch_a_card(paper, size):
-    sheet = layout.make_sheet(paper, size)
+@pytest.mark.parametrize("paper, size, bleed, mode, spacing", SHEETS)
+def test_crop_marks_sit_on_cut_lines_inside_the_printable_area_and_outside_every_bleed(
+        paper, size, bleed, mode, spacing):
+    sheet = sheet_of(paper, size, bleed, mode, spacing)
     xs, ys = sheet.cut_lines()
-    assert len(xs) == 2 * sheet.cols or sheet.gutter_x == 0
     marks = sheet.crop_marks()
     assert len(marks) == 2 * (len(xs) + len(ys))
+    edge = layout.PRINT_EDGE_MM * MM
+    area = sheet.area  # gutterfold: the faces' half; marks keep 5 mm from the fold too
     for (x1, y1), (x2, y2) in marks:
         assert any(abs(x1 - x) < TOL and abs(x2 - x) < TOL for x in xs) or \
             any(abs(y1 - y) < TOL and abs(y2 - y) < TOL for y in ys)
-        assert 0 <= min(x1, x2) and max(x1, x2) <= sheet.page_w
-        assert 0 <= min(y1, y2) and max(y1, y2) <= sheet.page_h
-        assert 2 * MM < abs(x2 - x1) + abs(y2 - y1) <= layout.MARK_MAX_MM * MM + 1e-6
-    for mark, i in itertools.product(marks, range(sheet.per_page)):
-        assert not segment_hits(mark, sheet.cell(i))
+        assert min(x1, x2) >= edge - 1e-6 and max(x1, x2) <= area.right - edge + 1e-6
+        assert min(y1, y2) >= edge - 1e-6 and max(y1, y2) <= sheet.page_h - edge + 1e-6
+        assert layout.MARK_MIN_MM * MM - 1e-6 <= abs(x2 - x1) + abs(y2 - y1) <= layout.MARK_MAX_MM * MM + 1e-6
+    for mark, cell in itertools.product(marks, every_cell(sheet)):
+        assert not segment_hits(mark, cell)
+
+
+@pytest.mark.parametrize("paper, size, bleed, mode, spacing", SHEETS)
+def test_the_ruler_strip_is_printable_and_clear_of_cards_and_marks(paper, size, bleed, mode, spacing):
+    sheet = sheet_of(paper, size, bleed, mode, spacing)
+    box, edge = sheet.info_box(), layout.PRINT_EDGE_MM * MM
+    assert min(box.w, box.h) == pytest.approx(layout.INFO_MM * MM)
+    assert max(box.w, box.h) >= 150 * MM  # the ruler (2 in), its labels and the hint
+    assert box.x >= edge - 1e-6 and box.y >= edge - 1e-6
+    assert box.right <= sheet.page_w - edge + 1e-6 and box.top <= sheet.page_h - edge + 1e-6
+    for cell in every_cell(sheet):
+        assert not overlaps(box, cell)
+    for mark in sheet.crop_marks():
+        assert not segment_hits(mark, box)
+
+
+@pytest.mark.parametrize("paper, size, bleed", COMBOS)
+def test_the_fold_is_at_least_5_mm_from_any_bleed(paper, size, bleed):
+    sheet = sheet_of(paper, size, bleed, "gutterfold", "gutter")
+    (x, y1), (_, y2) = sheet.fold_line
+    assert x == pytest.approx(sheet.page_w / 2)
+    for cell in every_cell(sheet):
+        assert min(abs(cell.x - x), abs(cell.right - x)) >= layout.PRINT_EDGE_MM * MM - 1e-6
+    assert sheet_of(paper, size, bleed, "long-edge", "gutter").fold_line is None
 
 
 def test_every_trim_edge_has_a_cut_line():
@@ -146,24 +186,33 @@ def test_every_trim_edge_has_a_cut_line():
         assert min(abs(slot.y - y) for y in ys) < 1e-6 and min(abs(slot.top - y) for y in ys) < 1e-6
 
 
-def test_backs_mirror_the_faces_for_a_long_edge_flip():
-    sheet = layout.make_sheet("a4", "poker")
+def through_the_sheet(sheet, rect: Rect) -> Rect:
+    """Where a rectangle of the back side is seen from the front after the mode's flip or fold."""
+    if sheet.mode == "short-edge":
+        return Rect(rect.x, sheet.page_h - rect.top, rect.w, rect.h)
+    return Rect(sheet.page_w - rect.right, rect.y, rect.w, rect.h)
+
+
+@pytest.mark.parametrize("mode", layout.PRINT_MODES)
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -2.0)])
+def test_each_back_lands_on_its_face_after_the_flip_or_fold(mode, offset):
+    if mode == "gutterfold" and any(offset):
+        with pytest.raises(ValueError, match="folded, not flipped"):
+            layout.make_sheet("a4", "poker", 3, offset, mode)
+        return
+    sheet = layout.make_sheet("a4", "poker", 3, offset, mode)
     for i in range(sheet.per_page):
-        face, back = sheet.slot(i), sheet.back_slot(i)
-        assert back.x == pytest.approx(sheet.page_w - face.right)
-        assert back.y == pytest.approx(face.y)
-    # the first card's back is on the right of the back page
+        seen = through_the_sheet(sheet, sheet.back_slot(i))
+        wanted = sheet.slot(i).moved(offset[0] * MM, offset[1] * MM)
+        assert (seen.x, seen.y, seen.w, seen.h) == pytest.approx((wanted.x, wanted.y, wanted.w, wanted.h), abs=1e-6)
+    assert sheet.slot(0) == layout.make_sheet("a4", "poker", 3, mode=mode).slot(0)  # faces never move
+
+
+def test_the_first_cards_back_is_on_the_far_side_of_a_long_edge_back_page():
+    sheet = layout.make_sheet("a4", "poker", 0)
     assert sheet.back_slot(0).x == pytest.approx(sheet.slot(2).x)
-
-
-def test_back_offset_is_applied_as_seen_from_the_front():
-    plain = layout.make_sheet("a4", "poker")
-    shifted = layout.make_sheet("a4", "poker", offset_mm=(1.0, -2.0))
-    back, moved = plain.back_slot(4), shifted.back_slot(4)
-    # 1 mm to the right seen from the front is 1 mm to the left on the back page
-    assert moved.x - back.x == pytest.approx(-1.0 * MM)
-    assert moved.y - back.y == pytest.approx(-2.0 * MM)
-    assert shifted.slot(4) == plain.slot(4)  # faces never move
+    short = layout.make_sheet("a4", "poker", 0, mode="short-edge")
+    assert short.back_slot(0).y == pytest.approx(short.slot(6).y) and short.backs_upside_down
 
 
 def test_pages():

@@ -30,6 +30,10 @@ from ..write import atomic_write, output_dir
 
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
+CROP_MARK_WIDTH = 0.3  # points
+FOLD_LINE_WIDTH = 0.4
+RULER_LINE_WIDTH = 0.25
+HINT_SIZE = 5.0  # points: two lines fill the ruler's strip
 PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without art
 
 
@@ -76,16 +80,18 @@ def render_face(game: Game, card: Card) -> bytes:
 
 
 def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tuple[float, float] = (0, 0),
-                      png: bool = False) -> Path:
+                      mode: str = "long-edge", png: bool = False) -> Path:
     """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the
-    duplex offset of a printer against a light."""
+    duplex offset of a printer (flipping on the `mode`'s edge) against a light."""
     try:
-        sheet = layout.make_sheet(paper, "poker", 0, offset)
+        sheet = layout.make_sheet(paper, "poker", 0, offset, mode)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
+    if sheet.backs_beside_faces:
+        raise BuildError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration")
     with _reproducible():
-        canvas, buffer = _canvas(sheet, f"{game.title}: duplex calibration")
         fonts = Fonts(game.layout)
+        canvas, buffer = _canvas(game, sheet, fonts, "duplex calibration", backs=True)
         _draw_calibration_front(canvas, sheet, fonts)
         canvas.showPage()
         _draw_calibration_back(canvas, sheet, fonts)
@@ -96,7 +102,8 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
 
 def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True,
                   placeholders: set[str] | None = None) -> bytes:
-    """The PDF bytes: face pages, each followed by its mirrored back page. The names of cards
+    """The PDF bytes: face pages, each followed by its back page (or with the backs beside the
+    faces, gutterfold). The names of cards
     drawn with placeholders (no art) go into `placeholders` when given."""
     with _reproducible():
         return _render_sheets(game, cards, sheet, backs, placeholders)
@@ -120,28 +127,43 @@ def _reproducible():
 
 def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
                    placeholders: set[str] | None) -> bytes:
-    canvas, buffer = _canvas(sheet, f"{game.title}: cards")
+    fonts = Fonts(game.layout)
+    canvas, buffer = _canvas(game, sheet, fonts, "cards", backs)
     painter = CardPainter(game, canvas, sheet)
     _note_placeholders(cards, placeholders)
     for page in layout.pages(cards, sheet.per_page):
-        for index, card in enumerate(page):
-            _place(canvas, painter.face_form(card), sheet.slot(index), sheet.cell(index))
+        faces = [(sheet.slot(i), sheet.cell(i)) for i in range(len(page))]
+        placed = [(sheet.back_slot(i), sheet.back_cell(i)) for i in range(len(page))] if backs else []
+        _set_boxes(canvas, faces + (placed if sheet.backs_beside_faces else []))
+        for card, (slot, cell) in zip(page, faces):
+            _place(canvas, painter.face_form(card), slot, cell)
         _draw_crop_marks(canvas, sheet)
+        _draw_print_hint(canvas, sheet, fonts, backs)
+        if placed and sheet.backs_beside_faces:
+            _place_backs(canvas, painter, sheet, page, placed)
+            _draw_fold_line(canvas, sheet)
         canvas.showPage()
-        if backs:
-            back = painter.back_form()
-            for index in range(len(page)):
-                _place(canvas, back, sheet.back_slot(index), sheet.back_cell(index))
+        if placed and not sheet.backs_beside_faces:
+            _set_boxes(canvas, placed)
+            _place_backs(canvas, painter, sheet, page, placed)
             canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
+def _place_backs(canvas: Canvas, painter: "CardPainter", sheet: Sheet, page: list[Card],
+                 placed: list[tuple[Rect, Rect]]) -> None:
+    back = painter.back_form()
+    for card, (slot, cell) in zip(page, placed):
+        _place(canvas, back, slot, cell, turned=sheet.backs_upside_down)
+
+
 def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
            bleed: float = layout.DEFAULT_BLEED_MM, backs: bool = True, offset: tuple[float, float] = (0, 0),
-           png: bool = False, placeholders: set[str] | None = None) -> Path:
+           mode: str = "long-edge", spacing: str = "gutter", png: bool = False,
+           placeholders: set[str] | None = None) -> Path:
     try:
-        sheet = layout.make_sheet(paper, size or game.card_size, bleed, offset)
+        sheet = layout.make_sheet(paper, size or game.card_size, bleed, offset, mode, spacing)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
     return _output(render_sheets(game, cards, sheet, backs, placeholders), path, png)
@@ -171,21 +193,55 @@ def write_pngs(pdf: bytes, path: Path, dpi: int = PNG_DPI) -> list[Path]:
     return written
 
 
-def _canvas(sheet: Sheet, title: str) -> tuple[Canvas, io.BytesIO]:
+DUPLEX = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge", "gutterfold": "Simplex"}
+HINTS = {
+    "long-edge": "Print double-sided, flipping on the long edge, then cut on the crop marks.",
+    "short-edge": "Print double-sided, flipping on the short edge, then cut on the crop marks.",
+    "gutterfold": "Print single-sided, fold on the dashed line (backs behind faces), glue, then cut on the crop marks.",
+    "faces": "Print single-sided, then cut on the crop marks.",
+}
+SCALE_HINT = "Print at 100 % / actual size (no fit to page): the scale must measure 50 mm and 2 in."
+
+
+def _canvas(game: Game, sheet: Sheet, fonts: "Fonts", what: str, backs: bool) -> tuple[Canvas, io.BytesIO]:
+    """A canvas whose document says what it is, embeds every font it names (the text font is the
+    initial font, not Helvetica) and asks viewers to print at 100 % on the mode's duplex edge."""
     buffer = io.BytesIO()
     # explicit settings win over ~/.reportlab_settings; invariant: fixed date and id
-    canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
-    canvas.setTitle(title)
+    canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
+                    initialFontName=fonts["text"], initialFontSize=10, initialLeading=12)
+    canvas.setTitle(f"{game.title}: {what}")
+    canvas.setAuthor(game.author or game.title)
+    canvas.setSubject(f"{game.title} {game.version}".strip() + f": print-and-play {what}, "
+                      f"{sheet.card_w / MM:g}x{sheet.card_h / MM:g} mm, {_mode_of(sheet, backs)}")
     canvas.setCreator("cardgen")
+    canvas.setViewerPreference("PrintScaling", "None")
+    canvas.setViewerPreference("Duplex", DUPLEX[sheet.mode] if backs else "Simplex")
     return canvas, buffer
 
 
-def _place(canvas: Canvas, form: str, slot: Rect, cell: Rect) -> None:
+def _mode_of(sheet: Sheet, backs: bool) -> str:
+    return sheet.mode if backs else "faces only"
+
+
+def _set_boxes(canvas: Canvas, placed: list[tuple[Rect, Rect]]) -> None:
+    """The next page's TrimBox (around the cards' trim lines) and BleedBox (around their bleed)."""
+    for name, rects in (("trim", [slot for slot, _ in placed]), ("bleed", [cell for _, cell in placed])):
+        canvas.setCropBox((min(r.x for r in rects), min(r.y for r in rects),
+                           max(r.right for r in rects), max(r.top for r in rects)), name=name)
+
+
+def _place(canvas: Canvas, form: str, slot: Rect, cell: Rect, turned: bool = False) -> None:
+    """A card's form on its slot, clipped to its cell; `turned` half round (a short-edge back)."""
     canvas.saveState()
     path = canvas.beginPath()
     path.rect(cell.x, cell.y, cell.w, cell.h)
     canvas.clipPath(path, stroke=0, fill=0)
-    canvas.translate(slot.x, slot.y)
+    if turned:
+        canvas.translate(slot.right, slot.top)
+        canvas.rotate(180)
+    else:
+        canvas.translate(slot.x, slot.y)
     canvas.doForm(form)
     canvas.restoreState()
 
@@ -193,9 +249,54 @@ def _place(canvas: Canvas, form: str, slot: Rect, cell: Rect) -> None:
 def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
     canvas.saveState()
     canvas.setStrokeColorRGB(0, 0, 0)
-    canvas.setLineWidth(0.3)
+    canvas.setLineWidth(CROP_MARK_WIDTH)
     for (x1, y1), (x2, y2) in sheet.crop_marks():
         canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def _draw_fold_line(canvas: Canvas, sheet: Sheet) -> None:
+    """A dashed line the height of the cards' bleed, in the middle of the gap between faces and
+    backs."""
+    x, outer = sheet.page_w / 2, sheet.outer
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0.45, 0.45, 0.45)
+    canvas.setLineWidth(FOLD_LINE_WIDTH)
+    canvas.setDash(4, 3)
+    canvas.line(x, outer.y, x, outer.top)
+    canvas.restoreState()
+
+
+def _draw_print_hint(canvas: Canvas, sheet: Sheet, fonts: "Fonts", backs: bool) -> None:
+    """In the strip outside the cards: a scale of 50 mm above and 2 in below one line, then how
+    to print. Upright strips read from bottom to top."""
+    box = sheet.info_box()
+    canvas.saveState()
+    if box.w >= box.h:
+        canvas.translate(box.x, box.y)
+    else:
+        canvas.translate(box.right, box.y)
+        canvas.rotate(90)
+    thick = min(box.w, box.h)
+    middle = thick / 2
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(RULER_LINE_WIDTH)
+    canvas.line(0, middle, 2 * 72, middle)  # 2 in: a little longer than 50 mm
+    for mm in range(51):
+        tick = (2.0 if mm % 10 == 0 else 1.4 if mm % 5 == 0 else 0.9) * MM
+        canvas.line(mm * MM, middle, mm * MM, middle + min(tick, middle))
+    for eighth in range(17):
+        tick = (2.0 if eighth % 8 == 0 else 1.4 if eighth % 4 == 0 else 1.1 if eighth % 2 == 0 else 0.7) * MM
+        canvas.line(eighth * 9, middle, eighth * 9, middle - min(tick, middle))
+    canvas.setFillColorRGB(0, 0, 0)
+    ascent, descent = pdfmetrics.getAscentDescent(fonts["text"], HINT_SIZE)
+    upper, lower = thick - ascent, -descent  # two lines filling the strip's thickness
+    label_x, text_x = 2 * 72 + 1.5 * MM, 2 * 72 + 10 * MM
+    for font, x, y, text in (("text", label_x, upper, "50 mm"), ("text", label_x, lower, "2 in"),
+                             ("bold", text_x, upper, SCALE_HINT),
+                             ("text", text_x, lower, HINTS[sheet.mode if backs else "faces"])):
+        canvas.setFont(fonts[font], HINT_SIZE)
+        canvas.drawString(x, y, text)
     canvas.restoreState()
 
 
@@ -339,6 +440,7 @@ class CardPainter:
         if path is None:
             return None
         drawing = _recolored(symbols.drawing(path), HexColor(hex_color))
+        drawing.initialFontName = self.fonts["text"]  # not Helvetica, which no PDF here embeds
         self.canvas.beginForm(name, 0, 0, 1, 1)
         self.canvas.scale(1 / drawing.width, 1 / drawing.height)
         renderPDF.draw(drawing, self.canvas, 0, 0)
@@ -707,11 +809,12 @@ def _draw_calibration_front(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
     canvas.setFont(fonts["bold"], 9)
     canvas.drawCentredString(cx, scale_y + 6 * MM, "X")
     canvas.drawCentredString(scale_x, cy + (reach + 4) * MM, "Y")
-    lines = ["Duplex calibration: print this sheet double-sided, flipping on the long edge.",
+    edge = "short" if sheet.mode == "short-edge" else "long"
+    lines = [f"Duplex calibration ({sheet.mode}): print this sheet double-sided, flipping on the {edge} edge.",
              "Hold it against a light: the back shows one long cross.",
              "X is where its vertical line crosses the upper scale, Y where its horizontal line",
              "crosses the right-hand scale (millimetres). Build the cards with",
-             "cardgen cards GAME --offset X,Y",
+             f"cardgen cards GAME --mode {sheet.mode} --offset X,Y",
              "adding the readings to the offset this sheet was printed with, if any."]
     y = sheet.page_h - 25 * MM
     for number, line in enumerate(lines):
@@ -721,10 +824,12 @@ def _draw_calibration_front(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
 
 
 def _draw_calibration_back(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
+    """The cross through the centre, shifted by the offset as seen from the front, through the
+    sheet: where the printer puts it tells the offset still needed."""
     dx, dy = sheet.back_offset
-    cx, cy = sheet.page_w / 2 - dx, sheet.page_h / 2 + dy  # the offset as seen from the front
+    centre = sheet.turn(Rect(sheet.page_w / 2 + dx, sheet.page_h / 2 + dy, 0, 0))
     canvas.setLineWidth(0.5)
-    canvas.line(cx, 20 * MM, cx, sheet.page_h - 20 * MM)
-    canvas.line(20 * MM, cy, sheet.page_w - 20 * MM, cy)
+    canvas.line(centre.x, 20 * MM, centre.x, sheet.page_h - 20 * MM)
+    canvas.line(20 * MM, centre.y, sheet.page_w - 20 * MM, centre.y)
     canvas.setFont(fonts["text"], 9)
     canvas.drawCentredString(sheet.page_w / 2, 12 * MM, "Back of the calibration sheet: one cross through the centre.")

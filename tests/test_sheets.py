@@ -1,0 +1,339 @@
+"""Print-ready card sheets, measured from the PDFs: each card's bleed, the crop marks, each back
+behind its own face after the mode's flip or fold, the ruler, page boxes, fonts and viewer
+preferences. The page contents are walked with pypdf (placements, clips, lines), the pixels
+read with pypdfium2: both are fast enough to read a sheet of every size, paper and bleed."""
+from __future__ import annotations
+
+import functools
+import io
+import itertools
+from dataclasses import dataclass
+
+import pypdf
+import pypdfium2
+import pytest
+from pypdf.generic import ContentStream
+
+from cardgen import layout, load
+from cardgen.layout import MM, Rect
+from cardgen.render import cards
+
+from conftest import TINY_GAME
+
+EXACT = 0.001 * MM  # what is drawn is where the layout says, to a thousandth of a millimetre
+ALIGN = 0.1 * MM  # the issue's tolerance for a back over its face
+SIZES, PAPERS, BLEEDS = ("poker", "bridge", "tarot", "mini"), ("a4", "letter"), (0, 3, 5)
+# every size, paper and bleed; the print modes and --offset take turns across them
+COMBOS = [(size, paper, bleed, layout.PRINT_MODES[n % 3], (0.6, -0.4) if n % 2 and n % 3 != 2 else (0, 0))
+          for n, (size, paper, bleed) in enumerate(itertools.product(SIZES, PAPERS, BLEEDS))]
+
+
+@functools.lru_cache(maxsize=None)
+def tiny_game():
+    result = load.load_game(str(TINY_GAME))
+    assert result.ok
+    return result.game
+
+
+@dataclass
+class Placed:
+    form: str
+    clip: Rect  # the clip it is drawn through: the cell
+    box: Rect  # the form's bounding box on the page: the card with its full bleed
+    turned: bool  # drawn half round
+
+
+@dataclass
+class Page:
+    placed: list[Placed]
+    lines: list[tuple[tuple[float, float], tuple[float, float]]]
+    trim: Rect | None
+    bleed: Rect | None
+
+    def cards(self, kind: str) -> list[Placed]:
+        return [p for p in self.placed if p.form.startswith(f"FormXob.{kind}")]
+
+
+def _multiply(a, b):
+    """The matrix a then b (PDF order: row vector times a, then b)."""
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
+
+
+def _apply(m, x, y):
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+def _bounds(m, x0, y0, x1, y1) -> Rect:
+    points = [_apply(m, x, y) for x in (x0, x1) for y in (y0, y1)]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _box(array) -> Rect | None:
+    if array is None:
+        return None
+    x0, y0, x1, y1 = (float(v) for v in array)
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def walk(reader: pypdf.PdfReader, number: int) -> Page:
+    """The page's own content: forms placed (through which clip, where, turned or not) and the
+    straight lines it strokes (crop marks, ruler, fold line), in page coordinates."""
+    page = reader.pages[number]
+    xobjects = page["/Resources"].get("/XObject", {})
+    ctm, clip, path, start = (1, 0, 0, 1, 0, 0), None, None, None
+    stack, placed, lines = [], [], []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        values = [float(v) for v in operands] if op in (b"cm", b"re", b"m", b"l") else []
+        if op == b"q":
+            stack.append((ctm, clip))
+        elif op == b"Q":
+            ctm, clip = stack.pop()
+        elif op == b"cm":
+            ctm = _multiply(tuple(values), ctm)
+        elif op == b"re":
+            x, y, w, h = values
+            path = _bounds(ctm, x, y, x + w, y + h)
+        elif op in (b"W", b"W*"):
+            clip = path
+        elif op == b"m":
+            start = _apply(ctm, *values)
+        elif op == b"l":
+            lines.append((start, _apply(ctm, *values)))
+        elif op == b"Do":
+            form = xobjects[operands[0]].get_object()
+            placed.append(Placed(str(operands[0])[1:], clip, _bounds(ctm, *(float(v) for v in form["/BBox"])),
+                                 ctm[0] < 0))
+    return Page(placed, lines, _box(page.get("/TrimBox")), _box(page.get("/BleedBox")))
+
+
+def painted(p: Placed) -> Rect:
+    """What a placed card paints: its full-bleed box, clipped to its cell."""
+    box, clip = p.box, p.clip
+    x, y = max(box.x, clip.x), max(box.y, clip.y)
+    return Rect(x, y, min(box.right, clip.right) - x, min(box.top, clip.top) - y)
+
+
+def trim_of(p: Placed, bleed: float) -> Rect:
+    return p.box.inset(bleed)
+
+
+def bleed_sides(p: Placed, bleed: float) -> tuple[float, float, float, float]:
+    trim, paint = trim_of(p, bleed), painted(p)
+    return trim.x - paint.x, trim.y - paint.y, paint.right - trim.right, paint.top - trim.top
+
+
+def through_the_sheet(sheet, rect: Rect) -> Rect:
+    """Where a rectangle of the back side is seen from the front after the flip or fold."""
+    if sheet.mode == "short-edge":
+        return Rect(rect.x, sheet.page_h - rect.top, rect.w, rect.h)
+    return Rect(sheet.page_w - rect.right, rect.y, rect.w, rect.h)
+
+
+def close(a: Rect, b: Rect, tolerance: float) -> bool:
+    return all(abs(u - v) <= tolerance for u, v in zip((a.x, a.y, a.w, a.h), (b.x, b.y, b.w, b.h)))
+
+
+@functools.lru_cache(maxsize=None)
+def built(size, paper, bleed, mode, offset, spacing="gutter", count=None):
+    """One sheet (faces and backs) of the tiny game's cards, and its pages walked."""
+    game = tiny_game()
+    sheet = layout.make_sheet(paper, size, bleed, offset, mode, spacing)
+    deck = [game.cards[i % len(game.cards)] for i in range(count or sheet.per_page)]
+    pdf = cards.render_sheets(game, deck, sheet)
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return sheet, deck, pdf, reader, [walk(reader, n) for n in range(len(reader.pages))]
+
+
+def face_and_back_pages(sheet, pages):
+    return (pages[0], pages[0]) if sheet.backs_beside_faces else (pages[0], pages[1])
+
+
+def combo_id(combo):
+    size, paper, bleed, mode, offset = combo
+    return f"{size}-{paper}-{bleed}mm-{mode}" + ("-offset" if any(offset) else "")
+
+
+# --------------------------------------------------------------------------- every size, paper and bleed
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
+def test_every_card_has_full_bleed_on_all_four_sides(combo):
+    sheet, deck, _, _, pages = built(*combo)
+    bleed = combo[2] * MM
+    front, back_page = face_and_back_pages(sheet, pages)
+    faces, backs = front.cards("face"), back_page.cards("back")
+    assert len(faces) == len(backs) == len(deck) == sheet.per_page
+    for p in faces + backs:
+        assert min(bleed_sides(p, bleed)) >= bleed - EXACT, (p.form, bleed_sides(p, bleed))
+    for page in pages:  # no card paints over another
+        for a, b in itertools.combinations([painted(p) for p in page.placed], 2):
+            assert min(a.right, b.right) - max(a.x, b.x) <= EXACT or min(a.top, b.top) - max(a.y, b.y) <= EXACT
+    for p, i in zip(faces, range(sheet.per_page)):
+        assert close(trim_of(p, bleed), sheet.slot(i), EXACT)
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
+def test_crop_marks_are_inside_the_printable_area_and_outside_every_bleed(combo):
+    sheet, _, _, _, pages = built(*combo)
+    front, back_page = face_and_back_pages(sheet, pages)
+    ruler, edge = sheet.info_box(), layout.PRINT_EDGE_MM * MM
+    fold = sheet.page_w / 2
+    marks = [line for line in front.lines
+             if not all(ruler.x - EXACT <= x <= ruler.right + EXACT and ruler.y - EXACT <= y <= ruler.top + EXACT
+                        for x, y in line)
+             and not (sheet.backs_beside_faces and all(abs(x - fold) < EXACT for x, _ in line))]
+    want = sheet.crop_marks()
+    assert len(marks) == len(want)
+    key = lambda line: tuple(round(v, 2) for v in sorted(line)[0] + sorted(line)[1])  # noqa: E731
+    assert sorted(map(key, marks)) == sorted(map(key, want))
+    paint = [painted(p) for p in front.placed]
+    for (x1, y1), (x2, y2) in marks:
+        assert min(x1, x2, sheet.page_w - x1, sheet.page_w - x2) >= edge - EXACT
+        assert min(y1, y2, sheet.page_h - y1, sheet.page_h - y2) >= edge - EXACT
+        for rect in paint:
+            assert max(x1, x2) < rect.x or min(x1, x2) > rect.right or max(y1, y2) < rect.y or min(y1, y2) > rect.top
+    if not sheet.backs_beside_faces:
+        assert back_page.lines == []  # cuts are made from the front
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
+def test_each_back_lands_on_its_own_face_after_the_flip_or_fold(combo):
+    sheet, deck, _, _, pages = built(*combo)
+    bleed, offset = combo[2] * MM, combo[4]
+    front, back_page = face_and_back_pages(sheet, pages)
+    backs = back_page.cards("back")
+    for face, card in zip(front.cards("face"), deck):
+        assert face.form == f"FormXob.face-{card.id}"
+        wanted = trim_of(face, bleed).moved(offset[0] * MM, offset[1] * MM)
+        seen = [b for b in backs if close(through_the_sheet(sheet, trim_of(b, bleed)), wanted, ALIGN)]
+        assert len(seen) == 1, (card.name, wanted)
+        assert seen[0].turned == (sheet.mode == "short-edge")  # upright after the card is turned over
+        assert close(through_the_sheet(sheet, trim_of(seen[0], bleed)), wanted, EXACT)
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
+def test_pages_carry_trim_and_bleed_boxes(combo):
+    sheet, _, _, _, pages = built(*combo)
+    bleed = combo[2] * MM
+    for page in pages:
+        trims = [trim_of(p, bleed) for p in page.placed]
+        cells = [painted(p) for p in page.placed]
+        union = lambda rects: Rect(min(r.x for r in rects), min(r.y for r in rects),  # noqa: E731
+                                   max(r.right for r in rects) - min(r.x for r in rects),
+                                   max(r.top for r in rects) - min(r.y for r in rects))
+        assert close(page.trim, union(trims), EXACT) and close(page.bleed, union(cells), EXACT)
+
+
+# --------------------------------------------------------------------------- the document
+
+
+def fonts_of(reader: pypdf.PdfReader) -> set[tuple[str, bool]]:
+    """Every font the document names (in pages and the forms they place), and whether its
+    program is embedded."""
+    found, seen = set(), set()
+
+    def visit(resources):
+        if resources is None or id(resources) in seen:
+            return
+        seen.add(id(resources))
+        resources = resources.get_object()
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            descendant = font.get("/DescendantFonts")
+            descriptor = (descendant[0].get_object() if descendant else font).get("/FontDescriptor")
+            embedded = descriptor is not None and any(k in descriptor.get_object()
+                                                      for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            found.add((str(font["/BaseFont"]), embedded))
+        for xobject in (resources.get("/XObject") or {}).values():
+            visit(xobject.get_object().get("/Resources"))
+
+    for page in reader.pages:
+        visit(page.get("/Resources"))
+    return found
+
+
+@pytest.mark.parametrize("mode, duplex", [("long-edge", "/DuplexFlipLongEdge"),
+                                          ("short-edge", "/DuplexFlipShortEdge"), ("gutterfold", "/Simplex")])
+def test_the_document_embeds_every_font_and_asks_for_actual_size(mode, duplex):
+    sheet, _, _, reader, _ = built("mini", "a4", 3, mode, (0, 0))
+    fonts = fonts_of(reader)
+    assert fonts and all(embedded for _, embedded in fonts), fonts
+    assert not any("Helvetica" in name for name, _ in fonts)
+    preferences = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert (preferences["/PrintScaling"], preferences["/Duplex"]) == ("/None", duplex)
+    info = reader.metadata
+    assert (info.title, info.author) == ("Tiny Hazards: cards", "cardgen tests")
+    assert info.subject.startswith("Tiny Hazards 0.1: print-and-play cards, 44x63 mm") and mode in info.subject
+
+
+def page_text(pdf: bytes, number: int, box: Rect) -> str:
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return document[number].get_textpage().get_text_bounded(box.x, box.y, box.right, box.top)
+    finally:
+        document.close()
+
+
+@pytest.mark.parametrize("combo", [COMBOS[0], COMBOS[7], COMBOS[11]], ids=combo_id)
+def test_the_ruler_measures_50_mm_and_2_in_and_says_print_at_100_percent(combo):
+    sheet, _, pdf, _, pages = built(*combo)
+    ruler = sheet.info_box()
+    along = 0 if ruler.w > ruler.h else 1  # the ruler runs along the strip
+    ticks = [line for line in pages[0].lines if all(ruler.x <= x <= ruler.right and ruler.y <= y <= ruler.top
+                                                     for x, y in line)]
+    baseline = max(ticks, key=lambda line: abs(line[1][along] - line[0][along]))
+    assert abs(baseline[1][along] - baseline[0][along]) == pytest.approx(2 * 72, abs=EXACT)  # 2 in
+    zero = baseline[0][along]
+    mm_ticks = sorted(line[0][along] - zero for line in ticks if line is not baseline
+                      and (line[1][1 - along] - line[0][1 - along]) * (1 if along == 0 else -1) > 0)
+    assert len(mm_ticks) == 51 and mm_ticks[-1] - mm_ticks[0] == pytest.approx(50 * MM, abs=EXACT)
+    text = " ".join(page_text(pdf, 0, ruler).split())
+    assert "Print at 100 % / actual size" in text and "50 mm" in text and "2 in" in text
+    assert {"long-edge": "flipping on the long edge", "short-edge": "flipping on the short edge",
+            "gutterfold": "fold on the dashed line"}[sheet.mode] in text
+
+
+# --------------------------------------------------------------------------- what is painted
+
+
+def pixels(pdf: bytes, number: int, dpi: int = 150):
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return document[number].render(scale=dpi / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+
+
+def color_at(image, sheet, x: float, y: float, dpi: int = 150) -> tuple[int, int, int]:
+    return image.getpixel((round(x * dpi / 72), round((sheet.page_h - y) * dpi / 72)))
+
+
+def rgb(hex_color: str) -> tuple[int, int, int]:
+    return tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+
+
+@pytest.mark.parametrize("mode", layout.PRINT_MODES)
+@pytest.mark.parametrize("spacing", layout.SPACINGS)
+def test_the_bleed_is_painted_in_the_cards_own_color(mode, spacing):
+    """Just inside the bleed's outer edge, mid-side, each face shows its own color (no neighbour
+    painted over it); with shared cuts, only the sheet's outer edges have bleed."""
+    sheet, deck, pdf, _, _ = built("poker", "a4", 3, mode, (0, 0), spacing)
+    image, game, inside = pixels(pdf, 0), tiny_game(), 3 * MM - 0.4 * MM
+    for i, card in enumerate(deck):
+        slot, cell = sheet.slot(i), sheet.cell(i)
+        want = rgb(game.color(card.color).hex)
+        probes = [(slot.x - inside, slot.y + slot.h / 2, cell.x < slot.x), (slot.right + inside, slot.y + slot.h / 2,
+                  cell.right > slot.right), (slot.x + slot.w / 2, slot.y - inside, cell.y < slot.y),
+                  (slot.x + slot.w / 2, slot.top + inside, cell.top > slot.top)]
+        for x, y, has_bleed in probes:
+            if has_bleed:
+                assert max(abs(a - b) for a, b in zip(color_at(image, sheet, x, y), want)) <= 3, (card.name, x, y)
+
+
+def test_a_half_full_page_has_backs_only_behind_its_cards():
+    sheet, deck, _, _, pages = built("poker", "a4", 3, "long-edge", (0, 0), count=4)
+    assert len(pages) == 2 and len(pages[0].cards("face")) == len(pages[1].cards("back")) == 4
+    for face, back in zip(pages[0].cards("face"), pages[1].cards("back")):
+        assert close(through_the_sheet(sheet, back.box), face.box, EXACT)
