@@ -205,7 +205,7 @@ def test_each_back_lands_on_its_own_face_after_the_flip_or_fold(combo):
     front, back_page = face_and_back_pages(sheet, pages)
     backs = back_page.cards("back")
     for face, card in zip(front.cards("face"), deck):
-        assert face.form == f"FormXob.face-{card.id}"
+        assert face.form == "FormXob." + cards.form_name("face", card.id)
         wanted = trim_of(face, bleed).moved(offset[0] * MM, offset[1] * MM)
         seen = [b for b in backs if close(through_the_sheet(sheet, trim_of(b, bleed)), wanted, ALIGN)]
         assert len(seen) == 1, (card.name, wanted)
