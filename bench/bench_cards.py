@@ -124,7 +124,7 @@ def bench(label: str, folder: Path, out: Path, repeat: int) -> tuple[int, float,
     """(cards, cards command, render only, baseline) in CPU seconds."""
     game, report = build.load_checked(str(folder))
     setup = report.setup(game.default_setup or game.setups[0].name)
-    deck = [card for card in game.cards for _ in range(setup.print_counts.get(card.name, 0))]
+    deck = [card for card in game.cards for _ in range(setup.print_counts.get(card.id, 0))]
     sheet = layout.make_sheet("a4", game.card_size)
     command = timed(lambda: cards_command(folder, out), repeat)
     render = timed(lambda: cards.render_sheets(game, deck, sheet), repeat)

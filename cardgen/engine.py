@@ -1,6 +1,11 @@
 """check: the rules engine. Plays out the game's setup procedure (data) for every setup and
 player count, and checks the game's own rules (data) against the result.
 
+Its report holds every figure the documents show, per setup and player count: the copies of the
+table, the starting deck, each step carried out with its count and the cards it moved, the hand
+size, the piles and the cards to print (keyed by card id). Renderers read these figures and never
+evaluate an expression or replay a step themselves.
+
 Piles hold expected card counts: a step that picks cards at random (dealing from a shuffled
 deck, setting cards aside) takes from each card type in proportion, so the draw pile's
 composition is what a player can expect on average, and exact wherever no chance is involved.
@@ -53,24 +58,51 @@ def matches(card: Card, selector: Mapping[str, Any] | None) -> bool:
 
 
 @dataclass
+class StepReport:
+    """One setup step as carried out at a player count (steps whose `when` is false are left out)."""
+
+    step: Step
+    count: int | None  # the step's count at this player count (each player's when it deals to each); None: all
+    moved: float  # the cards it moved in all (on average, where they are picked at random)
+    dealt_each: float  # the cards it gave each player
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"action": self.step.action, "text": self.step.text, "count": self.count,
+                "moved": _number(self.moved)}
+
+
+@dataclass
 class PlayerCount:
     players: int
+    copies: int  # how many times the setup's table is laid out
+    starting_deck: dict[str, int]  # card id -> copies laid out before the first step (stand-ins too)
+    print_counts: dict[str, int]  # card id -> copies to print for this player count (printed cards only)
+    steps: list[StepReport]
     dealt_per_player: float
     draw_pile: float
     draw_by_kind: dict[str, float]
     draw_by_color: dict[str, float]
-    piles: dict[str, float]
+    piles: dict[str, float]  # every pile but the draw pile ("hands": all hands together)
     findings: list[Finding] = field(default_factory=list)
     balance: Balance | None = None
+
+    @property
+    def set_aside(self) -> float:
+        """Cards in no hand and not in the draw pile."""
+        return sum(n for name, n in self.piles.items() if name != "hands")
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "players": self.players,
+            "copies": self.copies,
+            "starting_deck": self.starting_deck,
+            "steps": [s.as_dict() for s in self.steps],
             "dealt_per_player": _number(self.dealt_per_player),
             "draw_pile": _number(self.draw_pile),
             "draw_pile_by_kind": {k: _number(v) for k, v in self.draw_by_kind.items()},
             "draw_pile_by_color": {k: _number(v) for k, v in self.draw_by_color.items()},
             "piles": {k: _number(v) for k, v in self.piles.items()},
+            "set_aside": _number(self.set_aside),
             "balance": self.balance.as_dict() if self.balance else None,
         }
 
@@ -81,7 +113,7 @@ class SetupReport:
     total: int
     by_color: dict[str, int]
     by_kind: dict[str, int]
-    print_counts: dict[str, int]  # card name -> copies to print (largest player count)
+    print_counts: dict[str, int]  # card id -> copies to print so that every player count can be played
     unknown_counts: list[str]
     players: list[PlayerCount]
     findings: list[Finding]
@@ -157,7 +189,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings = list(load_findings)
     reports = [check_setup(game, setup) for setup in game.setups]
     findings += _unused_cards(game)
-    findings += check_text(game)
+    findings += check_text(game, reports)
     findings += image_findings(game)
     findings += glyphs.check_glyphs(game)
     findings += textfit.check_fit(game)
@@ -178,7 +210,7 @@ def check_setup(game: Game, setup: Setup) -> SetupReport:
     findings += _table_checks(game, setup, table)
     groups = _Groups(game, setup)
     player_reports = [_play_out(game, setup, table, players, groups) for players in setup.player_counts]
-    print_counts = _print_counts(game, setup, table, player_reports)
+    print_counts = _print_counts(game, player_reports)
     if total and not any(print_counts.values()) or unknown and not total:
         findings.append(Finding(
             ERROR, "nothing-to-print", f"{setup.name}: no card of the setup has a known count and is printed",
@@ -219,25 +251,33 @@ def _by_kind(game: Game, pile: Mapping[str, float]) -> dict[str, Any]:
     return out
 
 
-def _initial_deck(game: Game, setup: Setup, table: Counter, players: int) -> tuple[Counter, list[Finding]]:
+def _copies(setup: Setup, players: int) -> tuple[int, list[Finding]]:
     try:
-        copies = expressions.evaluate(setup.copies, expressions.setup_variables(setup, players))
+        return expressions.evaluate(setup.copies, expressions.setup_variables(setup, players)), []
     except expressions.ExpressionError as exc:
-        return Counter(), [Finding(ERROR, "bad-expression", f"{setup.name}: copies: {exc}", setup.where)]
+        return 0, [Finding(ERROR, "bad-expression", f"{setup.name}: copies: {exc}", setup.where)]
+
+
+def _initial_deck(game: Game, setup: Setup, table: Counter, players: int, copies: int) -> dict[str, int]:
+    """Card id -> copies laid out: the table (times its copies) plus every player's extras, in the
+    game's card order."""
     deck = Counter({card: n * copies for card, n in table.items()})
     for card, per_player in setup.hand.extras:
         deck[card] += per_player * players
-    return deck, []
+    return {c.id: deck[c.id] for c in game.cards if deck[c.id] > 0}
 
 
-def _print_counts(game: Game, setup: Setup, table: Counter, reports) -> dict[str, int]:
+def _printed(game: Game, deck: Mapping[str, int]) -> dict[str, int]:
+    return {c.id: deck[c.id] for c in game.cards if c.id in deck and c.printed}
+
+
+def _print_counts(game: Game, reports: list[PlayerCount]) -> dict[str, int]:
     """Copies of each card to print so that every player count of the setup can be played."""
     need: Counter = Counter()
-    for players in setup.player_counts:
-        deck, _ = _initial_deck(game, setup, table, players)
-        for card, n in deck.items():
+    for report in reports:
+        for card, n in report.print_counts.items():
             need[card] = max(need[card], n)
-    return {c.name: need[c.id] for c in game.cards if need[c.id] and c.printed}
+    return {c.id: need[c.id] for c in game.cards if need[c.id]}
 
 
 class _Groups:
@@ -320,21 +360,26 @@ class _Piles:
 
 
 def _play_out(game: Game, setup: Setup, table: Counter, players: int, groups: _Groups) -> PlayerCount:
-    deck, findings = _initial_deck(game, setup, table, players)
+    copies, findings = _copies(setup, players)
+    deck = _initial_deck(game, setup, table, players, copies)
     piles = _Piles(groups, deck, players)
     variables = expressions.setup_variables(setup, players)
-    dealt_per_player = 0.0
+    steps = []
     for step in game.steps:
         try:
             if step.when and not expressions.evaluate(step.when, variables):
                 continue
-            dealt_per_player += _run_step(game, setup, step, piles, players, variables, findings)
+            steps.append(_run_step(game, setup, step, piles, players, variables, findings))
         except expressions.ExpressionError as exc:
             findings.append(Finding(ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", step.where))
     draw = piles.by_group("deck")
     report = PlayerCount(
         players=players,
-        dealt_per_player=_settle(dealt_per_player),
+        copies=copies,
+        starting_deck=deck,
+        print_counts=_printed(game, deck),
+        steps=steps,
+        dealt_per_player=_settle(sum(s.dealt_each for s in steps)),
         draw_pile=_settle(sum(draw.values())),
         draw_by_kind=_settle_all(_by_kind(game, draw)),
         draw_by_color=_settle_all(_by_color(game, draw)),
@@ -366,32 +411,33 @@ def _uncertain(finding: Finding) -> Finding:
                    finding.where, finding.hint)
 
 
-def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, findings) -> float:
-    """Carry out one step; returns the cards it dealt to each player."""
+def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, findings) -> StepReport:
+    """Carry out one step."""
     if step.action == "shuffle":
-        return 0.0
+        return StepReport(step, None, 0.0, 0.0)
     label = step.text or f"{step.action} from {step.source}"
     context = f"{setup.name}, {players} players"
     if step.extras:
+        moved = 0.0
         for card_id, per_player in setup.hand.extras:
             wanted = per_player * players
             taken, available = piles.take(step.source, {"card": [card_id]}, wanted)
             if available + EPSILON < wanted:
                 findings.append(_short(context, label, wanted, available, step, game.card(card_id).name))
             piles.put(step.target, taken)
-        return float(sum(n for _, n in setup.hand.extras))
+            moved += sum(taken.values())
+        return StepReport(step, None, _settle(moved), float(sum(n for _, n in setup.hand.extras)))
     count = None if step.count is None else expressions.evaluate(step.count, variables)
     wanted = None if count is None else count * (players if step.per_player else 1)
     if wanted is not None and wanted < 0:
         findings.append(Finding(ERROR, "negative-count", f"{context}: '{label}' asks for {wanted} cards", step.where))
-        return 0.0
+        return StepReport(step, count, 0.0, 0.0)
     taken, available = piles.take(step.source, step.select, wanted)
     if wanted is not None and available + EPSILON < wanted and not step.up_to:
         findings.append(_short(context, label, wanted, available, step))
     piles.put(step.target, taken)
-    if step.per_player:
-        return sum(taken.values()) / players
-    return 0.0
+    moved = sum(taken.values())
+    return StepReport(step, count, _settle(moved), moved / players if step.per_player else 0.0)
 
 
 def _short(context, label, wanted, available, step, card_name: str = "") -> Finding:
@@ -510,10 +556,3 @@ def _unused_cards(game: Game) -> list[Finding]:
         return []
     return [Finding(INFO, "card-not-in-setup",
                     f"{len(unused)} card type(s) appear in no setup: {', '.join(unused)}")]
-
-
-def deck_for(game: Game, setup: Setup, players: int) -> dict[str, int]:
-    """Card id -> copies to print for one player count: the table (times its copies) plus every
-    player's extras. Lines with an unknown count and stand-in cards (print: false) are left out."""
-    deck, _ = _initial_deck(game, setup, known_table(setup), players)
-    return {c.id: deck[c.id] for c in game.cards if deck[c.id] > 0 and c.printed}

@@ -19,11 +19,14 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
-from . import expressions, images, markup
+from . import images, markup
 from .model import ERROR, INFO, WARNING, BuildError, Card, Finding, Game, Passage, Setup, Waiver, Where
 from .paths import local_file
+
+if TYPE_CHECKING:  # the engine runs these checks with its reports
+    from .engine import PlayerCount, SetupReport
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
@@ -302,8 +305,9 @@ class Spotted:
 
 
 
-def check_text(game: Game) -> list[Finding]:
-    """Every text finding of the game, waivers applied (a waived finding becomes a note)."""
+def check_text(game: Game, setups: Sequence["SetupReport"]) -> list[Finding]:
+    """Every text finding of the game, waivers applied (a waived finding becomes a note). The
+    setup figures in the text are read against the engine's reports of the setups."""
     names = Names(game)
     raw: list[Spotted] = []
     for text in texts(game):
@@ -312,7 +316,7 @@ def check_text(game: Game) -> list[Finding]:
         if text.card:
             raw += _own_numbers(text, refs)
         if not text.changes_rules:
-            raw += _figures(game, text)
+            raw += _figures(text, setups)
     return _waive(game, raw)
 
 
@@ -358,30 +362,23 @@ def _figure(word: str) -> int:
     return int(word) if word.isdigit() else NUMBER_WORDS[word.casefold()]
 
 
-def _in_scope(game: Game, text: Text) -> list[Setup]:
-    return [text.setup] if text.setup else list(game.setups)
+def _in_scope(setups: Sequence["SetupReport"], text: Text) -> list["SetupReport"]:
+    if text.setup:
+        return [s for s in setups if s.setup.id == text.setup.id]
+    return list(setups)
 
 
-def _figures(game: Game, text: Text) -> list[Spotted]:
+def _figures(text: Text, setups: Sequence["SetupReport"]) -> list[Spotted]:
     out = []
     for sentence in _SENTENCE.finditer(text.value):
-        out += _deal_figures(game, text, sentence)
-        out += _set_aside_figures(game, text, sentence)
+        out += _deal_figures(text, sentence, setups)
+        out += _set_aside_figures(text, sentence, setups)
     return out
 
 
-def _step_counts(game: Game, setup: Setup, players: int, wanted) -> list[int]:
-    """The counts the procedure's steps picked by `wanted` state for a setup and player count."""
-    variables = expressions.setup_variables(setup, players)
-    counts = []
-    for step in game.steps:
-        try:
-            if not wanted(step) or step.when and not expressions.evaluate(step.when, variables):
-                continue
-            counts.append(expressions.evaluate(step.count, variables))
-        except expressions.ExpressionError:
-            continue  # the engine reports the broken expression itself
-    return counts
+def _step_counts(played: "PlayerCount", wanted) -> list[int]:
+    """The counts of the steps picked by `wanted`, as the engine carried them out."""
+    return [s.count for s in played.steps if wanted(s.step)]
 
 
 def _deals(step) -> bool:
@@ -392,15 +389,15 @@ def _sets_aside(step) -> bool:
     return step.action == "move" and step.count is not None and step.target not in ("deck", "hands")
 
 
-def _deal_figures(game: Game, text: Text, sentence: re.Match) -> list[Spotted]:
+def _deal_figures(text: Text, sentence: re.Match, setups: Sequence["SetupReport"]) -> list[Spotted]:
     out = []
     for match in _DEAL.finditer(sentence.group()):
         said = _figure(match.group(1))
         differ = []
-        for setup in _in_scope(game, text):
-            dealt = {n for p in setup.player_counts for n in _step_counts(game, setup, p, _deals)}
+        for report in _in_scope(setups, text):
+            dealt = {n for p in report.players for n in _step_counts(p, _deals)}
             if dealt and said not in dealt:
-                differ.append(f"{setup.name} deals {', '.join(map(str, sorted(dealt)))}")
+                differ.append(f"{report.setup.name} deals {', '.join(map(str, sorted(dealt)))}")
         if differ:
             start, end = sentence.start() + match.start(), sentence.start() + match.end()
             out.append(Spotted(text, start, end, Finding(
@@ -409,23 +406,24 @@ def _deal_figures(game: Game, text: Text, sentence: re.Match) -> list[Spotted]:
     return out
 
 
-def _set_aside_figures(game: Game, text: Text, sentence: re.Match) -> list[Spotted]:
+def _set_aside_figures(text: Text, sentence: re.Match, setups: Sequence["SetupReport"]) -> list[Spotted]:
     words = sentence.group()
     below, cards = _BELOW.search(words), _CARDS.search(words)
     if not below or not cards or "aside" not in words.casefold():
         return []
     each, limit = _figure(cards.group(1)), _figure(below.group(1))
-    for setup in _in_scope(game, text):
-        for players in setup.player_counts:
+    for report in _in_scope(setups, text):
+        for played in report.players:
+            players = played.players
             said = each * max(0, limit - players)
-            stated = _step_counts(game, setup, players, _sets_aside)
+            stated = _step_counts(played, _sets_aside)
             if stated and said not in stated:
                 start = sentence.start() + min(below.start(), cards.start())
                 end = sentence.start() + max(below.end(), cards.end())
                 return [Spotted(text, start, end, Finding(
                     WARNING, SET_ASIDE, f"{text.label}: says {each} cards aside for each player below {limit} "
                     f"({said} at {players} players), but the setup procedure puts "
-                    f"{' or '.join(map(str, stated))} aside in {setup.name}",
+                    f"{' or '.join(map(str, stated))} aside in {report.setup.name}",
                     text.place(start, end), "make the text and the setup steps agree"))]
     return []
 

@@ -56,9 +56,8 @@ def as_text(report: GameReport) -> str:
         head = ["players", "dealt", "draw pile"] + kinds + ["set aside"] + (BALANCE_HEAD if balanced else [])
         rows = []
         for p in s.players:
-            aside = sum(v for name, v in p.piles.items() if name != "hands")
             rows.append([str(p.players), _fmt(p.dealt_per_player), _fmt(p.draw_pile)]
-                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(aside)]
+                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(p.set_aside)]
                         + (balance_cells(p.balance) if balanced else []))
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)] if rows else []
         lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))

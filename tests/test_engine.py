@@ -37,10 +37,10 @@ def test_basic_played_out_for_three_and_eight_players(puppy):
 
 def test_print_counts_include_the_defuse_each_player_is_dealt(puppy):
     basic = puppy.setup("Basic")
-    assert basic.print_counts["Defuse"] == 2 + 8
+    assert basic.print_counts["defuse"] == 2 + 8
     assert basic.print_total == 98
     life = puppy.setup("Life and Death")
-    assert life.print_counts["Defuse"] == 8 and life.print_counts["Demonic Defuse"] == 2
+    assert life.print_counts["defuse"] == 8 and life.print_counts["demonic-defuse"] == 2
 
 
 def test_departures_from_the_rule_of_thumb_are_warnings_with_numbers(puppy):
@@ -100,7 +100,7 @@ def test_copies_scale_the_table_with_the_player_count(game_copy):
     (folder / "setups.yaml").write_text(text.replace("hand: {deal: 3}", 'hand: {deal: 3}\n    copies: "1 if players <= 2 else 2"'))
     report = report_for(folder)
     starter = report.setup("Starter")
-    assert starter.print_counts["Boom"] == 10
+    assert starter.print_counts["boom"] == 10
     assert starter.player_count(3).draw_by_kind["hazard"] == 4
     assert starter.player_count(3).piles["hazards"] == 6
 
@@ -129,3 +129,32 @@ def test_shortages_in_a_setup_with_unknown_counts_are_warnings(game_copy):
     shortages = [f for f in report.setup("Starter").all_findings() if f.code == "not-enough-cards"]
     assert shortages and all(f.level == "warning" and "cannot be confirmed" in f.message for f in shortages)
     assert not report.has_errors
+
+
+def test_the_engine_publishes_the_deck_and_each_step_per_player_count():
+    setup = report_for("exploding_cards").setup("Playing cards")
+    three, nine = setup.player_count(3), setup.player_count(9)
+    assert (three.copies, nine.copies) == (1, 2)
+    assert three.starting_deck["ace"] == 4 and nine.starting_deck["ace"] == 8
+    assert sum(nine.starting_deck.values()) == 108
+    counts = [(s.step.action, s.count) for s in nine.steps]
+    assert counts == [("move", None), ("move", None), ("deal", 1), ("shuffle", None), ("deal", 2),
+                      ("move", None), ("move", 9), ("move", None), ("shuffle", None)]
+    bombs_in = next(s for s in nine.steps if s.count == 9)
+    assert bombs_in.moved == 9 and bombs_in.dealt_each == 0
+    assert nine.set_aside == 16 - 9 and nine.print_counts == nine.starting_deck
+
+
+def test_steps_whose_condition_is_false_are_not_carried_out():
+    setup = report_for("zombie_kittens").setup("Full box")
+    texts = {n: [s.step.text for s in setup.player_count(n).steps] for n in (2, 3, 4)}
+    assert any(t.startswith("2 players") for t in texts[2]) and not any(t.startswith("3 players") for t in texts[2])
+    assert any(t.startswith("3 players") for t in texts[3]) and not any(t.startswith("2 players") for t in texts[3])
+    assert not any(t.startswith(("2 players", "3 players")) for t in texts[4])
+
+
+def test_stand_in_cards_are_laid_out_but_not_printed():
+    report = report_for("zombie_kittens")
+    played = report.setup("Full box").player_count(5)
+    stand_ins = set(played.starting_deck) - set(played.print_counts)
+    assert stand_ins == {c.id for c in report.game.cards if not c.printed}

@@ -61,7 +61,7 @@ def test_check_json_passes_for_every_game(game):
 def test_playing_cards_use_one_pack_up_to_8_players_and_two_above(reports):
     setup = reports["exploding_cards"].setup("Playing cards")
     assert setup.total == 54 and setup.by_kind == {"bomb": 8, "disarm": 8, "action": 38}
-    assert setup.print_counts["Ace"] == 8 and setup.print_counts["Joker"] == 4  # two packs printed
+    assert setup.print_counts["ace"] == 8 and setup.print_counts["joker"] == 4  # two packs printed
     players = by_players(setup)
     assert set(players) == set(range(3, 17))
     for n, p in players.items():
@@ -264,6 +264,6 @@ def test_cheatsheet_command(tmp_path):
 
 def test_zombie_kittens_stand_in_cards_are_counted_but_not_printed(reports):
     setup = reports["zombie_kittens"].setup("Full box")
-    assert "Unidentified paw-print cards" not in setup.print_counts
-    assert setup.print_counts["Exploding Kitten"] == 4
+    assert "unidentified-paw-print-cards" not in setup.print_counts
+    assert setup.print_counts["exploding-kitten"] == 4
     assert setup.by_kind["placeholder"] == 14 + 27

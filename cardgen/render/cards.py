@@ -21,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from .. import engine, layout, markup, symbols
+from .. import layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
 from ..model import BuildError, Card, Color, Game, sheet_file_name
@@ -45,13 +45,12 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, out_dir=None, *, p
     """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets."""
     setup = setup_report.setup
     if players is None:
-        ids = {card.name.casefold(): card.id for card in game.cards}  # one index, not a scan per name
-        counts = {ids[name.casefold()]: n for name, n in setup_report.print_counts.items()}
+        counts = setup_report.print_counts
     else:
         if players not in setup.player_counts:
             raise BuildError(f"{setup.name} is for {setup.min_players}–{setup.max_players} players, not {players}",
                              setup.where)
-        counts = engine.deck_for(game, setup, players)
+        counts = setup_report.player_count(players).print_counts
     cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
     if not cards:
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)

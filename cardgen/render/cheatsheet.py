@@ -32,7 +32,6 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .. import expressions
 from ..layout import PAPERS_MM, card_size_mm
 from ..engine import GameReport, SetupReport
 from ..model import BuildError, Card, CheatSheet, Color, Game
@@ -161,11 +160,10 @@ def card_rows(game: Game, group: bool = True) -> list[CardRow]:
 
 def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTable:
     """The engine's figures per player count, as rows of a table with one column per count."""
-    setup = report.setup
     counts = [p.players for p in report.players]
     fmt = documents.format_number
     rows = []
-    copies = [expressions.evaluate(setup.copies, {"players": n, "hand": setup.hand.deal}) for n in counts]
+    copies = [p.copies for p in report.players]
     if any(c != 1 for c in copies):
         rows.append(PlayerRow(copies_label, [str(c) for c in copies]))
     rows.append(PlayerRow("Cards per hand", [fmt(p.dealt_per_player) for p in report.players]))
@@ -174,7 +172,7 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
         values = [p.draw_by_kind.get(kind.id, 0) for p in report.players]
         if any(values):
             rows.append(PlayerRow(kind.name, [fmt(v) for v in values], part=True))
-    aside = [documents.set_aside(p) for p in report.players]
+    aside = [p.set_aside for p in report.players]
     if any(aside):
         rows.append(PlayerRow("Not in play", [fmt(v) for v in aside]))
     varying = [r for r in rows if len(set(r.values)) > 1 or len(counts) == 1]

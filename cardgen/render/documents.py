@@ -25,11 +25,11 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from .. import expressions, glyphs, images, markup, symbols
+from .. import glyphs, images, markup, symbols
 from ..layout import PAPERS_MM
-from ..engine import GameReport, PlayerCount, SetupReport
+from ..engine import GameReport, PlayerCount, SetupReport, StepReport
 from ..paths import ART as SHARED_ART, PROJECT_ROOT, TEMPLATES as SHARED_TEMPLATES, game_roots, inside, local_file
-from ..model import BuildError, Card, Color, Game, Setup, Step, Variation
+from ..model import BuildError, Card, Color, Game, Setup, Variation
 from ..write import atomic_write
 
 # WeasyPrint warnings about the machine, not the document: not build failures
@@ -577,7 +577,6 @@ def rulebook_context(game: Game, report: GameReport) -> dict:
         "count_columns": _count_columns,
         "players_label": players_label,
         "number": format_number,
-        "set_aside": set_aside,
         "hand_label": lambda setup: hand_label(game, setup),
         "percent": lambda value: f"{value:.0%}",
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
@@ -613,10 +612,6 @@ def players_label(setup: Setup) -> str:
 def format_number(value: float) -> str:
     rounded = round(value, 1)
     return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
-
-
-def set_aside(player_count: PlayerCount) -> float:
-    return sum(n for name, n in player_count.piles.items() if name != "hands")
 
 
 def hand_label(game: Game, setup: Setup) -> str:
@@ -659,44 +654,27 @@ def checklist_pages(game: Game, report: GameReport, setup: str | None = None,
 
 
 def _checklist_page(game: Game, setup_report: SetupReport, players: int) -> ChecklistPage:
-    setup = setup_report.setup
-    variables = {"players": players, "hand": setup.hand.deal}
-    deck = starting_deck(setup, variables)
+    played = setup_report.player_count(players)
+    deck = played.starting_deck
     groups = []
     for color in game.colors:
         rows = [(card, deck[card.id]) for card in game.cards if card.color == color.id and deck.get(card.id)]
         if rows:
             groups.append((color, rows))
-    steps = [(step.text, _step_numbers(game, setup, step, variables)) for step in game.steps
-             if step.text and _step_applies(step, variables)]
-    return ChecklistPage(setup_report, setup_report.player_count(players), groups, sum(deck.values()), steps)
+    steps = [(s.step.text, _step_numbers(game, setup_report.setup, s, players)) for s in played.steps if s.step.text]
+    return ChecklistPage(setup_report, played, groups, sum(deck.values()), steps)
 
 
-def starting_deck(setup: Setup, variables: dict) -> dict[str, int]:
-    """The cards to lay out for this player count: the table (times its copies) plus every player's extras."""
-    copies = expressions.evaluate(setup.copies, variables)
-    deck: dict[str, int] = {}
-    for line in setup.lines:
-        deck[line.card] = deck.get(line.card, 0) + (line.count or 0) * copies
-    for card_id, per_player in setup.hand.extras:
-        deck[card_id] = deck.get(card_id, 0) + per_player * variables["players"]
-    return deck
-
-
-def _step_applies(step: Step, variables: dict) -> bool:
-    return not step.when or bool(expressions.evaluate(step.when, variables))
-
-
-def _step_numbers(game: Game, setup: Setup, step: Step, variables: dict) -> str:
-    """This step's numbers for the chosen player count ('' when it has none)."""
+def _step_numbers(game: Game, setup: Setup, carried_out: StepReport, players: int) -> str:
+    """A step's numbers as the engine carried it out for this player count ('' when it has none)."""
+    step, count = carried_out.step, carried_out.count
     if step.extras:
         extras = [f"{n} {game.card(card_id).name}" for card_id, n in setup.hand.extras if n]
         return f"{' and '.join(extras)} to each player" if extras else "nothing to deal in this setup"
-    if step.count is None:
+    if count is None:
         return ""
-    count = expressions.evaluate(step.count, variables)
     if count == 0:
-        return f"none with {variables['players']} players"
+        return f"none with {players} players"
     amount = f"{'up to ' if step.up_to else ''}{count} card{'s' if count != 1 else ''}"
     amount = f"{amount} to each player" if step.per_player else amount
     return f"{amount}, picked at random" if step.random else amount
@@ -711,7 +689,6 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
         "checkbox_mark": symbols.code_points(game)["checkbox"],
         "kinds": {k.id: k for k in game.kinds},
         "number": format_number,
-        "set_aside": set_aside,
         "hand_label": lambda s: hand_label(game, s),
         "players_label": players_label,
     }
