@@ -67,16 +67,38 @@ class Rejected(BuildError):
                           f"Run 'cardgen check {self.game_name}' for the full report."])
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A game loaded and checked: the engine's report, or only load's findings when the game
+    does not load cleanly (the engine runs on clean data; its findings would only echo them)."""
+
+    name: str  # the game folder's name
+    load_findings: tuple[Finding, ...]
+    report: GameReport | None
+
+    @property
+    def ok(self) -> bool:
+        return self.report is not None and not self.report.has_errors
+
+    def errors(self) -> list[Finding]:
+        findings = self.report.every_finding() if self.report else self.load_findings
+        return [f for f in findings if f.level == ERROR]
+
+
+def check(game_name: str) -> Checked:
+    """`cardgen check`: load the game and, when it loads cleanly, run the engine."""
+    folder = load.find_game_folder(game_name)
+    result = load.load_game(folder)
+    report = engine.check_game(result.game, result.findings) if result.ok else None
+    return Checked(folder.name, tuple(result.findings), report)
+
+
 def load_checked(game_name: str) -> tuple[Game, GameReport]:
     """Load and check a game; Rejected when load or the engine finds an error."""
-    result = load.load_game(game_name)
-    if not result.ok:
-        raise Rejected([f for f in result.findings if f.level == ERROR], game_name)
-    report = engine.check_game(result.game, result.findings)
-    errors = [f for f in report.every_finding() if f.level == ERROR]
-    if errors:
-        raise Rejected(errors, game_name)
-    return result.game, report
+    checked = check(game_name)
+    if not checked.ok:
+        raise Rejected(checked.errors(), game_name)
+    return checked.report.game, checked.report
 
 
 # --------------------------------------------------------------------------- the plan

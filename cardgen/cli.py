@@ -10,9 +10,11 @@ import traceback
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__, build, engine, load, report, scaffold, terminal
+from . import __version__, build, layout, load, report, scaffold, terminal
 from .errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
 from .layout import PAPERS_MM, PRINT_MODES, SPACINGS
+from .load import spreadsheet
+from .paths import display_path
 from .write import output_dir
 
 DESCRIPTION = """\
@@ -62,6 +64,21 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} players cannot play: give 1 or more")
     return value
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        return layout.parse_offset(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _card_size(text: str) -> str:
+    try:
+        layout.card_size_mm(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -116,10 +133,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--all-types", action="store_true", help="one card of every type (a proof sheet)")
     p.add_argument("--calibration", action="store_true", help="a duplex calibration sheet to find --offset")
     p.add_argument("--paper", choices=sorted(PAPERS_MM), default="a4", help="paper size")
-    p.add_argument("--size", help="card size: poker, bridge, tarot, mini or WxH in mm (default: the game's)")
+    p.add_argument("--size", type=_card_size,
+                   help="card size: poker, bridge, tarot, mini or WxH in mm (default: the game's)")
     p.add_argument("--bleed", type=float, default=3.0, help="bleed in mm (default 3)")
     p.add_argument("--no-backs", action="store_true", help="faces only")
-    p.add_argument("--offset", help="X,Y in mm: shift the backs for printers that drift (see --calibration)")
+    p.add_argument("--offset", type=_offset, default=(0.0, 0.0),
+                   help="X,Y in mm: shift the backs for printers that drift (see --calibration)")
     p.add_argument("--mode", choices=PRINT_MODES, default="long-edge",
                    help="how the backs are printed: double-sided flipping on the long or the short edge, or "
                         "gutterfold (single-sided: backs beside the faces, fold and glue)")
@@ -165,15 +184,7 @@ def cmd_list(args) -> int:
         say("no games found under card_data/", sys.stdout)
         return EXIT_OK
     for name in games:
-        result = load.load_game(name)
-        if result.game is None:
-            say(f"{name}: cannot be loaded (run 'cardgen check {name}')", sys.stdout)
-            continue
-        game = result.game
-        say(f"{name}: {game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types", sys.stdout)
-        for setup in game.setups:
-            total = sum(line.count or 0 for line in setup.lines)
-            say(f"    {setup.name:<24} {report.players_label(setup):>6} players  {total:>4} cards", sys.stdout)
+        say(report.game_listing(name, load.load_game(name).game), sys.stdout)
     return EXIT_OK
 
 
@@ -204,38 +215,21 @@ def cmd_schema(args) -> int:
 
 
 def cmd_convert(args) -> int:
-    from .load import spreadsheet
-    from .paths import display_path
-
     folder = load.find_game_folder(args.game)
-    source = folder / ("cards.yaml" if args.to == "csv" else "cards.csv")
-    if not source.is_file():
-        say(f"error: {folder.name} has no {source.name} to convert")
-        return EXIT_USAGE
-    reader = load.Reader(source) if args.to == "csv" else spreadsheet.CsvReader(source)
-    text = spreadsheet.cards_as_csv(reader) if args.to == "csv" else spreadsheet.cards_as_yaml(reader)
-    if text is None:
-        say("\n".join(str(f) for f in reader.findings))
+    done = spreadsheet.convert(folder, args.to)
+    if done.text is None:
+        say("\n".join(str(f) for f in done.findings))
         return EXIT_DATA
-    sys.stdout.write(text)
-    target = source.with_suffix(f".{args.to}")
-    say(f"converted {display_path(source, folder)}; a game reads either cards.yaml or cards.csv: keep "
-        f"{display_path(target, folder)} and remove {source.name}")
+    sys.stdout.write(done.text)
+    say(f"converted {display_path(done.source, folder)}; a game reads either cards.yaml or cards.csv: keep "
+        f"{display_path(done.target, folder)} and remove {done.source.name}")
     return EXIT_OK
 
 
 def cmd_check(args) -> int:
-    folder = load.find_game_folder(args.game)
-    result = load.load_game(folder)
-    if not result.ok:  # the engine runs on data that loads cleanly; its findings would only echo these
-        if args.json:
-            say(report.findings_as_json(folder.name, result.findings), sys.stdout)
-        else:
-            say(report.findings_as_text(result.findings), sys.stdout)
-        return EXIT_DATA
-    game_report = engine.check_game(result.game, result.findings)
-    say(report.as_json(game_report) if args.json else report.as_text(game_report), sys.stdout)
-    return EXIT_DATA if game_report.has_errors else EXIT_OK
+    checked = build.check(args.game)
+    say(report.check_as_json(checked) if args.json else report.check_as_text(checked), sys.stdout)
+    return EXIT_OK if checked.ok else EXIT_DATA
 
 
 def cmd_rulebook(args) -> int:
@@ -251,16 +245,7 @@ def cmd_cheatsheet(args) -> int:
 
 
 def cmd_cards(args) -> int:
-    from .layout import card_size_mm, parse_offset
-
-    try:
-        offset = parse_offset(args.offset)
-        if args.size:
-            card_size_mm(args.size)
-    except ValueError as exc:
-        say(f"error: {exc}")
-        return EXIT_USAGE
-    sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=offset,
+    sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
                                mode=args.mode, spacing=args.spacing, png=args.png)
     return _build(args, lambda game, checked: build.plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))

@@ -67,8 +67,8 @@ class StepReport:
     dealt_each: float  # the cards it gave each player
 
     def as_dict(self) -> dict[str, Any]:
-        return {"action": self.step.action, "text": self.step.text, "count": self.count,
-                "moved": _number(self.moved)}
+        return {"action": self.step.action, "from": self.step.source, "to": self.step.target,
+                "text": self.step.text, "count": self.count, "moved": _number(self.moved)}
 
 
 @dataclass

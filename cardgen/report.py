@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from .engine import GameReport, _number
-from .model import ERROR, INFO, WARNING, Finding, Setup
+from .engine import GameReport, _number, known_table
+from .model import ERROR, INFO, WARNING, Finding, Game, Setup
+
+if TYPE_CHECKING:
+    from .build import Checked
 
 # C0 and C1 control characters (but line feed and tab) and the bidirectional overrides and
 # isolates: text from a game folder could otherwise clear the screen, move the cursor or
@@ -26,14 +29,29 @@ def players_label(setup: Setup) -> str:
     return f"{setup.min_players}–{setup.max_players}"
 
 
-def as_json(report: GameReport) -> str:
-    return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+def game_listing(name: str, game: Game | None) -> str:
+    """`cardgen list`: a game and its setups, with the cards each setup's table holds."""
+    if game is None:
+        return f"{name}: cannot be loaded (run 'cardgen check {name}')"
+    lines = [f"{name}: {game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types"]
+    for setup in game.setups:
+        total = sum(known_table(setup).values())
+        lines.append(f"    {setup.name:<24} {players_label(setup):>6} players  {total:>4} cards")
+    return "\n".join(lines)
 
 
-def findings_as_json(game: str, findings: Sequence[Finding]) -> str:
-    """The JSON of a game that could not be loaded: its findings, no setups."""
-    return json.dumps({"game": game, "setups": [], "findings": [f.as_dict() for f in findings]},
-                      indent=2, ensure_ascii=False)
+def check_as_json(checked: "Checked") -> str:
+    """`cardgen check --json`: the engine's report, or the findings of a game that does not load."""
+    data = checked.report.as_dict() if checked.report else {
+        "game": checked.name, "setups": [], "findings": [f.as_dict() for f in checked.load_findings]}
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def check_as_text(checked: "Checked") -> str:
+    """`cardgen check`: the engine's report, or the findings of a game that does not load."""
+    if checked.report:
+        return as_text(checked.report)
+    return "\n".join([*(str(f) for f in checked.load_findings), "", summary(checked.load_findings)])
 
 
 def as_text(report: GameReport) -> str:
@@ -80,11 +98,6 @@ def balance_cells(balance) -> list[str]:
         return ["-"] * len(BALANCE_HEAD)
     return [f"{balance.first_draw_loses:.0%}", f"{balance.draws_before_losing:.1f}",
             f"{_fmt(balance.saving_in_hand)} +{_fmt(balance.saving_in_draw_pile)} in pile"]
-
-
-def findings_as_text(findings: Sequence[Finding]) -> str:
-    """The findings of a game that could not be loaded, and the verdict."""
-    return "\n".join([*(str(f) for f in findings), "", summary(findings)])
 
 
 def summary(findings: Sequence[Finding]) -> str:

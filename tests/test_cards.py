@@ -336,17 +336,12 @@ def test_cli_cards(tmp_path, capsys):
 @pytest.mark.parametrize("args", [["--players", "9"], ["--setup", "nope"], ["--size", "huge"], ["--offset", "x"],
                                   ["--paper", "a3"]])
 def test_cli_cards_usage_errors(tmp_path, args):
-    with pytest.raises(SystemExit) if args[0] == "--paper" else _no_raise():
-        assert main(["cards", str(TINY_GAME), "--out", str(tmp_path), *args]) == 2
+    try:
+        code = main(["cards", str(TINY_GAME), "--out", str(tmp_path), *args])
+    except SystemExit as exc:  # argparse refuses an option's value itself
+        code = exc.code
+    assert code == 2
     assert not list(tmp_path.glob("*.pdf"))
-
-
-class _no_raise:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 def test_a_name_that_is_one_long_word_is_split_rather_than_refused(tmp_path):

@@ -7,6 +7,8 @@ import sys
 
 from cardgen import __version__ as cardgen_version
 
+from conftest import ROOT
+
 
 def cardgen(*args):
     return subprocess.run([sys.executable, "-m", "cardgen", *args], capture_output=True, text=True, timeout=120)
@@ -37,6 +39,8 @@ def test_check_json_follows_the_contract():
     assert set(setup) >= {"name", "total", "by_color", "by_kind", "players", "print_counts", "findings"}
     assert (setup["name"], setup["total"]) == ("Default", 89)
     assert setup["players"][0] == {**setup["players"][0], "players": 3, "draw_pile": 31}
+    assert set(setup["players"][0]) >= {"copies", "starting_deck", "steps", "dealt_per_player", "piles", "set_aside"}
+    assert setup["print_counts"]["defuse"] == 10  # keyed by card id
     assert setup["findings"][0].keys() == {"level", "code", "message", "where"}
     assert setup["findings"][0]["where"].startswith("exploding_puppy/setups.yaml:")
 
@@ -66,6 +70,18 @@ def test_check_json_is_the_same_from_any_working_directory(game_copy, tmp_path):
     assert beside.returncode == away.returncode == 1
     assert beside.stdout == away.stdout
     assert json.loads(away.stdout)["findings"][0]["where"] == "tiny_game/setups.yaml:4:13"
+
+
+def test_the_engine_and_text_findings_name_files_the_same_from_any_working_directory(game_copy, tmp_path):
+    folder = game_copy("exploding_puppy")
+    runs = [subprocess.run([sys.executable, "-m", "cardgen", "check", name, "--json"], cwd=cwd,
+                           capture_output=True, text=True, timeout=120)
+            for name, cwd in (("exploding_puppy", folder.parent), (str(folder), ROOT))]
+    assert runs[0].returncode == runs[1].returncode == 0
+    assert runs[0].stdout == runs[1].stdout
+    data = json.loads(runs[0].stdout)
+    places = [f["where"] for f in data["findings"] + [f for s in data["setups"] for f in s["findings"]] if f["where"]]
+    assert places and all(place.startswith("exploding_puppy/") for place in places)
 
 
 def test_version_and_a_help_that_says_what_cardgen_is():

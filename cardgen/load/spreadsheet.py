@@ -13,10 +13,13 @@ from __future__ import annotations
 import csv
 import io
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from ..errors import UsageError
+from ..model import Finding
 from . import INT_PATTERN, MAX_NODES, Reader
 from .schema import CARD, CARDS, RANGE
 
@@ -125,6 +128,26 @@ def _mapping(pairs, line: int, column: int) -> yaml.MappingNode:
 
 
 # --------------------------------------------------------------------------- conversion
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """`cardgen convert`: the converted text (None when the source has errors, in `findings`)."""
+
+    source: Path
+    target: Path
+    text: str | None
+    findings: tuple[Finding, ...]
+
+
+def convert(folder: Path, to: str) -> Conversion:
+    """The game's cards.yaml as CSV (to="csv") or its cards.csv as cards.yaml (to="yaml")."""
+    source = folder / ("cards.yaml" if to == "csv" else "cards.csv")
+    if not source.is_file():
+        raise UsageError(f"{folder.name} has no {source.name} to convert")
+    reader = Reader(source) if to == "csv" else CsvReader(source)
+    text = cards_as_csv(reader) if to == "csv" else cards_as_yaml(reader)
+    return Conversion(source, source.with_suffix(f".{to}"), text, tuple(reader.findings))
 
 
 def cards_as_csv(reader: Reader) -> str | None:
