@@ -45,6 +45,7 @@ from . import cache, engine, layout, load
 from .engine import GameReport
 from .errors import BuildError, CardgenError, UsageError
 from .model import ERROR, Finding, Game
+from .report import players_label
 from .write import atomic_write, output_dir
 
 MANIFEST = "cardgen-manifest.json"
@@ -223,9 +224,7 @@ def _setup(game: Game, name: str):
 
 def _check_players(setup, players: int) -> None:
     if players not in setup.player_counts:
-        span = (f"{setup.min_players}" if setup.min_players == setup.max_players
-                else f"{setup.min_players}–{setup.max_players}")
-        raise UsageError(f"{setup.name} is for {span} players, not {players}")
+        raise UsageError(f"{setup.name} is for {players_label(setup)} players, not {players}")
 
 
 # --------------------------------------------------------------------------- running a plan

@@ -68,7 +68,7 @@ class StepReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"action": self.step.action, "from": self.step.source, "to": self.step.target,
-                "text": self.step.text, "count": self.count, "moved": _number(self.moved)}
+                "text": self.step.text, "count": self.count, "moved": figure(self.moved)}
 
 
 @dataclass
@@ -97,12 +97,12 @@ class PlayerCount:
             "copies": self.copies,
             "starting_deck": self.starting_deck,
             "steps": [s.as_dict() for s in self.steps],
-            "dealt_per_player": _number(self.dealt_per_player),
-            "draw_pile": _number(self.draw_pile),
-            "draw_pile_by_kind": {k: _number(v) for k, v in self.draw_by_kind.items()},
-            "draw_pile_by_color": {k: _number(v) for k, v in self.draw_by_color.items()},
-            "piles": {k: _number(v) for k, v in self.piles.items()},
-            "set_aside": _number(self.set_aside),
+            "dealt_per_player": figure(self.dealt_per_player),
+            "draw_pile": figure(self.draw_pile),
+            "draw_pile_by_kind": {k: figure(v) for k, v in self.draw_by_kind.items()},
+            "draw_pile_by_color": {k: figure(v) for k, v in self.draw_by_color.items()},
+            "piles": {k: figure(v) for k, v in self.piles.items()},
+            "set_aside": figure(self.set_aside),
             "balance": self.balance.as_dict() if self.balance else None,
         }
 
@@ -177,7 +177,8 @@ def _settle_all(values: Mapping[str, float]) -> dict[str, float]:
     return {k: _settle(v) for k, v in values.items()}
 
 
-def _number(value: float) -> float | int:
+def figure(value: float) -> float | int:
+    """A count as the report gives it: a whole number as an int, any other to two decimals."""
     rounded = round(value, 2)
     return int(rounded) if abs(rounded - round(rounded)) < EPSILON else rounded
 
@@ -443,8 +444,8 @@ def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, f
 def _short(context, label, wanted, available, step, card_name: str = "") -> Finding:
     what = f"'{card_name}' cards" if card_name else "cards"
     return Finding(ERROR, "not-enough-cards",
-                   f"{context}: '{label}' needs {_number(wanted)} {what} from the {step.source} pile "
-                   f"but only {_number(available)} are there", step.where,
+                   f"{context}: '{label}' needs {figure(wanted)} {what} from the {step.source} pile "
+                   f"but only {figure(available)} are there", step.where,
                    "add cards to the setup or narrow its player range")
 
 
@@ -480,7 +481,7 @@ def _apply_check(check: Check, setup: Setup, actual: float, variables, context: 
         source = f" ({check.source})" if check.source else ""
         findings.append(Finding(
             level, check.id,
-            f"{context} is {_number(actual)}, expected {_BOUND_WORDS[bound]} {value}. "
+            f"{context} is {figure(actual)}, expected {_BOUND_WORDS[bound]} {value}. "
             f"{check.message}{source}{note}",
             setup.where))
     return findings

@@ -17,6 +17,7 @@ CARD_SIZES_MM: dict[str, tuple[float, float]] = {
     "tarot": (70, 120),
     "mini": (44, 63),
 }
+DEFAULT_CARD_SIZE = "poker"
 CARD_SIDE_MM = (20.0, 300.0)  # the range of a custom card's width and height
 PAPERS_MM: dict[str, tuple[float, float]] = {
     "a4": (210, 297),
@@ -78,7 +79,7 @@ def card_size_mm(spec: Any) -> tuple[float, float]:
             return _positive_size(float(spec["width_mm"]), float(spec["height_mm"]))
         except (KeyError, TypeError, ValueError):
             raise ValueError(f"card size {dict(spec)} needs numbers width_mm and height_mm") from None
-    text = str(spec or "poker").strip().lower()
+    text = str(spec or DEFAULT_CARD_SIZE).strip().lower()
     if text in CARD_SIZES_MM:
         return CARD_SIZES_MM[text]
     width, sep, height = text.partition("x")
@@ -278,7 +279,7 @@ class Sheet:
                 "right": Rect(self.page_w - edge - thick, edge, thick, height)}.get(side)
 
 
-def make_sheet(paper: str = "a4", card_size: Any = "poker", bleed_mm: float = DEFAULT_BLEED_MM,
+def make_sheet(paper: str = "a4", card_size: Any = DEFAULT_CARD_SIZE, bleed_mm: float = DEFAULT_BLEED_MM,
                offset_mm: tuple[float, float] = (0.0, 0.0), mode: str = "long-edge",
                spacing: str = "gutter") -> Sheet:
     """As many cards as fit with their bleed, crop marks clear of the printer's blank edge, and

@@ -6,7 +6,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Sequence
 
-from .engine import GameReport, _number, known_table
+from .engine import GameReport, figure, known_table
 from .model import ERROR, INFO, WARNING, Finding, Game, Setup
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ def printable(text: str) -> str:
 
 
 def players_label(setup: Setup) -> str:
+    """'3–8', or '4' for a setup of one player count: how every output names a setup's range."""
     if setup.min_players == setup.max_players:
         return str(setup.min_players)
     return f"{setup.min_players}–{setup.max_players}"
@@ -107,4 +108,4 @@ def summary(findings: Sequence[Finding]) -> str:
 
 
 def _fmt(value) -> str:
-    return str(_number(value))
+    return str(figure(value))

@@ -20,7 +20,7 @@ import yaml
 
 from .. import expressions, images
 from ..errors import UsageError
-from ..layout import CARD_SIZES_MM
+from ..layout import CARD_SIZES_MM, DEFAULT_CARD_SIZE
 from ..paths import ART, CARD_DATA, display_path, inside
 from ..engine import matches
 from .cheatsheet import read_reference
@@ -535,16 +535,17 @@ class _GameBuilder:
     def _card_size(self, node):
         g = self.g
         if node is None:
-            return "poker"
+            return DEFAULT_CARD_SIZE
         if isinstance(node, yaml.MappingNode):
             m = g.mapping(node, schema.CARD_SIZE)
-            return {"width_mm": m.read("width_mm") or 63, "height_mm": m.read("height_mm") or 88}
+            width, height = CARD_SIZES_MM[DEFAULT_CARD_SIZE]
+            return {"width_mm": m.read("width_mm") or width, "height_mm": m.read("height_mm") or height}
         name = g.text(node, "card_size")
         if name not in CARD_SIZES_MM:
             g.error(node, "unknown-size", f"card_size '{name}' is not a known size",
                     _did_you_mean(name, CARD_SIZES_MM) or f"use one of {', '.join(CARD_SIZES_MM)} or "
                     "{width_mm: .., height_mm: ..}")
-            return "poker"
+            return DEFAULT_CARD_SIZE
         return name
 
     def _colors(self, node) -> tuple[Color, ...]:

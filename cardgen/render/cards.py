@@ -83,7 +83,7 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
     """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the
     duplex offset of a printer (flipping on the `mode`'s edge) against a light."""
     try:
-        sheet = layout.make_sheet(paper, "poker", 0, offset, mode)
+        sheet = layout.make_sheet(paper, layout.DEFAULT_CARD_SIZE, 0, offset, mode)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
     if sheet.backs_beside_faces:

@@ -32,14 +32,15 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..layout import PAPERS_MM, card_size_mm
+from ..layout import CARD_SIZES_MM, PAPERS_MM, card_size_mm
 from ..engine import GameReport, SetupReport
 from ..model import BuildError, Card, CheatSheet, Color, Game
+from ..report import players_label
 from ..write import atomic_write
 from . import documents
 
 TEMPLATE = "cheatsheet.html"
-POCKET_MIN_MM = (63.0, 88.0)  # smaller cards would be unreadable: pocket copies are at least poker size
+POCKET_MIN_MM = CARD_SIZES_MM["poker"]  # smaller cards would be unreadable: pocket copies are at least this
 POCKET_MARGIN_MM = 6.0
 SCALES = (1.0, 0.95, 0.9, 0.85, 0.8)  # type sizes tried for the one-page sheet
 _LEAD = re.compile(r"^\s*\*\*(.+?)\*\*\s*(.*)$", re.S)
@@ -131,7 +132,7 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
         "combos": sheet.combos,
         "steps": [step.text for step in game.steps if step.text],
         "tables": [setup_table(game, s, sheet.copies_label) for s in report.setups],
-        "players_label": documents.players_label,
+        "players_label": players_label,
         "hand_label": lambda setup: documents.hand_label(game, setup),
         "symbols": documents.symbol_marks(game),
         "pocket_layout": pocket_layout(game, paper),
