@@ -29,10 +29,14 @@ def inside(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> bool:
 
 
 def display_path(path: str | os.PathLike, game_folder: str | os.PathLike) -> str:
-    """A file of a game as messages name it: relative to the game folder's parent, so the same
-    game gives the same messages (and `check --json`) from any working directory."""
+    """A file as messages name it: a game's file relative to the game folder's parent, so the same
+    game gives the same messages (and `check --json`) from any working directory; one of cardgen's
+    own (templates/, art/) relative to where they are installed."""
+    path, game_folder = Path(path), Path(game_folder)
+    if not path.is_relative_to(game_folder) and path.is_relative_to(PROJECT_ROOT):
+        return str(path.relative_to(PROJECT_ROOT))
     try:
-        return os.path.relpath(path, Path(game_folder).parent)
+        return os.path.relpath(path, game_folder.parent)
     except ValueError:  # another drive on Windows
         return str(path)
 

@@ -28,8 +28,9 @@ from markupsafe import Markup
 from .. import glyphs, images, markup, symbols
 from ..layout import PAPERS_MM
 from ..engine import GameReport, PlayerCount, SetupReport, StepReport
-from ..paths import ART as SHARED_ART, PROJECT_ROOT, TEMPLATES as SHARED_TEMPLATES, game_roots, inside, local_file
+from ..paths import ART as SHARED_ART, TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file
 from ..model import BuildError, Card, Color, Game, Setup, Variation
+from ..report import players_label
 from ..write import atomic_write
 
 # WeasyPrint warnings about the machine, not the document: not build failures
@@ -59,13 +60,14 @@ def render_html(game: Game, template_name: str, context: dict, paper: str = "a4"
     try:
         return env.get_template(template_name).render(full_context)
     except jinja2.TemplateSyntaxError as exc:
-        raise BuildError(f"template syntax: {exc.message}", f"{exc.filename or exc.name}:{exc.lineno}") from None
+        place = display_path(exc.filename, game.folder) if exc.filename else exc.name
+        raise BuildError(f"template syntax: {exc.message}", f"{place}:{exc.lineno}") from None
     except jinja2.TemplateNotFound as exc:
         raise BuildError(f"template '{exc.name}' not found",
                          hint=f"looked in {', '.join(str(p) for p in template_folders(game))}") from None
     except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, ArithmeticError,
             RecursionError) as exc:
-        raise BuildError(f"template error: {exc}", _template_position(exc, env, template_name)) from None
+        raise BuildError(f"template error: {exc}", _template_position(exc, game, env, template_name)) from None
 
 
 def environment(game: Game) -> SandboxedEnvironment:
@@ -135,20 +137,13 @@ def template_folders(game: Game) -> list[Path]:
     return [own, SHARED_TEMPLATES] if own.is_dir() else [SHARED_TEMPLATES]
 
 
-def _template_position(exc: BaseException, env, template_name: str) -> str:
+def _template_position(exc: BaseException, game: Game, env, template_name: str) -> str:
     """'file:line' of the innermost template frame of a render error (Jinja maps frames to template lines)."""
     folders = list(env.loader.searchpath)
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if any(frame.filename.startswith(folder) for folder in folders):
-            return f"{_short_path(frame.filename)}:{frame.lineno}"
+            return f"{display_path(frame.filename, game.folder)}:{frame.lineno}"
     return template_name
-
-
-def _short_path(path: str) -> str:
-    try:
-        return str(Path(path).relative_to(PROJECT_ROOT))
-    except ValueError:
-        return path
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -324,18 +319,18 @@ def font_face_css(game: Game) -> str:
     for path in glyphs.document_fonts(game):
         if not inside(path, allowed_roots(game)):
             raise BuildError(f"font {path.name} is a link leading outside the game folder and art/",
-                             str(path), "copy the font into the game's fonts/ folder")
-    return "\n".join(_font_face(path) for path in glyphs.document_fonts(game))
+                             display_path(path, game.folder), "copy the font into the game's fonts/ folder")
+    return "\n".join(_font_face(path, display_path(path, game.folder)) for path in glyphs.document_fonts(game))
 
 
 @lru_cache(maxsize=64)
-def _font_face(path: Path) -> str:
-    family, weight, italic = _font_names(path)
+def _font_face(path: Path, where: str) -> str:
+    family, weight, italic = _font_names(path, where)
     return (f'@font-face {{ font-family: "{family}"; src: url("{path.resolve().as_uri()}"); '
             f"font-weight: {weight}; font-style: {'italic' if italic else 'normal'}; }}")
 
 
-def _font_names(path: Path) -> tuple[str, int, bool]:
+def _font_names(path: Path, where: str) -> tuple[str, int, bool]:
     """Family, weight and italic flag from the font's own tables (the file name is a guess)."""
     try:
         from fontTools.ttLib import TTFont
@@ -347,7 +342,7 @@ def _font_names(path: Path) -> tuple[str, int, bool]:
         italic = bool(font["OS/2"].fsSelection & 1) if "OS/2" in font else "italic" in path.stem.lower()
         return family, weight, italic
     except Exception as exc:  # fontTools raises many kinds of errors on broken files
-        raise BuildError(f"font {path.name} cannot be used: {exc.__class__.__name__}: {exc}", str(path),
+        raise BuildError(f"font {path.name} cannot be used: {exc.__class__.__name__}: {exc}", where,
                          "replace or remove the file in fonts/") from None
 
 
@@ -601,12 +596,6 @@ def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[
     half = (len(lines) + 1) // 2
     left, right = lines[:half], lines[half:]
     return [(l, right[i] if i < len(right) else None) for i, l in enumerate(left)]
-
-
-def players_label(setup: Setup) -> str:
-    if setup.min_players == setup.max_players:
-        return str(setup.min_players)
-    return f"{setup.min_players}–{setup.max_players}"
 
 
 def format_number(value: float) -> str:
