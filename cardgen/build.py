@@ -343,7 +343,7 @@ def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: 
         printed = report.setup(output.setup)
         setup = printed.setup
         wanted = ({line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
-                  | {c.id for c in game.cards if c.name in printed.print_counts})
+                  | set(printed.print_counts))
         return cache.sheet_key(inputs, game, (output, printed.print_counts),
                                [c for c in game.cards if c.id in wanted], [setup])
     if output.kind == "all-types":

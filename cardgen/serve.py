@@ -200,7 +200,7 @@ class Preview:
                     continue
             shown.append({"id": card.id, "name": card.name, "color": card.color, "text": card.text,
                           "flavor": card.flavor, "image": f"/card/{key}.png",
-                          "setups": {name: n for name, c in counts.items() if (n := c.get(card.name, 0))}})
+                          "setups": {name: n for name, c in counts.items() if (n := c.get(card.id, 0))}})
         return shown, problems
 
     def build_documents(self, inputs: cache.Snapshot, game, report) -> None:
