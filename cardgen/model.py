@@ -133,6 +133,7 @@ class Card:
     tags: tuple[str, ...] = ()
     number: int | None = None
     star: bool = False
+    symbol: str | None = None  # the card's own symbol; None: its color's
     flavor: str = ""
     text: str = ""
     details: str = ""
@@ -325,6 +326,9 @@ class Game:
             if s.id == wanted:
                 return s
         raise KeyError(name)
+
+    def symbol_of(self, card: Card) -> str:
+        return card.symbol or self.color(card.color).symbol
 
     def title_hex(self, card: Card) -> str | None:
         """The title color of a card: a kind style wins over the color's own."""

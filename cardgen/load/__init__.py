@@ -559,12 +559,12 @@ class _GameBuilder:
             g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
         return colors
 
-    def _symbol(self, m: Values, what: str) -> str:
-        """A color's symbol name; load_game checks at the end that the game has it."""
+    def _symbol(self, m: Values, what: str, reader: Reader | None = None) -> str:
+        """A color's or a card's symbol name; load_game checks at the end that the game has it."""
         name = m.read("symbol")
         if name is None:
             return "star"
-        self.symbol_refs.append((name, self.g.where(m["symbol"]), what))
+        self.symbol_refs.append((name, (reader or self.g).where(m["symbol"]), what))
         return name
 
     def _kinds(self, node) -> tuple[Kind, ...]:
@@ -680,6 +680,8 @@ class _GameBuilder:
         common = dict(
             color=color, kinds=card_kinds, tags=card_tags,
             star=m.read("star", False),
+            symbol=self._symbol(m, f"card '{getattr(m.get('name') or m.get('series'), 'value', '')}'", c)
+            if "symbol" in m else None,
             printed=m.read("print", True),
             art_file=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),

@@ -365,6 +365,7 @@ CARD = Fields("card", {
     "kind": Field(TextList(), doc="kind ids from game.yaml"), "tags": Field(TextList(), doc="tag ids from game.yaml"),
     "number": Field(Integer(0, MAX_NUMBER, nullable=True), label="associated number"),
     "star": Field(Boolean(), doc="a special card: a star under the symbol"),
+    "symbol": Field(Identifier(), doc="the card's own symbol instead of its color's"),
     "flavor": Field(Text()), "text": Field(Text(), doc="the effect; :symbol: and **bold** allowed"),
     "details": Field(Text(), doc="the rulebook's longer explanation"),
     "art": Field(Text(), doc="an image in the game folder or art/, e.g. art/dragon.png"),

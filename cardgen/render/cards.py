@@ -450,25 +450,26 @@ class CardPainter:
     def _prepare(self, card: Card) -> None:
         """Forms a face uses must exist before its own form starts (forms do not nest)."""
         color = self.game.color(card.color)
-        self.symbol_form(color.symbol, ink_of(color.hex))
+        self.symbol_form(self.game.symbol_of(card), ink_of(color.hex))
         star = self.design["star"]
         self.symbol_form("star", star["outline"])
         self.symbol_form("star", star["fill"])
         for symbol in markup.symbol_names(card.text) + markup.symbol_names(card.flavor):
             self.symbol_form(symbol, self._inline_color(symbol))
-        self._part("chrome", color, self._draw_chrome)
+        symbol = self.game.symbol_of(card)
+        self._part("chrome", color, lambda c: self._draw_chrome(c, symbol), symbol)
         if card.number is not None:
             self._part("number-badge", color, lambda c: self._draw_badge(self.design["number"], c))
         if card.art_file is None:
-            self._placeholder_form(color)
-            self._part("placeholder-art", color, self._draw_placeholder_art)
+            self._placeholder_form(color, symbol)
+            self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(c, symbol), symbol)
         self._part("text-box", color, self._draw_text_box)
 
-    def _part(self, part: str, color: Color, draw) -> str:
+    def _part(self, part: str, color: Color, draw, *keys: str) -> str:
         """A part of the face that depends on nothing but the card's color (frame, badges, boxes):
         drawn once per color as a form, placed on each face in the order the face draws its parts.
         Curves cost ReportLab most of a face's time: this keeps a face's cost to its own text."""
-        name = form_name(part, color.id)
+        name = form_name(part, color.id, *keys)
         if name not in self.forms:
             self._form(name, lambda: draw(color))
         return name
@@ -488,7 +489,8 @@ class CardPainter:
 
     def _draw_face(self, card: Card) -> None:
         color = self.game.color(card.color)
-        self.canvas.doForm(self._part("chrome", color, self._draw_chrome))
+        symbol = self.game.symbol_of(card)
+        self.canvas.doForm(self._part("chrome", color, lambda c: self._draw_chrome(c, symbol), symbol))
         if card.star:
             self._draw_star()
         if card.number is not None:
@@ -499,9 +501,9 @@ class CardPainter:
         self._draw_tags(card)
         self._draw_text(card, color)
 
-    def _draw_chrome(self, color: Color) -> None:
+    def _draw_chrome(self, color: Color, symbol: str) -> None:
         self._draw_frame(color)
-        self._draw_symbol_badge(color)
+        self._draw_symbol_badge(color, symbol)
 
     def _draw_frame(self, color: Color) -> None:
         c, s, frame = self.canvas, self.scale, self.design["frame"]
@@ -524,10 +526,10 @@ class CardPainter:
         c.circle(x, y, s.length(spec["radius"]), stroke=1, fill=1)
         return x, y
 
-    def _draw_symbol_badge(self, color: Color) -> None:
+    def _draw_symbol_badge(self, color: Color, symbol: str) -> None:
         spec = self.design["symbol"]
         x, y = self._draw_badge(spec, color)
-        self._draw_symbol(color.symbol, ink_of(color.hex), x, y, self.scale.length(spec["size"]))
+        self._draw_symbol(symbol, ink_of(color.hex), x, y, self.scale.length(spec["size"]))
 
     def _draw_star(self) -> None:
         s, spec = self.scale, self.design["star"]
@@ -570,16 +572,18 @@ class CardPainter:
 
     def _draw_art(self, card: Card, color: Color) -> None:
         if card.art_file is None:
-            self.canvas.doForm(self._part("placeholder-art", color, self._draw_placeholder_art))
+            symbol = self.game.symbol_of(card)
+            self.canvas.doForm(self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(c, symbol),
+                                          symbol))
         else:
             self._draw_framed_art(color, lambda box: self._draw_image(card.art_file, box))
 
-    def _draw_placeholder_art(self, color: Color) -> None:
+    def _draw_placeholder_art(self, color: Color, symbol: str) -> None:
         c = self.canvas
 
         def placeholder(box: Rect) -> None:
             c.translate(box.x, box.y)
-            c.doForm(self._placeholder_form(color))
+            c.doForm(self._placeholder_form(color, symbol))
 
         self._draw_framed_art(color, placeholder)
 
@@ -657,17 +661,17 @@ class CardPainter:
     # -- art
 
 
-    def _placeholder_form(self, color: Color) -> str:
-        """The color's pattern with its symbol large in the middle, drawn once per color."""
-        name = form_name("placeholder", color.id)
+    def _placeholder_form(self, color: Color, symbol_name: str) -> str:
+        """The color's pattern with the card's symbol large in the middle, drawn once per color and symbol."""
+        name = form_name("placeholder", color.id, symbol_name)
         if name in self.forms:
             return name
         box = self.scale.box(self.design["art"])
         ink = ink_of(color.hex)
-        symbol = self.symbol_form(color.symbol, ink)
+        symbol = self.symbol_form(symbol_name, ink)
         light = _mix(color.hex, "#ffffff", 0.72)
         dots = _mix(color.hex, "#ffffff", 0.45)
-        small = self.symbol_form(color.symbol, dots)
+        small = self.symbol_form(symbol_name, dots)
         c = self.canvas
         c.beginForm(name, 0, 0, box.w, box.h)
         c.setFillColor(HexColor(light))

@@ -134,7 +134,7 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
         "tables": [setup_table(game, s, sheet.copies_label) for s in report.setups],
         "players_label": players_label,
         "hand_label": lambda setup: documents.hand_label(game, setup),
-        "symbols": documents.symbol_marks(game),
+        **documents.symbol_context(game),
         "pocket_layout": pocket_layout(game, paper),
     }
 

@@ -88,6 +88,8 @@ def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> Sandboxed
     )
     env.filters["markdown"] = jinja2.pass_context(lambda context, text: markdown_html(text, context["game"]))
     env.filters["nobreak"] = lambda text: str(text).replace(" ", "\u00a0")  # keeps a label on one line
+    env.filters["version"] = version_label
+    env.filters["cards"] = lambda n: counted(n, "card")
     return env
 
 
@@ -154,6 +156,9 @@ def markdown_html(text: str, game: Game, origin: str = "") -> Markup:
     md = markup.markdown_parser()
     characters = symbols.code_points(game)  # :bomb: is the bomb's character of the symbol font
     tokens = md.parse(markup.SYMBOL.sub(lambda m: characters.get(m[0][1:-1], m[0]), text or ""))
+    for token in tokens:
+        if token.type == "table_open":
+            token.attrSet("class", "md-table")  # styled like the generated tables (base.css)
     for token in markup.all_tokens(tokens):
         if token.type == "image":
             src = token.attrGet("src") or ""
@@ -365,12 +370,26 @@ def star_mark(game: Game) -> str | None:
     return symbols.code_points(game).get("star")
 
 
+def symbol_context(game: Game) -> dict:
+    """What the templates' symbol macros read: each color's and each card's symbol as a character."""
+    characters = symbols.code_points(game)
+    return {
+        "symbols": symbol_marks(game),
+        "star_mark": star_mark(game),
+        "card_mark": lambda card: characters.get(game.symbol_of(card)),
+    }
+
+
 
 # --------------------------------------------------------------------------- the rulebook's outline
 
 _HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
 _TYPED_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+# about what one A4 page of 10 pt text holds, and what a setup's tables or the card diagram take
+PAGE_WEIGHT, SETUP_WEIGHT, DIAGRAM_WEIGHT = 3500, 1800, 2000
 
 
 @dataclass
@@ -397,6 +416,20 @@ class Part:
     @property
     def anchor(self) -> str:
         return "part-" + self.number.replace(".", "-")
+
+    @property
+    def weight(self) -> int:
+        """A rough size in characters of text, to tell a long chapter from a short one."""
+        own = len(self.prose) + sum(len(c.text) + len(c.details) + len(c.flavor) + 150 for c in self.cards)
+        own += sum(len(v.text) + 60 for v in self.variations)
+        own += SETUP_WEIGHT if self.setup else 0
+        own += DIAGRAM_WEIGHT if self.card_diagram else 0
+        return own + sum(child.weight for child in self.children)
+
+    @property
+    def starts_page(self) -> bool:
+        """Long chapters start on a page of their own; short ones follow the one before."""
+        return self.weight >= PAGE_WEIGHT
 
     def walk(self):
         yield self
@@ -562,8 +595,9 @@ def rulebook_context(game: Game, report: GameReport) -> dict:
         "contents": [p for ch in chapters for p in ch.walk()],
         "report": report,
         "example_card": _example_card(game),
-        "symbols": symbol_marks(game),
-        "star_mark": star_mark(game),
+        "card_parts": card_parts(game),
+        "numbers_in_brackets": numbers_in_brackets(game),
+        **symbol_context(game),
         "colors": {c.id: c for c in game.colors},
         "tags": {t.id: t for t in game.tags},
         "kinds": {k.id: k for k in game.kinds},
@@ -583,6 +617,27 @@ def _card_explanation(game: Game, card: Card) -> Markup:
     return markdown_html(card.details or card.text, game, f"card '{card.name}'")
 
 
+def card_parts(game: Game) -> dict[str, int]:
+    """The parts of a card this game's cards use, numbered in the diagram's order."""
+    cards = game.cards
+    used = {
+        "name": True,
+        "symbol": True,
+        "star": any(c.star for c in cards),
+        "number": any(c.number is not None for c in cards),
+        "flavor": any(c.flavor for c in cards),
+        "art": True,
+        "tags": any(c.tags for c in cards),
+        "text": any(c.text for c in cards),
+    }
+    return {part: i for i, part in enumerate((p for p, shown in used.items() if shown), start=1)}
+
+
+def numbers_in_brackets(game: Game) -> bool:
+    """Whether the effect texts quote their card's number in brackets, as in 'Draw (2) cards'."""
+    return any(c.number is not None and f"({c.number})" in c.text for c in game.cards)
+
+
 def _example_card(game: Game) -> Card | None:
     """The card that shows the most regions in the 'structure of a card' diagram."""
     def shown(card: Card) -> int:
@@ -598,6 +653,16 @@ def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[
     return [(l, right[i] if i < len(right) else None) for i, l in enumerate(left)]
 
 
+def version_label(version: str) -> str:
+    """'v1.1' for a version number, any other version text as written ('Classic')."""
+    return f"v{version}" if version[:1].isdigit() else version
+
+
+def counted(n: float, noun: str) -> str:
+    """'1 card', '7 cards': a number with its noun, singular for one."""
+    return f"{format_number(n)} {noun}{'' if n == 1 else 's'}"
+
+
 def format_number(value: float) -> str:
     rounded = round(value, 1)
     return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
@@ -607,7 +672,7 @@ def hand_label(game: Game, setup: Setup) -> str:
     """'6 cards plus 1 Defuse' — what each player starts with."""
     cards = game.cards_by_id
     extras = [f"{n} {cards[card_id].name}" for card_id, n in setup.hand.extras if n]
-    label = f"{setup.hand.deal} card{'s' if setup.hand.deal != 1 else ''}"
+    label = counted(setup.hand.deal, "card")
     return label + (" plus " + " and ".join(extras) if extras else "")
 
 
@@ -664,7 +729,7 @@ def _step_numbers(game: Game, setup: Setup, carried_out: StepReport, players: in
         return ""
     if count == 0:
         return f"none with {players} players"
-    amount = f"{'up to ' if step.up_to else ''}{count} card{'s' if count != 1 else ''}"
+    amount = f"{'up to ' if step.up_to else ''}{counted(count, 'card')}"
     amount = f"{amount} to each player" if step.per_player else amount
     return f"{amount}, picked at random" if step.random else amount
 
@@ -673,8 +738,7 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
                        players: int | None = None) -> dict:
     return {
         "pages": checklist_pages(game, report, setup, players),
-        "symbols": symbol_marks(game),
-        "star_mark": star_mark(game),
+        **symbol_context(game),
         "checkbox_mark": symbols.code_points(game)["checkbox"],
         "kinds": {k.id: k for k in game.kinds},
         "number": format_number,
