@@ -1,0 +1,136 @@
+"""Documents speak each game's own terms (issue 15): a card's own symbol, a legend of only the
+parts the game's cards use, version text as written, singular for one card, no fractional card
+counts, short chapters that flow on. Read back from real PDFs."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pdfplumber
+import pypdfium2
+import pytest
+
+from cardgen import engine, load, symbols
+from cardgen.render import cards, documents
+
+from conftest import CARD_DATA
+
+SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
+FRACTIONAL_CARDS = re.compile(r"\b\d+\.\d+ cards?\b")
+WRONG_PLURAL = re.compile(r"(?<![\d.])1 cards\b")
+
+
+def checked(folder):
+    result = load.load_game(folder)
+    assert result.ok, [str(f) for f in result.findings]
+    return result.game, engine.check_game(result.game, result.findings)
+
+
+def pdf_text(path) -> str:
+    with pdfplumber.open(path) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+def page_count(path) -> int:
+    with pdfplumber.open(path) as pdf:
+        return len(pdf.pages)
+
+
+@pytest.fixture(scope="module")
+def plain_game(tmp_path_factory):
+    """A game whose cards use no star, number, tag or flavor, with a word for a version."""
+    folder = tmp_path_factory.mktemp("plain") / "plain"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        "title: Plain Duel\nversion: Classic\n"
+        "colors:\n  - {id: red, name: Red, hex: '#c0392b', symbol: bomb}\n"
+        "  - {id: blue, name: Blue, hex: '#2e86c1', symbol: gear}\n"
+        "setup:\n  steps:\n    - deal: {from: deck, count: hand}\n      text: Deal the hands.\n")
+    (folder / "cards.yaml").write_text(
+        "cards:\n  - {name: Strike, color: red, text: Your opponent loses a life.}\n"
+        "  - {name: Guard, color: blue, text: Cancel a Strike.}\n")
+    (folder / "setups.yaml").write_text(
+        "setups:\n  - name: Duel\n    blurb: Two players.\n    players: {min: 2, max: 2}\n"
+        "    hand: {deal: 1}\n    cards: {Strike: 6, Guard: 1}\n")
+    (folder / "rules.md").write_text("# Overview\n\nStrike first.\n\n## Structure of a card\n\n"
+                                     "Each card has a name and an effect.\n\n# Winning\n\nLast one standing wins.\n")
+    game, report = checked(folder)
+    out = tmp_path_factory.mktemp("plain-out")
+    return game, documents.write_rulebook(game, report, out), documents.write_checklists(game, report, out)
+
+
+def test_the_legend_names_only_the_parts_the_cards_use(plain_game):
+    _, rulebook, _ = plain_game
+    text = pdf_text(rulebook)
+    assert "Name" in text and "Symbol" in text and "Effect" in text
+    assert "The parts of a card" in text
+    for absent in ("Star", "Number of the card", "brackets", "Tags", "Flavor", "Funny line", "special card"):
+        assert absent not in text, absent
+
+
+def test_a_word_for_a_version_is_printed_as_written(plain_game):
+    _, rulebook, checklists = plain_game
+    assert "Rules Classic" in pdf_text(rulebook)
+    assert "vClassic" not in pdf_text(rulebook) + pdf_text(checklists)
+
+
+def test_one_card_is_one_card(plain_game):
+    _, rulebook, checklists = plain_game
+    text = pdf_text(rulebook) + pdf_text(checklists)
+    assert "1 card" in text
+    assert not WRONG_PLURAL.search(text)
+
+
+def test_short_chapters_share_a_page(plain_game):
+    _, rulebook, _ = plain_game
+    assert page_count(rulebook) <= 4  # title, contents, and the short chapters together
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_no_fractional_card_counts_nor_glued_version_in_shipped_games(name, tmp_path):
+    game, report = checked(name)
+    text = pdf_text(documents.write_checklists(game, report, tmp_path))
+    assert not FRACTIONAL_CARDS.search(text), FRACTIONAL_CARDS.search(text)
+    assert not WRONG_PLURAL.search(text)
+    if game.version and not game.version[0].isdigit():
+        assert f"v{game.version}" not in text
+
+
+def test_a_markdown_table_is_styled_like_the_generated_ones(tmp_path):
+    game, _ = checked("exploding_puppy")
+    html = str(documents.markdown_html("| a | b |\n|---|---|\n| 1 | 2 |\n", game))
+    assert '<table class="md-table">' in html
+
+
+def test_a_card_carries_its_own_symbol_in_the_rulebook(tmp_path):
+    game, report = checked("exploding_puppy")
+    imploding = next(c for c in game.cards if c.name == "Imploding Puppy")
+    assert game.symbol_of(imploding) == "alarm" != game.color(imploding.color).symbol
+    alarm = symbols.code_points(game)["alarm"]
+    text = pdf_text(documents.write_rulebook(game, report, tmp_path))
+    assert f"{alarm} Imploding Puppy" in text
+
+
+def _card_pixels(pdf_path):
+    page = pypdfium2.PdfDocument(str(pdf_path))[0]
+    return page.render(scale=1).to_pil().convert("RGB")
+
+
+def test_a_card_carries_its_own_symbol_on_its_card(tmp_path):
+    """Giving one card its own symbol changes that card's face and no other card's."""
+    game, _ = checked("exploding_puppy")
+    before = cards.write_proof_sheet(game, tmp_path / "before")
+    folder = tmp_path / "game"
+    shutil.copytree(CARD_DATA / "exploding_puppy", folder)
+    data = (folder / "cards.yaml").read_text().replace("    symbol: alarm\n", "")
+    (folder / "cards.yaml").write_text(data)
+    plain, _ = checked(folder)
+    after = cards.write_proof_sheet(plain, tmp_path / "after")
+    first, second = _card_pixels(before), _card_pixels(after)
+    diff = [(x, y) for x in range(first.width) for y in range(first.height)
+            if first.getpixel((x, y)) != second.getpixel((x, y))]
+    assert diff, "the card's own symbol changed nothing"
+    xs, ys = [x for x, _ in diff], [y for _, y in diff]
+    # Imploding Puppy is the second card of the proof sheet: every change lies in the top row's middle third
+    assert first.width / 3 - 5 < min(xs) and max(xs) < 2 * first.width / 3 + 5
+    assert max(ys) < first.height / 2
