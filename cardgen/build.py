@@ -143,14 +143,19 @@ class Plan:
 def plan_all(game: Game, report: GameReport, paper: str = "a4") -> Plan:
     """`cardgen build`: the rulebook, the checklists, the cheat sheet when the game has one, and
     the card sheets of every setup."""
-    outputs = [Output("rulebook", "the rulebook", paper), Output("checklists", "the checklists", paper)]
-    skipped = ()
+    outputs, skipped = [Output("rulebook", "the rulebook", paper)], []
+    if game.setups:
+        outputs.append(Output("checklists", "the checklists", paper))
+    else:
+        skipped.append("checklists.pdf and the setups' card sheets: the game has no setups.yaml; "
+                       "cards-all-types.pdf proofs every card instead")
+        outputs.append(Output("all-types", "the sheet of every card type", paper))
     if game.cheatsheet is not None:
         outputs.append(Output("cheatsheet", "the cheat sheet", paper))
     else:
-        skipped = (f"cheatsheet.pdf: {_NO_CHEATSHEET}",)
+        skipped.append(f"cheatsheet.pdf: {_NO_CHEATSHEET}")
     outputs += [_setup_sheets(s.setup.name, paper) for s in report.setups]
-    return Plan(tuple(outputs), skipped, _sheet_notes(game, paper, SheetOptions()) if report.setups else ())
+    return Plan(tuple(outputs), tuple(skipped), _sheet_notes(game, paper, SheetOptions()) if report.setups else ())
 
 
 def plan_rulebook(game: Game, paper: str = "a4") -> Plan:
@@ -186,7 +191,10 @@ def plan_cards(game: Game, paper: str = "a4", sheet: SheetOptions = SheetOptions
         return Plan((Output("calibration", "the calibration sheet", paper, sheet=sheet),))
     if all_types:
         return Plan((Output("all-types", "the sheet of every card type", paper, sheet=sheet),), notes=notes)
-    name = setup or game.default_setup or (game.setups[0].name if game.setups else "")
+    if not game.setups:
+        raise UsageError(f"{game.title} has no setups yet, so there is no deck to print",
+                         hint="use --all-types for a proof sheet of every card type, or add setups.yaml")
+    name = setup or game.default_setup or game.setups[0].name
     chosen = _setup(game, name)
     if players is not None:
         _check_players(chosen, players)

@@ -134,3 +134,21 @@ def test_a_card_carries_its_own_symbol_on_its_card(tmp_path):
     # Imploding Puppy is the second card of the proof sheet: every change lies in the top row's middle third
     assert first.width / 3 - 5 < min(xs) and max(xs) < 2 * first.width / 3 + 5
     assert max(ys) < first.height / 2
+
+
+def test_a_game_without_setups_checks_and_builds_its_proof_sheet_and_rulebook(game_copy, tmp_path, capsys):
+    from cardgen.cli import main
+    folder = game_copy()
+    (folder / "setups.yaml").unlink()
+    assert main(["check", str(folder)]) == 0
+    report = capsys.readouterr().out
+    assert "[no-setups]" in report and "[no-rules]" in report
+    out = tmp_path / "out"
+    assert main(["build", str(folder), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["cards-all-types.pdf", "rulebook.pdf"]
+    assert "skipped checklists.pdf" in capsys.readouterr().err
+    with pdfplumber.open(out / "cards-all-types.pdf") as pdf:
+        text = pdf.pages[0].dedupe_chars(tolerance=1.5, extra_attrs=("fontname",)).extract_text()
+    assert all(name in text for name in ("Boom", "Shield", "Peek"))
+    assert main(["cards", str(folder), "--out", str(out)]) == 2
+    assert "--all-types" in capsys.readouterr().err

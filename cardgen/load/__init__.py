@@ -27,7 +27,7 @@ from .cheatsheet import read_reference
 from .layout import read_layout
 from .symbol_checks import symbol_findings
 from ..model import (
-    ERROR, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
+    ERROR, WARNING, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
     Step, Tag, TextChecks, Variation, Waiver, Where, file_name_problem, sheet_file_name, slugify,
 )
 from . import schema
@@ -450,6 +450,9 @@ class LoadResult:
         return self.game is not None and not any(f.level == ERROR for f in self.findings)
 
 
+NO_SETUPS = yaml.MappingNode("tag:yaml.org,2002:map", [])  # a game without setups.yaml (yet)
+
+
 def load_game(game: str | os.PathLike | None = None) -> LoadResult:
     from .spreadsheet import cards_reader  # it builds on this module's Reader
 
@@ -459,7 +462,13 @@ def load_game(game: str | os.PathLike | None = None) -> LoadResult:
     findings: list[Finding] = []
     docs = {}
     for name, reader in readers.items():
-        if not reader.path.is_file():
+        if name == "setups" and not reader.path.exists():
+            reader.findings.append(Finding(WARNING, "no-setups", "the game folder has no setups.yaml: the game has "
+                                           "no setups yet", reader.where(None), "the build makes a proof sheet of "
+                                           "every card type and the rulebook; add setups.yaml for decks, checklists "
+                                           "and setup checks (see docs/data-format.md)"))
+            docs[name] = NO_SETUPS
+        elif not reader.path.is_file():
             reader.error(None, "missing-file", f"the game folder has no {reader.path.name}",
                          f"create {name}.yaml{' (or cards.csv)' if name == 'cards' else ''} (see docs/data-format.md)")
             docs[name] = None
@@ -498,7 +507,7 @@ class _GameBuilder:
                           "kind": [k.id for k in kinds]}
         cards = self._cards(docs["cards"], colors, tags, kinds, attributes)
         self.known_ids["card"] = [c.name for c in cards]
-        setups = self._setups(docs["setups"], cards)
+        setups = () if docs["setups"] is NO_SETUPS else self._setups(docs["setups"], cards)
         steps = self._steps(top.get("setup"))
         checks = self._checks(top.get("checks"))
         self._check_waivers(setups, checks)
@@ -1068,6 +1077,12 @@ class _GameBuilder:
 
     def _rules_markdown(self) -> str:
         path = self.folder / "rules.md"
+        if not path.exists():
+            self.extra_findings.append(Finding(WARNING, "no-rules", "the game folder has no rules.md: the rulebook "
+                                               "shows only what the data holds (cards, setups, variations)",
+                                               Where(display_path(path, self.folder)),
+                                               "write the rules in rules.md (see docs/data-format.md)"))
+            return ""
         if not path.is_file():
             return ""
         reader = Reader(path)
