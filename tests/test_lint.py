@@ -11,7 +11,7 @@ import pytest
 from cardgen import lint
 from cardgen.load import load_game
 
-from conftest import report_for
+from conftest import CARD_DATA, report_for
 
 PUPPY = "card_data/exploding_puppy"
 IN_PUPPY = "exploding_puppy"  # findings name files from the game folder's parent
@@ -41,14 +41,21 @@ def puppy():
     return report_for("exploding_puppy")
 
 
+def _line(card: str, phrase: str) -> int:
+    """The line of cards.yaml where `phrase` first appears in the entry of `card`."""
+    lines = (CARD_DATA / "exploding_puppy" / "cards.yaml").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == f'- name: "{card}"')
+    return next(i for i, line in enumerate(lines[start:], start) if phrase in line) + 1
+
+
 def test_the_shipped_game_reports_the_stale_quotes_and_accepts_the_marked_examples(puppy):
     findings = {(f.level, f.code, str(f.where)) for f in puppy.findings}
     # Alliance quotes »See the future (4)« (the card says 5); Blood Feud quotes a number
     # Targeted Attack does not have
-    assert ("warning", "text-number", f"{IN_PUPPY}/cards.yaml:790:234") in findings
-    assert ("warning", "text-number", f"{IN_PUPPY}/cards.yaml:836:160") in findings
+    assert ("warning", "text-number", f"{IN_PUPPY}/cards.yaml:{_line('Alliance', 'See the future (4)')}:234") in findings
+    assert ("warning", "text-number", f"{IN_PUPPY}/cards.yaml:{_line('Blood Feud', 'Targeted Attack (1)')}:160") in findings
     # the illustrations game.yaml marks as examples stay visible as notes
-    assert ("info", "text-number", f"{IN_PUPPY}/cards.yaml:593:100") in findings
+    assert ("info", "text-number", f"{IN_PUPPY}/cards.yaml:{_line('Scaling', 'See the future (4)')}:100") in findings
     assert ("info", "text-number", f"{IN_PUPPY}/rules.md:110:199") in findings
     assert not [f for f in puppy.findings if f.code == "text-unknown-name" and f.level == "warning"]
     assert not puppy.has_errors
