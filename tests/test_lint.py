@@ -42,10 +42,11 @@ def puppy():
 
 
 def _line(card: str, phrase: str) -> int:
-    """The line of cards.yaml where `phrase` first appears in the entry of `card`."""
+    """The line of cards.yaml where `phrase` first appears in the details of `card`."""
     lines = (CARD_DATA / "exploding_puppy" / "cards.yaml").read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip() == f'- name: "{card}"')
-    return next(i for i, line in enumerate(lines[start:], start) if phrase in line) + 1
+    details = next(i for i, line in enumerate(lines[start:], start) if line.strip().startswith("details:"))
+    return next(i for i, line in enumerate(lines[details:], details) if phrase in line) + 1
 
 
 def test_the_shipped_game_reports_the_stale_quotes_and_accepts_the_marked_examples(puppy):
@@ -167,4 +168,4 @@ def test_check_json_carries_the_text_findings():
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0
     found = {(f["where"], f["level"]) for f in json.loads(run.stdout)["findings"] if f["code"] == "text-number"}
-    assert (f"{IN_PUPPY}/cards.yaml:790:234", "warning") in found
+    assert (f"{IN_PUPPY}/cards.yaml:{_line('Alliance', 'See the future (4)')}:234", "warning") in found
