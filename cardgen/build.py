@@ -22,6 +22,7 @@ them matches the manifest. Runs writing to the same folder take turns (a lock on
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import errno
 import hashlib
 import json
@@ -44,7 +45,7 @@ from typing import Any, Callable, Iterator, Sequence
 from . import cache, engine, layout, load
 from .engine import GameReport
 from .errors import BuildError, CardgenError, UsageError
-from .model import ERROR, Finding, Game
+from .model import ERROR, Finding, Game, slugify
 from .report import players_label
 from .write import atomic_write, output_dir
 
@@ -122,6 +123,17 @@ class SheetOptions:
 
 
 @dataclass(frozen=True)
+class ExportPart:
+    """One part of an export: a deck's cards for a target, split so that workers share the work."""
+
+    target: Any  # load.targets.Target
+    deck: str  # the setup's slug, or "all-types"
+    counts: tuple[tuple[str, int], ...]  # (card id, copies)
+    part: int = 0
+    parts: int = 1
+
+
+@dataclass(frozen=True)
 class Output:
     """One output to render: `kind` names its renderer, `label` names it in messages."""
 
@@ -131,6 +143,7 @@ class Output:
     setup: str | None = None
     players: int | None = None
     sheet: SheetOptions = SheetOptions()
+    export: ExportPart | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +228,46 @@ def _sheet_notes(game: Game, paper: str, sheet: SheetOptions) -> tuple[str, ...]
     return tuple(note for note in notes if note)
 
 
+def plan_export(game: Game, report: GameReport, target: str, setup: str | None = None,
+                all_types: bool = False, dpi: int | None = None) -> Plan:
+    """`cardgen export`: a deck's cards for a print service or Tabletop Simulator: the named
+    setup's print counts (the default setup unless named), or one card of every type."""
+    return Plan(tuple(_export_outputs(game, report, _target(game, target, dpi), setup, all_types)))
+
+
+def _export_outputs(game: Game, report: GameReport, target, setup: str | None, all_types: bool) -> list[Output]:
+    from .render import exports
+
+    if all_types:
+        deck, counts = "all-types", {c.id: 1 for c in game.cards}
+    else:
+        if not game.setups:
+            raise UsageError(f"{game.title} has no setups yet", hint="use --all-types to export every card type")
+        chosen = _setup(game, setup or game.default_setup or game.setups[0].name)
+        deck = slugify(chosen.name)
+        counts = {card_id: n for card_id, n in report.setup(chosen.name).print_counts.items() if n}
+    exports.card_pixels(game, target)  # a size the target has no product for fails here, not in a worker
+    parts = exports.parts_of(game, target, counts)
+    frozen = tuple(sorted(counts.items()))
+    return [Output("export", f"the {target.id} export of {deck}" + (f" (part {i + 1} of {parts})" if parts > 1 else ""),
+                   export=ExportPart(target, deck, frozen, i, parts)) for i in range(parts)]
+
+
+
+
+def _target(game: Game, name: str, dpi: int | None):
+    target = game.export_targets.get(name)
+    if target is None:
+        raise UsageError(f"no export target '{name}'",
+                         hint=f"targets are: {', '.join(game.export_targets)} (or add one in the game's "
+                              "export-targets.yaml)")
+    if dpi is not None:
+        if target.sizes:
+            raise UsageError(f"{target.name} ({name}) wants fixed pixel sizes: --dpi is for the png target only")
+        target = dataclasses.replace(target, dpi=dpi)
+    return target
+
+
 _NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"
 
 
@@ -297,9 +350,9 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
         recover(out)
         keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
         known = {} if clean else _current_outputs(out)
-        todo = [output for output in plan.outputs if keys[output] not in known]
+        todo = [output for output in plan.outputs if keys[output] not in known or output.kind == "export"]
         for output in plan.outputs:
-            if keys[output] in known:
+            if output not in todo:
                 result.reused += [out / name for name in known[keys[output]]["files"]]
                 placeholders.update(known[keys[output]]["placeholders"])
                 on_event(Event("reused", output))
@@ -358,6 +411,8 @@ def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: 
         return cache.sheet_key(inputs, game, output, game.cards)
     if output.kind == "calibration":
         return cache.sheet_key(inputs, game, output, ())
+    if output.kind == "export":  # always redone whole: its folder is published as one
+        return cache.sheet_key(inputs, game, output, game.cards)
     return cache.document_key(inputs, output)
 
 
@@ -490,9 +545,11 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
     try:
         own = Path(tempfile.mkdtemp(dir=stage))
         RENDERERS[output.kind](output, game, report, own, done.placeholders)
-        for path in sorted(own.iterdir()):
-            os.replace(path, stage / path.name)
-            done.files.append(path.name)
+        for path in sorted(p for p in own.rglob("*") if p.is_file()):
+            name = path.relative_to(own).as_posix()  # an export's parts share one folder
+            (stage / name).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, stage / name)
+            done.files.append(name)
     except _OutOfTime:
         done.problem, done.spent = _over_the_limit(output, f"used more than {limits.cpu_seconds} s of CPU time"), True
     except MemoryError:
@@ -595,6 +652,14 @@ def _render_calibration(output: Output, game, report, stage, placeholders) -> No
                             png=output.sheet.png)
 
 
+def _render_export(output: Output, game, report, stage, placeholders) -> None:
+    from .render import exports
+
+    job = output.export
+    # the stage's files are published into the folder the stage sits in (TTS names them by path)
+    exports.export(game, job.target, job.deck, dict(job.counts), stage, stage.parent, job.part, job.parts)
+
+
 def _sheet_options(output: Output) -> dict:
     s = output.sheet
     return dict(paper=output.paper, size=s.size, bleed=s.bleed, backs=s.backs, offset=s.offset, mode=s.mode,
@@ -604,6 +669,7 @@ def _sheet_options(output: Output) -> dict:
 RENDERERS: dict[str, Callable] = {
     "rulebook": _render_rulebook, "checklists": _render_checklists, "cheatsheet": _render_cheatsheet,
     "cards": _render_setup_sheets, "all-types": _render_all_types, "calibration": _render_calibration,
+    "export": _render_export,
 }
 
 LIKELY_CAUSES = {
@@ -613,6 +679,7 @@ LIKELY_CAUSES = {
     "cards": "the number of cards, or the art, symbols and fonts they are drawn with",
     "all-types": "the number of card types, or the art, symbols and fonts they are drawn with",
     "calibration": "the layout's fonts",
+    "export": "the number of cards, the target's pixel sizes, or the art, symbols and fonts the cards are drawn with",
 }
 
 
@@ -709,19 +776,33 @@ def _commit(stage: Path) -> Path:
 
 def _publish(committed: Path, out: Path, made: dict | None = None, runs: dict | None = None) -> list[Path]:
     """Move a committed staging folder's files over the outputs, then write the manifest with
-    the cache's record of what made them (`made`: key -> files; `runs`: request -> keys)."""
-    moved = []
+    the cache's record of what made them (`made`: key -> files; `runs`: request -> keys).
+    An output that is a folder (an export's files) replaces the old folder whole."""
+    moved, files = [], []
     try:
         for path in sorted(committed.iterdir()):
             target = out / path.name
-            os.replace(path, target)
+            if path.is_dir():
+                _replace_folder(path, target, committed)
+                files += sorted(p for p in target.rglob("*") if p.is_file())
+            else:
+                os.replace(path, target)
+                files.append(target)
             moved.append(target)
-        _write_manifest(out, moved, made or {}, runs or {})
+        _write_manifest(out, files, made or {}, runs or {})
     except OSError as exc:
         raise BuildError(f"publishing the outputs in {out} stopped halfway: {exc.strerror or exc}",
                          hint="the next run in this folder finishes it") from None
     shutil.rmtree(committed, ignore_errors=True)
     return moved
+
+
+def _replace_folder(new: Path, target: Path, committed: Path) -> None:
+    """An output that is a folder (an export's files): the old folder goes into the committed
+    staging folder (removed with it), the new one takes its place."""
+    if target.is_dir():
+        os.replace(target, committed / f".old-{target.name}")
+    os.replace(new, target)
 
 
 def _write_manifest(out: Path, published: list[Path], made: dict, runs: dict) -> None:
@@ -733,12 +814,12 @@ def _write_manifest(out: Path, published: list[Path], made: dict, runs: dict) ->
     messages of its last run. A file published again drops the record of what made it before."""
     manifest = _read_manifest(out)
     entries, known, last = manifest["outputs"], manifest["cache"]["outputs"], manifest["cache"]["runs"]
-    names = {path.name for path in published}
+    names = {path.relative_to(out).as_posix() for path in published}
     known = {key: entry for key, entry in known.items() if not names & set(entry["files"])}
     known.update(made)
     for path in published:
         data = path.read_bytes()
-        entries[path.name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        entries[path.relative_to(out).as_posix()] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     entries = {name: entry for name, entry in sorted(entries.items()) if (out / name).is_file()}
     known = {key: entry for key, entry in known.items() if all(name in entries for name in entry["files"])}
     last.update(runs)

@@ -151,6 +151,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
     p.set_defaults(run=cmd_cards)
 
+    p = sub.add_parser("export", help="card images and files for a print service or Tabletop Simulator")
+    p.add_argument("game", help="a game under card_data/ or a game folder")
+    p.add_argument("--to", required=True, metavar="TARGET",
+                   help="png (the game's card size), tgc (The Game Crafter), mpc (MakePlayingCards), "
+                        "drivethru (DriveThruCards, 1-up PDF), tts (Tabletop Simulator), or a target of the "
+                        "game's export-targets.yaml")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--setup", help="the setup whose cards to export (default: the game's default setup)")
+    which.add_argument("--all-types", action="store_true", help="one card of every type")
+    p.add_argument("--dpi", type=_positive, help="pixels per inch for the png target (default 300)")
+    p.add_argument("--out", help="output folder (default: output/<game>/); files go into export-<target>-<deck>/")
+    p.set_defaults(run=cmd_export)
+
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
     _document_options(p, game_required=False)
     p.set_defaults(run=cmd_build)
@@ -249,6 +262,12 @@ def cmd_cards(args) -> int:
                                mode=args.mode, spacing=args.spacing, png=args.png)
     return _build(args, lambda game, checked: build.plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))
+
+
+def cmd_export(args) -> int:
+    game, checked = build.load_checked(args.game)
+    return _run(game, checked, build.plan_export(game, checked, args.to, args.setup, args.all_types, args.dpi),
+                args.out)
 
 
 def cmd_build(args) -> int:

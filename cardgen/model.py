@@ -304,6 +304,7 @@ class Game:
     layout: Layout | None = None  # None only for games built by hand (tests); load always sets it
     cheatsheet: CheatSheet | None = None  # None: the game has no cheat sheet
     extra: Mapping[str, Any] = field(default_factory=dict)  # reference: data for a game's own templates
+    export_targets: Mapping[str, Any] = field(default_factory=dict)  # id -> load.targets.Target
 
     def color(self, color_id: str) -> Color:
         return self.colors_by_id[color_id]

@@ -29,10 +29,18 @@ def is_terminal(stream: TextIO) -> bool:
 
 
 def _size(path: Path) -> str:
+    """A file's size, or a folder's (an export's files) with how many files it holds."""
     try:
+        if path.is_dir():
+            files = [p for p in path.rglob("*") if p.is_file()]
+            return f"{len(files)} files, {_size_text(sum(p.stat().st_size for p in files))}"
         size = path.stat().st_size
     except OSError:
         return "?"
+    return _size_text(size)
+
+
+def _size_text(size: int) -> str:
     return f"{size / 1024:.0f} KB" if size < 1 << 20 else f"{size / (1 << 20):.1f} MB"
 
 

@@ -7,6 +7,7 @@ collect every problem in one run instead of stopping at the first.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
 import os
@@ -479,9 +480,12 @@ def load_game(game: str | os.PathLike | None = None) -> LoadResult:
     if any(doc is None for doc in docs.values()):
         return LoadResult(None, [f for r in readers.values() for f in r.findings])
 
+    from .targets import load_targets
+
     builder = _GameBuilder(folder, readers)
-    game = builder.build(docs)
-    findings = [f for r in readers.values() for f in r.findings] + builder.extra_findings
+    targets, target_findings = load_targets(folder)
+    game = dataclasses.replace(builder.build(docs), export_targets=targets)
+    findings = [f for r in readers.values() for f in r.findings] + builder.extra_findings + target_findings
     findings += symbol_findings(game, builder.symbol_refs)
     return LoadResult(game, findings)
 

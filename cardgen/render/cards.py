@@ -69,7 +69,7 @@ def render_face(game: Game, card: Card) -> bytes:
         sheet = layout.make_sheet("a4", game.card_size, 0)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
-    with _reproducible():
+    with reproducible():
         buffer = io.BytesIO()
         canvas = Canvas(buffer, pagesize=(sheet.card_w, sheet.card_h), invariant=1, pageCompression=1)
         canvas.doForm(CardPainter(game, canvas, sheet).face_form(card))
@@ -88,7 +88,7 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
         raise BuildError(str(exc)) from None
     if sheet.backs_beside_faces:
         raise BuildError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration")
-    with _reproducible():
+    with reproducible():
         fonts = Fonts(game.layout)
         canvas, buffer = _canvas(game, sheet, fonts, "duplex calibration", backs=True)
         _draw_calibration_front(canvas, sheet, fonts)
@@ -104,12 +104,12 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
     """The PDF bytes: face pages, each followed by its back page (or with the backs beside the
     faces, gutterfold). The names of cards
     drawn with placeholders (no art) go into `placeholders` when given."""
-    with _reproducible():
+    with reproducible():
         return _render_sheets(game, cards, sheet, backs, placeholders)
 
 
 @contextmanager
-def _reproducible():
+def reproducible():
     """Same input, same bytes, whatever the environment: ReportLab dates (and seeds the file id
     with) SOURCE_DATE_EPOCH even in invariant mode, so it is set aside while a PDF is made.
     Compressed streams also stay binary: ASCII85 on top costs a fifth of the build time and a
@@ -135,7 +135,7 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
         placed = [(sheet.back_slot(i), sheet.back_cell(i)) for i in range(len(page))] if backs else []
         _set_boxes(canvas, faces + (placed if sheet.backs_beside_faces else []))
         for card, (slot, cell) in zip(page, faces):
-            _place(canvas, painter.face_form(card), slot, cell)
+            place(canvas, painter.face_form(card), slot, cell)
         _draw_crop_marks(canvas, sheet)
         _draw_print_hint(canvas, sheet, fonts, backs)
         if placed and sheet.backs_beside_faces:
@@ -154,7 +154,7 @@ def _place_backs(canvas: Canvas, painter: "CardPainter", sheet: Sheet, page: lis
                  placed: list[tuple[Rect, Rect]]) -> None:
     back = painter.back_form()
     for card, (slot, cell) in zip(page, placed):
-        _place(canvas, back, slot, cell, turned=sheet.backs_upside_down)
+        place(canvas, back, slot, cell, turned=sheet.backs_upside_down)
 
 
 def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
@@ -230,7 +230,7 @@ def _set_boxes(canvas: Canvas, placed: list[tuple[Rect, Rect]]) -> None:
                            max(r.right for r in rects), max(r.top for r in rects)), name=name)
 
 
-def _place(canvas: Canvas, form: str, slot: Rect, cell: Rect, turned: bool = False) -> None:
+def place(canvas: Canvas, form: str, slot: Rect, cell: Rect, turned: bool = False) -> None:
     """A card's form on its slot, clipped to its cell; `turned` half round (a short-edge back)."""
     canvas.saveState()
     path = canvas.beginPath()

@@ -1,0 +1,300 @@
+"""render/exports: cards for print services and Tabletop Simulator, drawn by the same card painter
+as the sheets (never cut out of a sheet).
+
+- png: one image per card type at the target's exact pixel size with its bleed, dpi-tagged,
+  fronts and backs named to pair up, the copies in the name and in index.csv;
+- 1up-pdf: one page per card copy (trim + bleed, TrimBox and BleedBox set), front then back;
+- tts: Tabletop Simulator deck sheets of at most columns x rows slots, the last slot the hidden
+  card's image, within max_pixels, a back image, and a saved object that imports them.
+
+A target's card images may be rendered in parts (`part` of `parts`), one per worker process.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
+
+from ..layout import CARD_SIZES_MM, MM, Sheet, card_size_mm
+from ..load.targets import CardPixels, Target
+from ..model import BuildError, Card, Game
+from ..write import atomic_write
+from . import cards as card_sheets
+
+TTS_FIRST_ID = 100  # TTS card ids are deck number * 100 + slot
+JPEG_QUALITY = 92
+CARDS_PER_PART = 48  # card images one worker renders at a time
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A card type to export and how many copies of it the deck has."""
+
+    card: Card
+    copies: int
+    number: int  # 1-based, in the game's card order
+
+    @property
+    def stem(self) -> str:
+        return f"{self.number:03d}-{self.card.id}-x{self.copies}"
+
+
+def entries(game: Game, counts: dict[str, int]) -> list[Entry]:
+    """The printed cards with their copies (card id -> count), in the game's order."""
+    printed = [c for c in game.cards if c.printed and counts.get(c.id)]
+    return [Entry(card, counts[card.id], i) for i, card in enumerate(printed, start=1)]
+
+
+def folder_name(target: Target, deck: str) -> str:
+    return f"export-{target.id}-{deck}"
+
+
+def card_pixels(game: Game, target: Target) -> CardPixels:
+    """The card's trim, bleed and safe zone in pixels at the target's dpi."""
+    if not target.sizes:
+        width, height = card_size_mm(game.card_size)
+        px = target.dpi / 25.4
+        return CardPixels((width * px, height * px), target.bleed_mm * px, 3 * px)
+    size = game.card_size if isinstance(game.card_size, str) else None
+    if size not in target.sizes:
+        raise BuildError(f"{target.name} ({target.id}) has no product for {_size_label(game.card_size)} cards",
+                         hint=f"its card sizes are: {', '.join(target.sizes)}; set card_size in game.yaml, "
+                              "or add the size to an export-targets.yaml in the game folder")
+    return target.sizes[size]
+
+
+def _size_label(size) -> str:
+    if isinstance(size, str) and size in CARD_SIZES_MM:
+        return size
+    width, height = card_size_mm(size)
+    return f"{width:g}x{height:g} mm"
+
+
+def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_dir: Path,
+           published: Path | None = None, part: int = 0, parts: int = 1) -> None:
+    """Write this part of the target's files into out_dir/export-<target>-<deck>/; `published`
+    is the folder they will end up in (default: out_dir), for files that name each other."""
+    chosen = entries(game, counts)
+    if not chosen:
+        raise BuildError(f"{deck}: no printed cards to export")
+    folder = Path(out_dir) / folder_name(target, deck)
+    folder.mkdir(parents=True, exist_ok=True)
+    pixels = card_pixels(game, target)
+    if target.format == "png":
+        _export_pngs(game, target, pixels, chosen[part::parts], folder)
+        if part == 0:
+            _write_index(chosen, folder)
+    elif target.format == "1up-pdf":
+        if part == 0:
+            atomic_write(folder / f"{game.id}-{deck}.pdf", one_up_pdf(game, target, pixels, chosen))
+    else:
+        _export_tts(game, target, chosen, folder, Path(published or out_dir) / folder.name, deck, part, parts)
+
+
+def parts_of(game: Game, target: Target, counts: dict[str, int]) -> int:
+    """How many parts the target's work splits into: the build's workers share them, and each
+    stays well under a worker's ceilings however large the deck."""
+    if target.format == "1up-pdf":
+        return 1
+    if target.format == "tts":
+        return max(1, len(tts_sheets(game, target, entries(game, counts))[1]))
+    return max(1, math.ceil(len(entries(game, counts)) / CARDS_PER_PART))
+
+
+# --------------------------------------------------------------------------- drawing one card
+
+
+def _one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
+    """A page of exactly one card with its bleed, in points."""
+    pt = 72 / dpi
+    full_w, full_h = pixels.full
+    bleed_x = (full_w - pixels.trim[0]) / 2 * pt
+    bleed_y = (full_h - pixels.trim[1]) / 2 * pt
+    return Sheet(full_w * pt, full_h * pt, full_w * pt - 2 * bleed_x, full_h * pt - 2 * bleed_y,
+                 min(bleed_x, bleed_y), 1, 1, 0.0, 0.0)
+
+
+def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool = False) -> bytes:
+    """One page per (card, 'front'|'back'), each the card with its bleed."""
+    with card_sheets.reproducible():
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
+        canvas.setTitle(f"{game.title}: cards")
+        canvas.setAuthor(game.author or game.title)
+        canvas.setCreator("cardgen")
+        painter = card_sheets.CardPainter(game, canvas, sheet)
+        slot, cell = sheet.slot(0), sheet.cell(0)
+        for card, side in sides:
+            if boxes:
+                canvas.setTrimBox((slot.x, slot.y, slot.right, slot.top))
+                canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
+            form = painter.face_form(card) if side == "front" else painter.back_form()
+            card_sheets.place(canvas, form, slot, cell)
+            canvas.showPage()
+        canvas.save()
+        return buffer.getvalue()
+
+
+def _rasterise(pdf: bytes, size: tuple[int, int], dpi: int) -> list[Image.Image]:
+    """Each page as an RGB image of exactly `size` pixels."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        images = []
+        for page in document:
+            # a hair under dpi/72: the page is exactly size at dpi, and pdfium rounds its pixels up
+            image = page.render(scale=dpi / 72 * (1 - 1e-7)).to_pil().convert("RGB")
+            if image.size != size:
+                raise BuildError(f"a card rendered at {image.size[0]}x{image.size[1]} px, not {size[0]}x{size[1]}")
+            images.append(image)
+        return images
+    finally:
+        document.close()
+
+
+def _png(image: Image.Image, dpi: int) -> bytes:
+    data = io.BytesIO()
+    image.save(data, "PNG", dpi=(dpi, dpi), compress_level=1)
+    return data.getvalue()
+
+
+# --------------------------------------------------------------------------- per-card images
+
+
+def _export_pngs(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry], folder: Path) -> None:
+    if not chosen:
+        return
+    sheet = _one_card_sheet(pixels, target.dpi)
+    sides = [(e.card, "front") for e in chosen] + [(chosen[0].card, "back")]
+    images = _rasterise(_card_pdf(game, sheet, sides), pixels.full, target.dpi)
+    for entry, image in zip(chosen, images):
+        atomic_write(folder / f"{entry.stem}-front.png", _png(image, target.dpi))
+    atomic_write(folder / "back.png", _png(images[-1], target.dpi))
+
+
+def _write_index(chosen: list[Entry], folder: Path) -> None:
+    """index.csv: each front, the back it goes with, its copies and the card's name."""
+    data = io.StringIO()
+    writer = csv.writer(data, lineterminator="\n")
+    writer.writerow(["front", "back", "copies", "name"])
+    for entry in chosen:
+        writer.writerow([f"{entry.stem}-front.png", "back.png", entry.copies, entry.card.name])
+    atomic_write(folder / "index.csv", data.getvalue().encode("utf-8"))
+
+
+# --------------------------------------------------------------------------- one card a page
+
+
+def one_up_pdf(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry]) -> bytes:
+    """Each copy of each card: its front page, then its back page."""
+    sheet = _one_card_sheet(pixels, target.dpi)
+    sides = [(e.card, side) for e in chosen for _ in range(e.copies) for side in ("front", "back")]
+    return _card_pdf(game, sheet, sides, boxes=True)
+
+
+# --------------------------------------------------------------------------- Tabletop Simulator
+
+
+@dataclass(frozen=True)
+class TtsGrid:
+    columns: int
+    rows: int
+    card: tuple[int, int]  # pixels of one slot
+
+    @property
+    def slots(self) -> int:
+        return self.columns * self.rows - 1  # the last slot holds the hidden card's image
+
+
+def tts_sheets(game: Game, target: Target, chosen: list[Entry]) -> tuple[TtsGrid, list[list[Entry]]]:
+    """The grid of a sheet and the card types on each sheet."""
+    spec = target.sheet
+    per_sheet = spec.columns * spec.rows - 1
+    columns = min(spec.columns, max(2, len(chosen) + 1))
+    rows = min(spec.rows, max(2, math.ceil((len(chosen) + 1) / columns)))
+    if len(chosen) > per_sheet:
+        columns, rows = spec.columns, spec.rows
+    width, height = card_size_mm(game.card_size)
+    slot_w = min(spec.max_pixels // columns, math.floor(spec.max_pixels / rows * width / height))
+    slot_h = math.floor(slot_w * height / width)
+    grid = TtsGrid(columns, rows, (slot_w, slot_h))
+    return grid, [chosen[i:i + grid.slots] for i in range(0, len(chosen), grid.slots)]
+
+
+def _export_tts(game: Game, target: Target, chosen: list[Entry], folder: Path, final: Path,
+                deck: str, part: int, parts: int) -> None:
+    grid, sheets = tts_sheets(game, target, chosen)
+    card_sheet = _one_card_sheet(CardPixels(grid.card, 0, 0), 72)  # trimmed, one point a pixel
+    for number in range(part, len(sheets), parts):
+        entries_here = sheets[number]
+        sides = [(e.card, "front") for e in entries_here] + [(entries_here[0].card, "back")]
+        images = _rasterise(_card_pdf(game, card_sheet, sides), grid.card, 72)
+        atlas = Image.new("RGB", (grid.columns * grid.card[0], grid.rows * grid.card[1]), "white")
+        for slot, image in enumerate(images[:-1]):
+            atlas.paste(image, _slot_origin(grid, slot))
+        atlas.paste(images[-1], _slot_origin(grid, grid.columns * grid.rows - 1))
+        atomic_write(folder / _tts_sheet_name(number), _jpeg(atlas))
+        if number == 0:
+            atomic_write(folder / "back.jpg", _jpeg(images[-1]))
+    if part == 0:
+        saved = tts_saved_object(game, deck, grid, sheets, final)
+        atomic_write(folder / f"{game.id}-{deck}.json", (json.dumps(saved, indent=2) + "\n").encode("utf-8"))
+
+
+def _slot_origin(grid: TtsGrid, slot: int) -> tuple[int, int]:
+    row, column = divmod(slot, grid.columns)
+    return column * grid.card[0], row * grid.card[1]
+
+
+def _tts_sheet_name(number: int) -> str:
+    return f"sheet-{number + 1:02d}.jpg"
+
+
+def _jpeg(image: Image.Image) -> bytes:
+    data = io.BytesIO()
+    image.save(data, "JPEG", quality=JPEG_QUALITY, optimize=False)
+    return data.getvalue()
+
+
+def tts_saved_object(game: Game, deck: str, grid: TtsGrid, sheets: list[list[Entry]], folder: Path) -> dict:
+    """A saved object Tabletop Simulator loads (Objects > Saved Objects): one deck whose custom
+    decks are the sheets, with every copy of every card, the images named by file:// URLs."""
+    custom, contained, ids = {}, [], []
+    back_url = (folder.resolve() / "back.jpg").as_uri()
+    for number, entries_here in enumerate(sheets, start=1):
+        custom[str(number)] = {
+            "FaceURL": (folder.resolve() / _tts_sheet_name(number - 1)).as_uri(),
+            "BackURL": back_url,
+            "NumWidth": grid.columns,
+            "NumHeight": grid.rows,
+            "BackIsHidden": True,
+            "UniqueBack": False,
+            "Type": 0,
+        }
+        for slot, entry in enumerate(entries_here):
+            card_id = number * TTS_FIRST_ID + slot
+            for _ in range(entry.copies):
+                ids.append(card_id)
+                contained.append({"Name": "Card", "Nickname": entry.card.name, "CardID": card_id,
+                                  "CustomDeck": {str(number): custom[str(number)]}, "Transform": _TRANSFORM})
+    return {
+        "SaveName": f"{game.title}: {deck}",
+        "ObjectStates": [{
+            "Name": "DeckCustom",
+            "Nickname": f"{game.title}: {deck}",
+            "Transform": _TRANSFORM,
+            "DeckIDs": ids,
+            "CustomDeck": custom,
+            "ContainedObjects": contained,
+        }],
+    }
+
+
+_TRANSFORM = {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
+              "scaleX": 1, "scaleY": 1, "scaleZ": 1}
