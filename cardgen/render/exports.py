@@ -18,15 +18,13 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-import pypdfium2
 from PIL import Image
-from reportlab.pdfgen.canvas import Canvas
 
-from ..layout import CARD_SIZES_MM, MM, Sheet, card_size_mm
+from ..layout import CARD_SIZES_MM, card_size_mm
 from ..load.targets import CardPixels, Target
 from ..model import BuildError, Card, Game
 from ..write import atomic_write
-from . import cards as card_sheets
+from . import card_images
 
 TTS_FIRST_ID = 100  # TTS card ids are deck number * 100 + slot
 JPEG_QUALITY = 92
@@ -108,74 +106,18 @@ def parts_of(game: Game, target: Target, counts: dict[str, int]) -> int:
     return max(1, math.ceil(len(entries(game, counts)) / CARDS_PER_PART))
 
 
-# --------------------------------------------------------------------------- drawing one card
-
-
-def _one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
-    """A page of exactly one card with its bleed, in points."""
-    pt = 72 / dpi
-    full_w, full_h = pixels.full
-    bleed_x = (full_w - pixels.trim[0]) / 2 * pt
-    bleed_y = (full_h - pixels.trim[1]) / 2 * pt
-    return Sheet(full_w * pt, full_h * pt, full_w * pt - 2 * bleed_x, full_h * pt - 2 * bleed_y,
-                 min(bleed_x, bleed_y), 1, 1, 0.0, 0.0)
-
-
-def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool = False) -> bytes:
-    """One page per (card, 'front'|'back'), each the card with its bleed."""
-    with card_sheets.reproducible():
-        buffer = io.BytesIO()
-        canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
-        canvas.setTitle(f"{game.title}: cards")
-        canvas.setAuthor(game.author or game.title)
-        canvas.setCreator("cardgen")
-        painter = card_sheets.CardPainter(game, canvas, sheet)
-        slot, cell = sheet.slot(0), sheet.cell(0)
-        for card, side in sides:
-            if boxes:
-                canvas.setTrimBox((slot.x, slot.y, slot.right, slot.top))
-                canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
-            form = painter.face_form(card) if side == "front" else painter.back_form()
-            card_sheets.place(canvas, form, slot, cell)
-            canvas.showPage()
-        canvas.save()
-        return buffer.getvalue()
-
-
-def _rasterise(pdf: bytes, size: tuple[int, int], dpi: int) -> list[Image.Image]:
-    """Each page as an RGB image of exactly `size` pixels."""
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        images = []
-        for page in document:
-            # a hair under dpi/72: the page is exactly size at dpi, and pdfium rounds its pixels up
-            image = page.render(scale=dpi / 72 * (1 - 1e-7)).to_pil().convert("RGB")
-            if image.size != size:
-                raise BuildError(f"a card rendered at {image.size[0]}x{image.size[1]} px, not {size[0]}x{size[1]}")
-            images.append(image)
-        return images
-    finally:
-        document.close()
-
-
-def _png(image: Image.Image, dpi: int) -> bytes:
-    data = io.BytesIO()
-    image.save(data, "PNG", dpi=(dpi, dpi), compress_level=1)
-    return data.getvalue()
-
-
 # --------------------------------------------------------------------------- per-card images
 
 
 def _export_pngs(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry], folder: Path) -> None:
     if not chosen:
         return
-    sheet = _one_card_sheet(pixels, target.dpi)
+    sheet = card_images.one_card_sheet(pixels, target.dpi)
     sides = [(e.card, "front") for e in chosen] + [(chosen[0].card, "back")]
-    images = _rasterise(_card_pdf(game, sheet, sides), pixels.full, target.dpi)
+    images = card_images.rasterise(card_images.card_pdf(game, sheet, sides), pixels.full, target.dpi)
     for entry, image in zip(chosen, images):
-        atomic_write(folder / f"{entry.stem}-front.png", _png(image, target.dpi))
-    atomic_write(folder / "back.png", _png(images[-1], target.dpi))
+        atomic_write(folder / f"{entry.stem}-front.png", card_images.png(image, target.dpi))
+    atomic_write(folder / "back.png", card_images.png(images[-1], target.dpi))
 
 
 def _write_index(chosen: list[Entry], folder: Path) -> None:
@@ -193,9 +135,9 @@ def _write_index(chosen: list[Entry], folder: Path) -> None:
 
 def one_up_pdf(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry]) -> bytes:
     """Each copy of each card: its front page, then its back page."""
-    sheet = _one_card_sheet(pixels, target.dpi)
+    sheet = card_images.one_card_sheet(pixels, target.dpi)
     sides = [(e.card, side) for e in chosen for _ in range(e.copies) for side in ("front", "back")]
-    return _card_pdf(game, sheet, sides, boxes=True)
+    return card_images.card_pdf(game, sheet, sides, boxes=True)
 
 
 # --------------------------------------------------------------------------- Tabletop Simulator
@@ -230,11 +172,11 @@ def tts_sheets(game: Game, target: Target, chosen: list[Entry]) -> tuple[TtsGrid
 def _export_tts(game: Game, target: Target, chosen: list[Entry], folder: Path, final: Path,
                 deck: str, part: int, parts: int) -> None:
     grid, sheets = tts_sheets(game, target, chosen)
-    card_sheet = _one_card_sheet(CardPixels(grid.card, 0, 0), 72)  # trimmed, one point a pixel
+    card_sheet = card_images.one_card_sheet(CardPixels(grid.card, 0, 0), 72)  # trimmed, one point a pixel
     for number in range(part, len(sheets), parts):
         entries_here = sheets[number]
         sides = [(e.card, "front") for e in entries_here] + [(entries_here[0].card, "back")]
-        images = _rasterise(_card_pdf(game, card_sheet, sides), grid.card, 72)
+        images = card_images.rasterise(card_images.card_pdf(game, card_sheet, sides), grid.card, 72)
         atlas = Image.new("RGB", (grid.columns * grid.card[0], grid.rows * grid.card[1]), "white")
         for slot, image in enumerate(images[:-1]):
             atlas.paste(image, _slot_origin(grid, slot))

@@ -1,0 +1,73 @@
+"""render/card_images: one card a page, drawn by the card painter of the sheets, and as images
+(print services, Tabletop Simulator, the rulebook's card diagram, the live preview)."""
+from __future__ import annotations
+
+import io
+
+import pypdfium2
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
+
+from ..layout import Sheet
+from ..load.targets import CardPixels
+from ..model import BuildError, Card, Game
+from . import cards as card_sheets
+
+
+def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
+    """A page of exactly one card with its bleed, in points."""
+    pt = 72 / dpi
+    full_w, full_h = pixels.full
+    bleed_x = (full_w - pixels.trim[0]) / 2 * pt
+    bleed_y = (full_h - pixels.trim[1]) / 2 * pt
+    return Sheet(full_w * pt, full_h * pt, full_w * pt - 2 * bleed_x, full_h * pt - 2 * bleed_y,
+                 min(bleed_x, bleed_y), 1, 1, 0.0, 0.0)
+
+
+def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool = False) -> bytes:
+    """One page per (card, 'front'|'back'), each the card with its bleed."""
+    with card_sheets.reproducible():
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
+        canvas.setTitle(f"{game.title}: cards")
+        canvas.setAuthor(game.author or game.title)
+        canvas.setCreator("cardgen")
+        painter = card_sheets.CardPainter(game, canvas, sheet)
+        slot, cell = sheet.slot(0), sheet.cell(0)
+        for card, side in sides:
+            if boxes:
+                canvas.setTrimBox((slot.x, slot.y, slot.right, slot.top))
+                canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
+            form = painter.face_form(card) if side == "front" else painter.back_form()
+            card_sheets.place(canvas, form, slot, cell)
+            canvas.showPage()
+        canvas.save()
+        return buffer.getvalue()
+
+
+def rasterise(pdf: bytes, size: tuple[int, int], dpi: int) -> list[Image.Image]:
+    """Each page as an RGB image of exactly `size` pixels."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        images = []
+        for page in document:
+            # a hair under dpi/72: the page is exactly size at dpi, and pdfium rounds its pixels up
+            image = page.render(scale=dpi / 72 * (1 - 1e-7)).to_pil().convert("RGB")
+            if image.size != size:
+                raise BuildError(f"a card rendered at {image.size[0]}x{image.size[1]} px, not {size[0]}x{size[1]}")
+            images.append(image)
+        return images
+    finally:
+        document.close()
+
+
+def png(image: Image.Image, dpi: int) -> bytes:
+    data = io.BytesIO()
+    image.save(data, "PNG", dpi=(dpi, dpi), compress_level=1)
+    return data.getvalue()
+
+
+def card_png(game: Game, card: Card, size: tuple[int, int], dpi: int) -> bytes:
+    """The card's face, trimmed, as a PNG of `size` pixels tagged with `dpi`."""
+    sheet = one_card_sheet(CardPixels(size, 0, 0), dpi)
+    return png(rasterise(card_pdf(game, sheet, [(card, "front")]), size, dpi)[0], dpi)
