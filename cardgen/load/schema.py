@@ -399,6 +399,28 @@ def files() -> dict[str, Fields]:
 # --------------------------------------------------------------------------- reading and the JSON Schema
 
 
+# export-targets.yaml (art/ and a game's own): what print services and Tabletop Simulator want
+EXPORT_FORMATS = ("png", "1up-pdf", "tts")
+MAX_PIXELS = 20_000
+CARD_PIXELS = Fields("card size", {
+    "trim": Field(ListOf(Number(1, MAX_PIXELS)), True, doc="trimmed width and height in pixels"),
+    "bleed": Field(Number(0, MAX_PIXELS / 10), True, doc="bleed on each side, in pixels"),
+    "safe": Field(Number(0, MAX_PIXELS / 10), doc="the safe zone inside the trim line, in pixels"),
+})
+TTS_SHEET = Fields("sheet", {
+    "columns": Field(Integer(2, 10), True), "rows": Field(Integer(2, 7), True),
+    "max_pixels": Field(Integer(256, 16384), True, doc="the largest side of a sheet image"),
+})
+EXPORT_TARGET = Fields("export target", {
+    "name": Field(Text(MAX_NAME), True, doc="the service's name"),
+    "format": Field(Text(choices=EXPORT_FORMATS), True),
+    "dpi": Field(Integer(50, 1200), True),
+    "sizes": Field(Table(Text(), CARD_PIXELS), doc="per card size (poker, bridge, tarot, mini); none: the game's own"),
+    "bleed_mm": Field(Number(0, 10), doc="with no sizes: the bleed around the game's card size"),
+    "sheet": Field(TTS_SHEET, doc="tts: the grid and largest size of a deck sheet"),
+})
+
+
 class Values(dict):
     """A mapping's values by key (YAML nodes), read through their declared types."""
 

@@ -11,11 +11,10 @@ import yaml
 from ..layout import CARD_SIZES_MM
 from ..model import Finding
 from ..paths import ART
-from . import ID_PATTERN, Reader, _did_you_mean
+from . import Reader, _did_you_mean
+from .schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET
 
 SHIPPED = ART / "export-targets.yaml"
-FORMATS = ("png", "1up-pdf", "tts")
-MAX_PIXELS = 20_000  # a card side or a sheet side, in pixels
 
 
 @dataclass(frozen=True)
@@ -83,51 +82,36 @@ def _targets(r: Reader, doc) -> dict[str, Target]:
 
 
 def _target(r: Reader, name: str, node) -> Target | None:
-    m = r.mapping(node, {"name": True, "format": True, "dpi": True, "sizes": False, "bleed_mm": False,
-                         "sheet": False}, f"export target '{name}'")
-    if not m:
-        return None
-    fmt = r.text(m.get("format"), "format")
-    if fmt not in FORMATS:
-        r.error(m.get("format"), "unknown-format", f"export target '{name}': unknown format '{fmt}'",
-                _did_you_mean(fmt, FORMATS) or f"formats are: {', '.join(FORMATS)}")
-        return None
-    dpi = r.integer(m.get("dpi"), "dpi", 50, 1200)
+    before = len(r.findings)
+    m = r.mapping(node, EXPORT_TARGET, f"export target '{name}'")
+    fmt = m.read("format", "")
+    if "format" in m and fmt not in EXPORT_FORMATS:
+        r.error(m["format"], "unknown-format", f"export target '{name}': unknown format '{fmt}'",
+                _did_you_mean(fmt, EXPORT_FORMATS) or f"formats are: {', '.join(EXPORT_FORMATS)}")
+    sizes = _sizes(r, name, m["sizes"]) if "sizes" in m else {}
+    sheet = r.mapping(m["sheet"], TTS_SHEET) if "sheet" in m else None
+    target = Target(name, m.read("name", ""), fmt, m.read("dpi"), sizes, m.read("bleed_mm", 3.0),
+                    TtsSheet(*(sheet.read(k) for k in TTS_SHEET)) if sheet is not None else TtsSheet())
+    return target if len(r.findings) == before else None
+
+
+def _sizes(r: Reader, name: str, node) -> dict[str, CardPixels]:
+    if not isinstance(node, yaml.MappingNode):
+        r.error(node, "wrong-type", f"export target '{name}': sizes should be a mapping of card sizes")
+        return {}
     sizes = {}
-    if "sizes" in m and not isinstance(m["sizes"], yaml.MappingNode):
-        r.error(m["sizes"], "wrong-type", f"export target '{name}': sizes should be a mapping of card sizes")
-    elif "sizes" in m:
-        for size_node, spec in m["sizes"].value:
-            size = r.text(size_node, "card size")
-            if size not in CARD_SIZES_MM:
-                r.error(size_node, "unknown-size", f"export target '{name}': unknown card size '{size}'",
-                        _did_you_mean(size, CARD_SIZES_MM) or f"sizes are: {', '.join(CARD_SIZES_MM)}")
-                continue
-            pixels = _pixels(r, spec, f"export target '{name}', {size}")
-            if pixels:
-                sizes[size] = pixels
-    bleed_mm = r.number(m["bleed_mm"], "bleed_mm", 0, 10) if "bleed_mm" in m else 3.0
-    sheet = _sheet(r, m["sheet"]) if "sheet" in m else TtsSheet()
-    if dpi is None or bleed_mm is None or sheet is None:
-        return None
-    return Target(name, r.text(m.get("name"), "name"), fmt, dpi, sizes, bleed_mm, sheet)
-
-
-def _pixels(r: Reader, node, what: str) -> CardPixels | None:
-    m = r.mapping(node, {"trim": True, "bleed": True, "safe": False}, what)
-    trim = r.sequence(m.get("trim"), "trim") if m else []
-    if len(trim) != 2:
-        r.error(m.get("trim") if m else node, "wrong-type", f"{what}: trim should be [width, height] in pixels")
-        return None
-    width, height = (r.number(n, "trim", 1, MAX_PIXELS) for n in trim)
-    bleed = r.number(m.get("bleed"), "bleed", 0, MAX_PIXELS / 10)
-    safe = r.number(m["safe"], "safe", 0, MAX_PIXELS / 10) if "safe" in m else 0.0
-    if None in (width, height, bleed, safe):
-        return None
-    return CardPixels((width, height), bleed, safe)
-
-
-def _sheet(r: Reader, node) -> TtsSheet | None:
-    m = r.mapping(node, {"columns": True, "rows": True, "max_pixels": True}, "sheet")
-    values = [r.integer(m.get(k), k, 2, high) for k, high in (("columns", 10), ("rows", 7), ("max_pixels", 16384))]
-    return None if not m or None in values else TtsSheet(*values)
+    for size_node, spec in node.value:
+        size = r.text(size_node, "card size")
+        if size not in CARD_SIZES_MM:
+            r.error(size_node, "unknown-size", f"export target '{name}': unknown card size '{size}'",
+                    _did_you_mean(size, CARD_SIZES_MM) or f"sizes are: {', '.join(CARD_SIZES_MM)}")
+            continue
+        m = r.mapping(spec, CARD_PIXELS, f"export target '{name}', {size}")
+        trim = r.sequence(m.get("trim"), "trim")
+        if len(trim) != 2:
+            r.error(m.get("trim", spec), "wrong-type", f"export target '{name}', {size}: trim should be "
+                    "[width, height] in pixels")
+            continue
+        width, height = (CARD_PIXELS.fields["trim"].type.item.read(r, n, "trim") for n in trim)
+        sizes[size] = CardPixels((width, height), m.read("bleed"), m.read("safe", 0.0))
+    return sizes
