@@ -3,12 +3,15 @@ parts the game's cards use, version text as written, singular for one card, no f
 counts, short chapters that flow on. Read back from real PDFs."""
 from __future__ import annotations
 
+import io
 import re
 import shutil
 
 import pdfplumber
+import pypdf
 import pypdfium2
 import pytest
+from PIL import Image, ImageChops, ImageStat
 
 from cardgen import engine, load, symbols
 from cardgen.render import cards, documents
@@ -152,3 +155,14 @@ def test_a_game_without_setups_checks_and_builds_its_proof_sheet_and_rulebook(ga
     assert all(name in text for name in ("Boom", "Shield", "Peek"))
     assert main(["cards", str(folder), "--out", str(out)]) == 2
     assert "--all-types" in capsys.readouterr().err
+
+
+def test_the_rulebooks_card_diagram_is_the_printed_card(plain_game):
+    """The diagram's image is the example card drawn by the card painter, as the sheets print it."""
+    game, rulebook, _ = plain_game
+    pages = [p for p in pypdf.PdfReader(rulebook).pages if "The parts of a card" in (p.extract_text() or "")]
+    assert len(pages) == 1 and len(pages[0].images) == 1
+    shown = pages[0].images[0].image.convert("RGB")
+    drawn = Image.open(io.BytesIO(documents.example_card_png(game))).convert("RGB")
+    assert shown.size == drawn.size
+    assert ImageStat.Stat(ImageChops.difference(shown, drawn)).mean[0] < 2

@@ -26,7 +26,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from .. import glyphs, images, markup, symbols
-from ..layout import PAPERS_MM
+from ..layout import PAPERS_MM, card_size_mm
 from ..engine import GameReport, PlayerCount, SetupReport, StepReport
 from ..paths import ART as SHARED_ART, TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file
 from ..model import BuildError, Card, Color, Game, Setup, Variation
@@ -200,6 +200,8 @@ def _fetcher_class():
             try:
                 if url.startswith(GENERATED + ":") and url == symbol_font_name(self.game)[1]:
                     return URLFetcherResponse(url, symbols.symbol_font(self.game), {"Content-Type": "font/otf"})
+                if url.startswith(GENERATED + ":") and url == example_card_url(self.game):
+                    return URLFetcherResponse(url, example_card_png(self.game), {"Content-Type": "image/png"})
                 path = local_file(url, self.game.folder, self.origin)
             except BuildError as exc:
                 self.refused.append(exc)
@@ -596,6 +598,9 @@ def rulebook_context(game: Game, report: GameReport) -> dict:
         "report": report,
         "example_card": _example_card(game),
         "card_parts": card_parts(game),
+        "example_card_image": example_card_url(game),
+        "callouts": diagram_callouts(game, card_parts(game)),
+        "example_parts": _parts_of(_example_card(game)) if game.cards else set(),
         "numbers_in_brackets": numbers_in_brackets(game),
         **symbol_context(game),
         "colors": {c.id: c for c in game.colors},
@@ -615,6 +620,53 @@ def rulebook_context(game: Game, report: GameReport) -> dict:
 
 def _card_explanation(game: Game, card: Card) -> Markup:
     return markdown_html(card.details or card.text, game, f"card '{card.name}'")
+
+
+DIAGRAM_WIDTH_MM, DIAGRAM_DPI = 56, 300
+
+
+def example_card_url(game: Game) -> str:
+    """The URL the rulebook shows the example card under: the fetcher draws it (card_images)."""
+    card = _example_card(game)
+    digest = hashlib.sha256(f"{game.id}\0{card.id if card else ''}".encode("utf-8")).hexdigest()[:16]
+    return f"{GENERATED}:card-{digest}.png"
+
+
+def example_card_png(game: Game) -> bytes:
+    """The example card as the sheets print it (trimmed), at the diagram's width."""
+    from . import card_images
+
+    card = _example_card(game)
+    width_mm, height_mm = card_size_mm(game.card_size)
+    width = round(DIAGRAM_WIDTH_MM / 25.4 * DIAGRAM_DPI)
+    return card_images.card_png(game, card, (width, round(width * height_mm / width_mm)), DIAGRAM_DPI)
+
+
+def diagram_callouts(game: Game, parts: dict[str, int]) -> list[tuple[int, float, float]]:
+    """The number of each part the example card shows and where its callout sits on the card, in
+    % of its width and height: at the region the card layout gives that part."""
+    design = game.layout
+    width, height = design["design"]["width"], design["design"]["height"]
+    box = lambda key: design[key]  # noqa: E731
+    spots = {
+        "name": (box("name")["x"] + box("name")["width"] / 2, box("name")["y"] + box("name")["height"]),
+        "symbol": (box("symbol")["x"] - box("symbol")["radius"], box("symbol")["y"] - box("symbol")["radius"]),
+        "star": (box("star")["x"] - box("star")["size"], box("star")["y"]),
+        "number": (box("number")["x"] + box("number")["radius"], box("number")["y"] - box("number")["radius"]),
+        "flavor": (box("flavor")["x"], box("flavor")["y"] + box("flavor")["height"] / 2),
+        "art": (box("art")["x"] + box("art")["width"] / 2, box("art")["y"] + box("art")["height"] / 3),
+        "tags": (width / 2 - 12, box("tags")["y"] - box("tags")["height"] / 2),
+        "text": (box("text")["x"], box("text")["y"]),
+    }
+    shown = _parts_of(_example_card(game))
+    return [(number, round(100 * spots[part][0] / width, 2), round(100 * spots[part][1] / height, 2))
+            for part, number in parts.items() if part in shown]
+
+
+def _parts_of(card: Card) -> set[str]:
+    optional = {"star": card.star, "number": card.number is not None, "flavor": bool(card.flavor),
+                "tags": bool(card.tags), "text": bool(card.text)}
+    return {"name", "symbol", "art"} | {part for part, shown in optional.items() if shown}
 
 
 def card_parts(game: Game) -> dict[str, int]:
@@ -640,9 +692,7 @@ def numbers_in_brackets(game: Game) -> bool:
 
 def _example_card(game: Game) -> Card | None:
     """The card that shows the most regions in the 'structure of a card' diagram."""
-    def shown(card: Card) -> int:
-        return (card.number is not None) + card.star + bool(card.tags) + bool(card.flavor) + bool(card.text)
-    return max(game.cards, key=shown, default=None)
+    return max(game.cards, key=lambda card: len(_parts_of(card)), default=None)
 
 
 def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[tuple]:
