@@ -178,7 +178,7 @@ def _declared(t: schema.Type, out: dict) -> dict:
 
 
 DECLARED = {}
-for _spec in schema.files().values():
+for _spec in (*schema.files().values(), schema.EXPORT_TARGET):  # export targets: art/ and a game's own table
     _declared(_spec, DECLARED)
 
 
