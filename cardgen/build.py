@@ -656,8 +656,10 @@ def _render_export(output: Output, game, report, stage, placeholders) -> None:
     from .render import exports
 
     job = output.export
-    # the stage's files are published into the folder the stage sits in (TTS names them by path)
-    exports.export(game, job.target, job.deck, dict(job.counts), stage, stage.parent, job.part, job.parts)
+    # files that name each other by path (TTS) name them where they will be published: the
+    # folder the build's staging folder sits in
+    staging = next(p for p in (stage, *stage.parents) if p.name.startswith(STAGE_PREFIX))
+    exports.export(game, job.target, job.deck, dict(job.counts), stage, staging.parent, job.part, job.parts)
 
 
 def _sheet_options(output: Output) -> dict:

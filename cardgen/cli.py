@@ -162,6 +162,7 @@ def _parser() -> argparse.ArgumentParser:
     which.add_argument("--all-types", action="store_true", help="one card of every type")
     p.add_argument("--dpi", type=_positive, help="pixels per inch for the png target (default 300)")
     p.add_argument("--out", help="output folder (default: output/<game>/); files go into export-<target>-<deck>/")
+    p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
@@ -265,9 +266,8 @@ def cmd_cards(args) -> int:
 
 
 def cmd_export(args) -> int:
-    game, checked = build.load_checked(args.game)
-    return _run(game, checked, build.plan_export(game, checked, args.to, args.setup, args.all_types, args.dpi),
-                args.out)
+    return _build(args, lambda game, checked: build.plan_export(
+        game, checked, args.to, args.setup, args.all_types, args.dpi))
 
 
 def cmd_build(args) -> int:

@@ -3,7 +3,7 @@ art/export-targets.yaml and the game's own export-targets.yaml, which adds or re
 Checked here like the rest of the data, so that `cardgen export` never meets a bad entry."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -44,9 +44,13 @@ class Target:
     name: str
     format: str
     dpi: int
-    sizes: dict[str, CardPixels] = field(default_factory=dict)  # empty: the game's own card size
+    size_table: tuple[tuple[str, CardPixels], ...] = ()  # none: the game's own card size
     bleed_mm: float = 3.0  # with no sizes: the bleed around the game's card size
     sheet: TtsSheet = TtsSheet()
+
+    @property
+    def sizes(self) -> dict[str, CardPixels]:
+        return dict(self.size_table)
 
 
 def load_targets(game_folder: Path) -> tuple[dict[str, Target], list[Finding]]:
@@ -90,7 +94,7 @@ def _target(r: Reader, name: str, node) -> Target | None:
                 _did_you_mean(fmt, EXPORT_FORMATS) or f"formats are: {', '.join(EXPORT_FORMATS)}")
     sizes = _sizes(r, name, m["sizes"]) if "sizes" in m else {}
     sheet = r.mapping(m["sheet"], TTS_SHEET) if "sheet" in m else None
-    target = Target(name, m.read("name", ""), fmt, m.read("dpi"), sizes, m.read("bleed_mm", 3.0),
+    target = Target(name, m.read("name", ""), fmt, m.read("dpi"), tuple(sizes.items()), m.read("bleed_mm", 3.0),
                     TtsSheet(*(sheet.read(k) for k in TTS_SHEET)) if sheet is not None else TtsSheet())
     return target if len(r.findings) == before else None
 
