@@ -21,7 +21,7 @@ def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
     bleed_x = (full_w - pixels.trim[0]) / 2 * pt
     bleed_y = (full_h - pixels.trim[1]) / 2 * pt
     return Sheet(full_w * pt, full_h * pt, full_w * pt - 2 * bleed_x, full_h * pt - 2 * bleed_y,
-                 min(bleed_x, bleed_y), 1, 1, 0.0, 0.0)
+                 min(bleed_x, bleed_y), 1, 1)
 
 
 def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool = False) -> bytes:
