@@ -13,7 +13,7 @@ import pypdfium2
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from cardgen import engine, load, symbols
+from cardgen import engine, layout, load, symbols
 from cardgen.render import cards, documents
 
 from conftest import CARD_DATA
@@ -134,9 +134,10 @@ def test_a_card_carries_its_own_symbol_on_its_card(tmp_path):
             if first.getpixel((x, y)) != second.getpixel((x, y))]
     assert diff, "the card's own symbol changed nothing"
     xs, ys = [x for x, _ in diff], [y for _, y in diff]
-    # Imploding Puppy is the second card of the proof sheet: every change lies in the top row's middle third
-    assert first.width / 3 - 5 < min(xs) and max(xs) < 2 * first.width / 3 + 5
-    assert max(ys) < first.height / 2
+    # Imploding Puppy is the second card of the proof sheet: every change lies in its slot
+    cell = layout.make_sheet("a4", game.card_size).cell(1)
+    assert cell.x - 1 <= min(xs) and max(xs) <= cell.right + 1
+    assert first.height - cell.top - 1 <= min(ys) and max(ys) <= first.height - cell.y + 1
 
 
 def test_a_game_without_setups_checks_and_builds_its_proof_sheet_and_rulebook(game_copy, tmp_path, capsys):
