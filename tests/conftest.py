@@ -8,6 +8,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
+from cardgen import cli
 from cardgen.engine import check_game
 from cardgen.load import load_game
 
@@ -45,3 +46,18 @@ def game_copy(tmp_path):
         return target
 
     return copy
+
+
+def check(folder, capsys) -> tuple[int, str]:
+    """`cardgen check FOLDER`: its exit code and report (never a traceback)."""
+    code = cli.main(["check", str(folder)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out
+
+
+def edit(path, old: str, new: str) -> None:
+    """Replace the first `old` in a file of a game copy (which must contain it)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")

@@ -10,18 +10,9 @@ import pytest
 from cardgen import cli
 from cardgen.paths import ART
 
-
-def check(folder, capsys) -> tuple[int, str]:
-    code = cli.main(["check", str(folder)])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err
-    return code, out.out
+from conftest import check, edit
 
 
-def edit(path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def line_of(path, text: str) -> int:

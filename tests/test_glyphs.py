@@ -10,22 +10,11 @@ import pytest
 
 from cardgen import cli
 
-from conftest import TINY_GAME
+from conftest import TINY_GAME, check, edit
 
 CJK = "漢"  # U+6F22: no shipped font has it
 
 
-def check(folder, capsys) -> tuple[int, str]:
-    code = cli.main(["check", str(folder)])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err
-    return code, out.out
-
-
-def edit(path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def position(path, text: str) -> tuple[int, int]:

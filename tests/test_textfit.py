@@ -10,23 +10,12 @@ import pdfplumber
 
 from cardgen import cli
 
-from conftest import TINY_GAME
+from conftest import TINY_GAME, check, edit
 
 LONG = " ".join(["Everything everywhere all at once."] * 12)
 NEEDS = re.compile(r"it needs ([\d.]+) pt, the smallest allowed is ([\d.]+) pt")
 
 
-def check(folder, capsys) -> tuple[int, str]:
-    code = cli.main(["check", str(folder)])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err
-    return code, out.out
-
-
-def edit(path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def finding(out: str, file: str, line: int) -> str:
