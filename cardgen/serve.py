@@ -19,10 +19,8 @@ import io
 import json
 import shutil
 import signal
-import sys
 import tempfile
 import threading
-import time
 from datetime import datetime, timezone
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -180,7 +178,7 @@ class Preview:
             self.documents_due.set()
 
     def _draw_cards(self, inputs: cache.Snapshot, game, report) -> tuple[list[dict], list[dict]]:
-        from .render import cards as render
+        from .render import card_images
 
         counts = {s.setup.name: s.print_counts for s in report.setups}
         previous = {card["id"]: card for card in self.state["cards"]}
@@ -191,7 +189,7 @@ class Preview:
             key = cache.sheet_key(inputs, game, "preview", [card])
             if key not in self.images:
                 try:
-                    self.images[key] = _png(render.render_face(game, card), CARD_SCALE)
+                    self.images[key] = _png(card_images.face_pdf(game, card), CARD_SCALE)
                 except CardgenError as exc:
                     problems.append({"where": str(exc.where) if exc.where else None, "level": ERROR,
                                      "code": "", "message": exc.message + (f" ({exc.hint})" if exc.hint else "")})

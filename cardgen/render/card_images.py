@@ -8,7 +8,7 @@ import pypdfium2
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from ..layout import Sheet
+from ..layout import MM, Sheet, card_size_mm
 from ..load.targets import CardPixels
 from ..model import BuildError, Card, Game
 from . import cards as card_sheets
@@ -71,3 +71,9 @@ def card_png(game: Game, card: Card, size: tuple[int, int], dpi: int) -> bytes:
     """The card's face, trimmed, as a PNG of `size` pixels tagged with `dpi`."""
     sheet = one_card_sheet(CardPixels(size, 0, 0), dpi)
     return png(rasterise(card_pdf(game, sheet, [(card, "front")]), size, dpi)[0], dpi)
+
+
+def face_pdf(game: Game, card: Card) -> bytes:
+    """One card's face, trimmed, on a page of the card's size (the live preview's picture)."""
+    width, height = (side * MM for side in card_size_mm(game.card_size))
+    return card_pdf(game, Sheet(width, height, width, height, 0, 1, 1), [(card, "front")])

@@ -62,22 +62,6 @@ def write_proof_sheet(game: Game, out_dir=None, **options) -> Path:
     return _write(game, list(game.cards), output_dir(game, out_dir) / "cards-all-types.pdf", **options)
 
 
-def render_face(game: Game, card: Card) -> bytes:
-    """One card's face, trimmed, on a page of its own: the live preview's picture of the card,
-    drawn by the same painter as the sheets."""
-    try:
-        sheet = layout.make_sheet("a4", game.card_size, 0)
-    except ValueError as exc:
-        raise BuildError(str(exc)) from None
-    with reproducible():
-        buffer = io.BytesIO()
-        canvas = Canvas(buffer, pagesize=(sheet.card_w, sheet.card_h), invariant=1, pageCompression=1)
-        canvas.doForm(CardPainter(game, canvas, sheet).face_form(card))
-        canvas.showPage()
-        canvas.save()
-    return buffer.getvalue()
-
-
 def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tuple[float, float] = (0, 0),
                       mode: str = "long-edge", png: bool = False) -> Path:
     """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the

@@ -28,7 +28,7 @@ from markupsafe import Markup
 from .. import glyphs, images, markup, symbols
 from ..layout import PAPERS_MM, card_size_mm
 from ..engine import GameReport, PlayerCount, SetupReport, StepReport
-from ..paths import ART as SHARED_ART, TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file
+from ..paths import TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file
 from ..model import BuildError, Card, Color, Game, Setup, Variation
 from ..report import players_label
 from ..write import atomic_write
@@ -592,15 +592,17 @@ def _number(parts: list[Part], prefix: str = "") -> None:
 
 def rulebook_context(game: Game, report: GameReport) -> dict:
     chapters = rulebook_outline(game, report)
+    example, parts = _example_card(game), card_parts(game)
+    shown = _parts_of(example) if example else set()
     return {
         "chapters": chapters,
         "contents": [p for ch in chapters for p in ch.walk()],
         "report": report,
-        "example_card": _example_card(game),
-        "card_parts": card_parts(game),
+        "example_card": example,
+        "card_parts": parts,
         "example_card_image": example_card_url(game),
-        "callouts": diagram_callouts(game, card_parts(game)),
-        "example_parts": _parts_of(_example_card(game)) if game.cards else set(),
+        "callouts": diagram_callouts(game, parts, shown),
+        "example_parts": shown,
         "numbers_in_brackets": numbers_in_brackets(game),
         **symbol_context(game),
         "colors": {c.id: c for c in game.colors},
@@ -642,9 +644,9 @@ def example_card_png(game: Game) -> bytes:
     return card_images.card_png(game, card, (width, round(width * height_mm / width_mm)), DIAGRAM_DPI)
 
 
-def diagram_callouts(game: Game, parts: dict[str, int]) -> list[tuple[int, float, float]]:
-    """The number of each part the example card shows and where its callout sits on the card, in
-    % of its width and height: at the region the card layout gives that part."""
+def diagram_callouts(game: Game, parts: dict[str, int], shown: set[str]) -> list[tuple[int, float, float]]:
+    """The number of each part the example card shows (`shown`) and where its callout sits on the
+    card, in % of its width and height: at the region the card layout gives that part."""
     design = game.layout
     width, height = design["design"]["width"], design["design"]["height"]
     box = lambda key: design[key]  # noqa: E731
@@ -658,31 +660,25 @@ def diagram_callouts(game: Game, parts: dict[str, int]) -> list[tuple[int, float
         "tags": (width / 2 - 12, box("tags")["y"] - box("tags")["height"] / 2),
         "text": (box("text")["x"], box("text")["y"]),
     }
-    shown = _parts_of(_example_card(game))
     return [(number, round(100 * spots[part][0] / width, 2), round(100 * spots[part][1] / height, 2))
             for part, number in parts.items() if part in shown]
 
 
+CARD_PARTS = ("name", "symbol", "star", "number", "flavor", "art", "tags", "text")  # the diagram's order
+EVERY_CARD_PARTS = {"name", "symbol", "art"}  # every card has these (art: a placeholder without)
+
+
 def _parts_of(card: Card) -> set[str]:
+    """The parts of the card face this card shows."""
     optional = {"star": card.star, "number": card.number is not None, "flavor": bool(card.flavor),
                 "tags": bool(card.tags), "text": bool(card.text)}
-    return {"name", "symbol", "art"} | {part for part, shown in optional.items() if shown}
+    return EVERY_CARD_PARTS | {part for part, shown in optional.items() if shown}
 
 
 def card_parts(game: Game) -> dict[str, int]:
     """The parts of a card this game's cards use, numbered in the diagram's order."""
-    cards = game.cards
-    used = {
-        "name": True,
-        "symbol": True,
-        "star": any(c.star for c in cards),
-        "number": any(c.number is not None for c in cards),
-        "flavor": any(c.flavor for c in cards),
-        "art": True,
-        "tags": any(c.tags for c in cards),
-        "text": any(c.text for c in cards),
-    }
-    return {part: i for i, part in enumerate((p for p, shown in used.items() if shown), start=1)}
+    used = EVERY_CARD_PARTS.union(*(_parts_of(card) for card in game.cards))
+    return {part: i for i, part in enumerate((p for p in CARD_PARTS if p in used), start=1)}
 
 
 def numbers_in_brackets(game: Game) -> bool:

@@ -86,7 +86,7 @@ def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_di
     folder.mkdir(parents=True, exist_ok=True)
     pixels = card_pixels(game, target)
     if target.format == "png":
-        _export_pngs(game, target, pixels, chosen[part::parts], folder)
+        _export_pngs(game, target, pixels, chosen[part::parts], folder, with_back=part == 0)
         if part == 0:
             _write_index(chosen, folder)
     elif target.format == "1up-pdf":
@@ -109,15 +109,18 @@ def parts_of(game: Game, target: Target, counts: dict[str, int]) -> int:
 # --------------------------------------------------------------------------- per-card images
 
 
-def _export_pngs(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry], folder: Path) -> None:
+def _export_pngs(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry], folder: Path,
+                 with_back: bool) -> None:
+    """The fronts of `chosen`, and the deck's back when `with_back` (one part draws it)."""
     if not chosen:
         return
     sheet = card_images.one_card_sheet(pixels, target.dpi)
-    sides = [(e.card, "front") for e in chosen] + [(chosen[0].card, "back")]
+    sides = [(e.card, "front") for e in chosen] + ([(chosen[0].card, "back")] if with_back else [])
     images = card_images.rasterise(card_images.card_pdf(game, sheet, sides), pixels.full, target.dpi)
     for entry, image in zip(chosen, images):
         atomic_write(folder / f"{entry.stem}-front.png", card_images.png(image, target.dpi))
-    atomic_write(folder / "back.png", card_images.png(images[-1], target.dpi))
+    if with_back:
+        atomic_write(folder / "back.png", card_images.png(images[-1], target.dpi))
 
 
 def _write_index(chosen: list[Entry], folder: Path) -> None:
