@@ -79,6 +79,7 @@ class Color:
     symbol: str
     text_hex: str | None = None
     title_hex: str | None = None
+    back: str | None = None  # Back.id: the back of this color's cards
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class Kind:
     name: str
     meaning: str = ""
     role: str = ""  # "losing" (drawing one loses the game) | "saving" (saves from a losing card) | ""
+    back: str | None = None  # Back.id: the back of this kind's cards
 
 
 @dataclass(frozen=True)
@@ -140,8 +142,22 @@ class Card:
     art_file: Path | None = None  # the art's image, checked by load; None: drawn with a placeholder
     attributes: Mapping[str, str] = field(default_factory=dict)
     printed: bool = True  # False: a stand-in the engine counts but no sheet prints
+    back: str | None = None  # Back.id: this card's own back
     where: Where | None = None
     places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "text", "details" -> where typed
+
+
+@dataclass(frozen=True)
+class Back:
+    """A card back other than the game's own, for the cards, kinds or colors that name it."""
+
+    id: str
+    title: str = ""  # the text on the back; "" for the game's title
+    background: str | None = None  # colors of the layout's back this back changes
+    pattern: str | None = None
+    border: str | None = None
+    emblem: str | None = None  # a symbol name
+    where: Where | None = field(default=None, compare=False)  # its title in game.yaml (else its id)
 
 
 @dataclass(frozen=True)
@@ -305,6 +321,7 @@ class Game:
     cheatsheet: CheatSheet | None = None  # None: the game has no cheat sheet
     extra: Mapping[str, Any] = field(default_factory=dict)  # reference: data for a game's own templates
     export_targets: Mapping[str, Any] = field(default_factory=dict)  # id -> load.targets.Target
+    backs: tuple[Back, ...] = ()
 
     def color(self, color_id: str) -> Color:
         return self.colors_by_id[color_id]
@@ -321,6 +338,14 @@ class Game:
     def colors_by_id(self) -> Mapping[str, Color]:
         return {c.id: c for c in self.colors}
 
+    @cached_property
+    def backs_by_id(self) -> Mapping[str, Back]:
+        return {b.id: b for b in self.backs}
+
+    @cached_property
+    def kind_backs(self) -> Mapping[str, str | None]:
+        return {k.id: k.back for k in self.kinds}
+
     def setup(self, name: str) -> Setup:
         wanted = slugify(name)
         for s in self.setups:
@@ -330,6 +355,17 @@ class Game:
 
     def symbol_of(self, card: Card) -> str:
         return card.symbol or self.color(card.color).symbol
+
+    def back_of(self, card: Card) -> Back | None:
+        """The card's own back: the card's choice, else its first kind's with one, else its
+        color's; None for the game's back."""
+        kinds = self.kind_backs
+        chosen = card.back or next((kinds[k] for k in card.kinds if kinds.get(k)), None) or self.color(card.color).back
+        return self.backs_by_id.get(chosen)
+
+    def back_title(self, back: Back | None) -> str:
+        """The text on a back: its own title, else the game's."""
+        return back.title if back is not None and back.title else self.title
 
     def title_hex(self, card: Card) -> str | None:
         """The title color of a card: a kind style wins over the color's own."""

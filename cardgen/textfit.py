@@ -145,10 +145,11 @@ class CardText:
     def text(self, card: Card, hex_color: str, min_size: float | None = None):
         return self._fit(self.markup_at(card.text), self.design["text"], self.text_box(), hex_color, min_size)
 
-    def back_title(self, hex_color: str, min_size: float | None = None):
+    def back_title(self, text: str, hex_color: str, min_size: float | None = None):
+        """A back's title (the game's or a back's own) in the back's title box."""
         spec, box = self.design["back"], self.back_title_box()
         style = _style_factory(self.fonts[spec["title_font"]], self.fonts.family, 1.0, hex_color)
-        title = markup.escape(self.game.title)
+        title = markup.escape(text)
         smallest = self.scale.points(BACK_TITLE_MIN) if min_size is None else min_size
         return fit_paragraph(lambda size: title, style, box.w, box.h, self.scale.points(spec["title_size"]), smallest)
 
@@ -261,12 +262,23 @@ def check_fit(game: Game) -> list[Finding]:
                 fits[field, value] = _set(setter, field, card) is not None
             if not fits[field, value]:
                 findings.append(_card_text_too_long(setter, card, field))
-    if setter.back_title(MEASURE_COLOR) is None:
-        needed = _size_of(setter.back_title(MEASURE_COLOR, SMALLEST))
-        title_where = place_in_source(game, display_path(game.folder / "game.yaml", game.folder), game.title)(0)
-        findings.append(Finding(ERROR, TEXT_TOO_LONG, f"the game title '{game.title}' does not fit on the card back "
-                                f"{_needs(needed, setter.scale.points(BACK_TITLE_MIN))}", title_where,
-                                "shorten the title, or use a smaller back title (layout.yaml: back: {title_size: …})"))
+    findings.extend(_back_titles_too_long(game, setter))
+    return findings
+
+
+def _back_titles_too_long(game: Game, setter: CardText) -> list[Finding]:
+    """An error for the game's title and each back's own title that does not fit on a back."""
+    titles = {game.title: place_in_source(game, display_path(game.folder / "game.yaml", game.folder), game.title)(0)}
+    for back in game.backs:
+        titles.setdefault(game.back_title(back), back.where)
+    findings = []
+    for title, where in titles.items():
+        if setter.back_title(title, MEASURE_COLOR) is None:
+            needed = _size_of(setter.back_title(title, MEASURE_COLOR, SMALLEST))
+            findings.append(Finding(ERROR, TEXT_TOO_LONG, f"the title '{title}' does not fit on the card back "
+                                    f"{_needs(needed, setter.scale.points(BACK_TITLE_MIN))}", where,
+                                    "shorten the title, or use a smaller back title "
+                                    "(layout.yaml: back: {title_size: …})"))
     return findings
 
 

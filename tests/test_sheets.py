@@ -206,9 +206,11 @@ def test_each_back_lands_on_its_own_face_after_the_flip_or_fold(combo):
     backs = back_page.cards("back")
     for face, card in zip(front.cards("face"), deck):
         assert face.form == "FormXob." + cards.form_name("face", card.id)
+        own_back = "FormXob." + cards.form_name("back", "shields" if card.name == "Shield" else "")
         wanted = trim_of(face, bleed).moved(offset[0] * MM, offset[1] * MM)
         seen = [b for b in backs if close(through_the_sheet(sheet, trim_of(b, bleed)), wanted, ALIGN)]
         assert len(seen) == 1, (card.name, wanted)
+        assert seen[0].form == own_back
         assert seen[0].turned == (sheet.mode == "short-edge")  # upright after the card is turned over
         assert close(through_the_sheet(sheet, trim_of(seen[0], bleed)), wanted, EXACT)
 
@@ -314,22 +316,37 @@ def rgb(hex_color: str) -> tuple[int, int, int]:
     return tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
 
 
+def bleed_probes(slot: Rect, cell: Rect, inside: float) -> list[tuple[float, float]]:
+    """Points just inside the outer edge of a card's bleed, mid-side, where it has bleed."""
+    probes = [(slot.x - inside, slot.y + slot.h / 2, cell.x < slot.x),
+              (slot.right + inside, slot.y + slot.h / 2, cell.right > slot.right),
+              (slot.x + slot.w / 2, slot.y - inside, cell.y < slot.y),
+              (slot.x + slot.w / 2, slot.top + inside, cell.top > slot.top)]
+    return [(x, y) for x, y, has_bleed in probes if has_bleed]
+
+
+def same_color(got, want) -> bool:
+    return max(abs(a - b) for a, b in zip(got, want)) <= 3
+
+
 @pytest.mark.parametrize("mode", layout.PRINT_MODES)
 @pytest.mark.parametrize("spacing", layout.SPACINGS)
-def test_the_bleed_is_painted_in_the_cards_own_color(mode, spacing):
-    """Just inside the bleed's outer edge, mid-side, each face shows its own color (no neighbour
-    painted over it); with shared cuts, only the sheet's outer edges have bleed."""
+def test_each_card_and_its_own_back_paint_their_bleed(mode, spacing):
+    """Just inside the bleed's outer edge, mid-side, each face shows its own color and each back
+    its own background (the shields' back is green, the game's dark): no neighbour painted over
+    them. With shared cuts only the sheet's outer edges have bleed."""
     sheet, deck, pdf, _, _ = built("poker", "a4", 3, mode, (0, 0), spacing)
-    image, game, inside = pixels(pdf, 0), tiny_game(), 3 * MM - 0.4 * MM
+    game, inside = tiny_game(), 3 * MM - 0.4 * MM
+    faces = pixels(pdf, 0)
+    backs = faces if sheet.backs_beside_faces else pixels(pdf, 1)
+    design = game.layout["back"]
     for i, card in enumerate(deck):
-        slot, cell = sheet.slot(i), sheet.cell(i)
-        want = rgb(game.color(card.color).hex)
-        probes = [(slot.x - inside, slot.y + slot.h / 2, cell.x < slot.x), (slot.right + inside, slot.y + slot.h / 2,
-                  cell.right > slot.right), (slot.x + slot.w / 2, slot.y - inside, cell.y < slot.y),
-                  (slot.x + slot.w / 2, slot.top + inside, cell.top > slot.top)]
-        for x, y, has_bleed in probes:
-            if has_bleed:
-                assert max(abs(a - b) for a, b in zip(color_at(image, sheet, x, y), want)) <= 3, (card.name, x, y)
+        for x, y in bleed_probes(sheet.slot(i), sheet.cell(i), inside):
+            assert same_color(color_at(faces, sheet, x, y), rgb(game.color(card.color).hex)), (card.name, x, y)
+        back = game.back_of(card)
+        want = [rgb(getattr(back, key) if back else design[key]) for key in ("background", "pattern")]
+        for x, y in bleed_probes(sheet.back_slot(i), sheet.back_cell(i), inside):
+            assert any(same_color(color_at(backs, sheet, x, y), w) for w in want), (card.name, "back", x, y)
 
 
 def test_a_half_full_page_has_backs_only_behind_its_cards():
@@ -337,3 +354,35 @@ def test_a_half_full_page_has_backs_only_behind_its_cards():
     assert len(pages) == 2 and len(pages[0].cards("face")) == len(pages[1].cards("back")) == 4
     for face, back in zip(pages[0].cards("face"), pages[1].cards("back")):
         assert close(through_the_sheet(sheet, back.box), face.box, EXACT)
+
+
+# --------------------------------------------------------------------------- backs per card type
+
+
+def test_a_card_takes_its_own_back_then_its_kinds_then_its_colors(game_copy):
+    folder = game_copy()
+    game_yaml = folder / "game.yaml"
+    text = game_yaml.read_text().replace(
+        '{id: blue, name: Blue, meaning: Tools, hex: "#2e86c1", symbol: gear}',
+        '{id: blue, name: Blue, meaning: Tools, hex: "#2e86c1", symbol: gear, back: tools}')
+    text = text.replace("backs:", "backs:\n  - {id: tools, title: Tools}\n  - {id: peek}")
+    game_yaml.write_text(text)
+    cards_yaml = folder / "cards.yaml"
+    cards_yaml.write_text(cards_yaml.read_text().replace("{name: Peek, color: blue,", "{name: Peek, color: blue, back: peek,"))
+    result = load.load_game(str(folder))
+    assert result.ok, [str(f) for f in result.findings]
+    game = result.game
+    owns = {card.name: (game.back_of(card).id if game.back_of(card) else None) for card in game.cards}
+    assert owns == {"Boom": None, "Shield": "shields", "Peek": "peek", "No": "tools"}
+
+
+def test_an_unknown_back_is_a_check_error_with_its_place(game_copy, capsys):
+    from cardgen.cli import main
+
+    folder = game_copy()
+    cards_yaml = folder / "cards.yaml"
+    cards_yaml.write_text(cards_yaml.read_text().replace("{name: Peek, color: blue,", "{name: Peek, color: blue, back: shield,"))
+    assert main(["check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "tiny_game/cards.yaml:4:" in out and "unknown back 'shield'" in out and "[unknown-back]" in out
+    assert "shields" in out  # did you mean

@@ -28,7 +28,7 @@ from .cheatsheet import read_reference
 from .layout import read_layout
 from .symbol_checks import symbol_findings
 from ..model import (
-    ERROR, WARNING, Attribute, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
+    ERROR, WARNING, Attribute, Back, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
     Step, Tag, TextChecks, Variation, Waiver, Where, file_name_problem, sheet_file_name, slugify,
 )
 from . import schema
@@ -501,6 +501,10 @@ class _GameBuilder:
     def build(self, docs) -> Game:
         g = self.g
         top = g.mapping(docs["game"], schema.GAME)
+        backs = self._identified(top.get("backs"), schema.BACK, lambda ident, m: Back(
+            ident, m.read("title", ""), m.read("background"), m.read("pattern"), m.read("border"),
+            self._symbol(m, f"back '{ident}'", key="emblem"), g.where(m.get("title") or m.get("id"))))
+        self.back_ids = [b.id for b in backs]
         colors = self._colors(top.get("colors"))
         tags = self._identified(top.get("tags"), schema.TAG,
                                 lambda ident, m: Tag(ident, m.read("name", ""), m.read("meaning", "")))
@@ -541,6 +545,7 @@ class _GameBuilder:
             text_checks=self._text_checks(top.get("text_checks"), cards),
             layout=self._layout(),
             cheatsheet=cheatsheet, extra=reference,
+            backs=backs,
         )
 
     # -- game.yaml parts
@@ -566,23 +571,37 @@ class _GameBuilder:
         colors = self._identified(node, schema.COLOR, lambda cid, m: Color(
             id=cid, name=m.read("name", ""), meaning=m.read("meaning", ""),
             hex=m.read("hex") or "#888888", symbol=self._symbol(m, f"color '{cid}'"),
-            text_hex=m.read("text_hex"), title_hex=m.read("title_hex"),
+            text_hex=m.read("text_hex"), title_hex=m.read("title_hex"), back=self._back_id(g, m.get("back")),
         ))
         if not colors:
             g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
         return colors
 
-    def _symbol(self, m: Values, what: str, reader: Reader | None = None) -> str:
-        """A color's or a card's symbol name; load_game checks at the end that the game has it."""
-        name = m.read("symbol")
+    def _symbol(self, m: Values, what: str, reader: Reader | None = None, key: str = "symbol") -> str | None:
+        """A color's or a card's symbol (default star) or a back's emblem (default none); load_game
+        checks at the end that the game has it."""
+        name = m.read(key)
         if name is None:
-            return "star"
-        self.symbol_refs.append((name, (reader or self.g).where(m["symbol"]), what))
+            return "star" if key == "symbol" else None
+        self.symbol_refs.append((name, (reader or self.g).where(m[key]), what))
         return name
 
     def _kinds(self, node) -> tuple[Kind, ...]:
         return self._identified(node, schema.KIND, lambda ident, m: Kind(
-            ident, m.read("name", ""), m.read("meaning", ""), self._role(m)))
+            ident, m.read("name", ""), m.read("meaning", ""), self._role(m), self._back_id(self.g, m.get("back"))))
+
+    def _back_id(self, reader: "Reader", node) -> str | None:
+        """A color's, kind's or card's back: the id of one of game.yaml's backs."""
+        ident = reader.text(node, "back")
+        if not ident:
+            return None
+        if ident not in self.back_ids:
+            reader.error(node, "unknown-back", f"unknown back '{ident}'",
+                         _did_you_mean(ident, self.back_ids) or
+                         (f"backs are: {', '.join(self.back_ids)}" if self.back_ids else
+                          "define it in game.yaml's backs: list"))
+            return None
+        return ident
 
     def _role(self, m: Values) -> str:
         role = m.read("role", "")
@@ -696,6 +715,7 @@ class _GameBuilder:
             symbol=self._symbol(m, f"card '{getattr(m.get('name') or m.get('series'), 'value', '')}'", c)
             if "symbol" in m else None,
             printed=m.read("print", True),
+            back=self._back_id(c, m.get("back")),
             art_file=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
             places={"name": c.passage(m["name"] if "name" in m else m["series"]),

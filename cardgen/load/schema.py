@@ -271,10 +271,20 @@ COLOR = Fields("color", {
     "symbol": Field(Identifier(), True, doc="a symbol: <game>/symbols/<name>.svg or a built-in one"),
     "text_hex": Field(HexColor(), doc="the text color on this color (default: by contrast)"),
     "title_hex": Field(HexColor(), doc="the card-name color on this color"),
+    "back": Field(Text(), doc="the id of one of game.yaml's backs: the back of this color's cards"),
 })
 TAG = Fields("tag", _named("tag"))
 KIND = Fields("kind", {**_named("kind"), "role": Field(Text(choices=KIND_ROLES), doc="losing: drawing one loses; "
-                                                                             "saving: saves a player from one")})
+                                                                             "saving: saves a player from one"),
+                       "back": Field(Text(), doc="the id of one of game.yaml's backs: the back of this kind's cards")})
+BACK = Fields("back", {
+    "id": Field(Identifier(), True, "back id", "the id colors, kinds and cards name it by with back:"),
+    "title": Field(Text(MAX_NAME), label="back title", doc="the text on the back (default: the game's title)"),
+    "background": Field(HexColor(), doc="default: the layout's back background"),
+    "pattern": Field(HexColor(), doc="the color of the symbols repeated over the back"),
+    "border": Field(HexColor(), doc="the border and emblem color"),
+    "emblem": Field(Identifier(), doc="a symbol drawn above and below the title"),
+})
 KIND_STYLE = Fields("kind style", {"title_hex": Field(HexColor()), "hex": Field(HexColor())})
 ATTRIBUTE = Fields("attribute", {
     **{key: f for key, f in _named("attribute").items() if key != "meaning"},
@@ -355,6 +365,7 @@ GAME = Fields("game.yaml", {
     "reference": Field(REFERENCE, doc="data for the documents: the cheat sheet, and free data for a game's "
                                       "own templates"),
     "text_checks": Field(TEXT_CHECKS),
+    "backs": Field(ListOf(BACK), doc="card backs besides the game's own, named by colors, kinds or cards"),
 }, doc="a cardgen game: its title, colors, kinds, setup procedure and checks")
 
 RANGE = Fields("numbers", {"from": Field(Integer(0, MAX_NUMBER), True), "to": Field(Integer(0, MAX_NUMBER), True)})
@@ -370,6 +381,7 @@ CARD = Fields("card", {
     "details": Field(Text(), doc="the rulebook's longer explanation"),
     "art": Field(Text(), doc="an image in the game folder or art/, e.g. art/dragon.png"),
     "print": Field(Boolean(True), doc="false: the card is counted but not printed"),
+    "back": Field(Text(), doc="the id of one of game.yaml's backs: this card's own back"),
 }, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"})
 CARDS = Fields("cards.yaml", {"cards": Field(ListOf(CARD), True)}, doc="a cardgen game's cards")
 

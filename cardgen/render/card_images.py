@@ -38,7 +38,7 @@ def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: boo
             if boxes:
                 canvas.setTrimBox((slot.x, slot.y, slot.right, slot.top))
                 canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
-            form = painter.face_form(card) if side == "front" else painter.back_form()
+            form = painter.face_form(card) if side == "front" else painter.back_form(card)
             card_sheets.place(canvas, form, slot, cell)
             canvas.showPage()
         canvas.save()

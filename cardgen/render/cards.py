@@ -24,7 +24,7 @@ from reportlab.platypus import Paragraph
 from .. import layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
-from ..model import BuildError, Card, Color, Game, sheet_file_name
+from ..model import Back, BuildError, Card, Color, Game, sheet_file_name
 from ..textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
 from ..write import atomic_write, output_dir
 
@@ -136,9 +136,9 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
 
 def _place_backs(canvas: Canvas, painter: "CardPainter", sheet: Sheet, page: list[Card],
                  placed: list[tuple[Rect, Rect]]) -> None:
-    back = painter.back_form()
+    """Each card's own back where it lands behind its face."""
     for card, (slot, cell) in zip(page, placed):
-        place(canvas, back, slot, cell, turned=sheet.backs_upside_down)
+        place(canvas, painter.back_form(card), slot, cell, turned=sheet.backs_upside_down)
 
 
 def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
@@ -398,14 +398,26 @@ class CardPainter:
                                  card.where) from None
         return name
 
-    def back_form(self) -> str:
-        if "back" not in self.forms:
+    def back_form(self, card: Card) -> str:
+        """The form of the card's own back (the game's back unless the game gives it another)."""
+        back = self.game.back_of(card)
+        name = form_name("back", back.id if back else "")
+        if name not in self.forms:
+            spec = self._back_spec(back)
             for symbol in self._back_symbols():
-                self.symbol_form(symbol, self.design["back"]["pattern"])
-            if self._back_emblem():
-                self.symbol_form(self._back_emblem(), self.design["back"]["border"])
-            self._form("back", self._draw_back)
-        return "back"
+                self.symbol_form(symbol, spec["pattern"])
+            if self._back_emblem(spec):
+                self.symbol_form(self._back_emblem(spec), spec["border"])
+            self._form(name, lambda: self._draw_back(spec, self.game.back_title(back)))
+        return name
+
+    def _back_spec(self, back: Back | None) -> dict:
+        """The layout's back with the colors and emblem a back of the game's changes."""
+        spec = dict(self.design["back"])
+        if back:
+            spec.update({key: value for key in ("background", "pattern", "border", "emblem")
+                         if (value := getattr(back, key))})
+        return spec
 
     def _form(self, name: str, draw) -> None:
         b = self.sheet.bleed
@@ -690,8 +702,8 @@ class CardPainter:
     def _back_symbols(self) -> list[str]:
         return [s for s in dict.fromkeys(c.symbol for c in self.game.colors) if symbols.symbol_path(self.game, s)]
 
-    def _draw_back(self) -> None:
-        c, s, spec = self.canvas, self.scale, self.design["back"]
+    def _draw_back(self, spec: Mapping, title: str) -> None:
+        c, s = self.canvas, self.scale
         b = self.sheet.bleed
         c.setFillColor(HexColor(spec["background"]))
         c.rect(-b, -b, s.card_w + 2 * b, s.card_h + 2 * b, stroke=0, fill=1)
@@ -717,16 +729,17 @@ class CardPainter:
         c.setLineWidth(s.points(2.2))
         c.roundRect(inset, inset, s.card_w - 2 * inset, s.card_h - 2 * inset, s.length(spec["radius"]), stroke=1, fill=0)
         self._draw_back_emblems(spec)
-        self._draw_back_title(spec)
+        self._draw_back_title(spec, title)
 
-    def _back_emblem(self) -> str | None:
-        """The back's emblem symbol: the layout's choice, else the first color's."""
-        wanted = self.design["back"]["emblem"] or self.game.colors[0].symbol
+    def _back_emblem(self, spec: Mapping) -> str | None:
+        """The back's emblem symbol: the back's or the layout's choice (checked by load), else
+        the first color's (if the game has that symbol)."""
+        wanted = spec["emblem"] or self.game.colors[0].symbol
         return wanted if symbols.symbol_path(self.game, wanted) else None
 
     def _draw_back_emblems(self, spec: Mapping) -> None:
         """The emblem above and (upside down) below the title: the back looks the same either way up."""
-        emblem = self._back_emblem()
+        emblem = self._back_emblem(spec)
         if emblem is None:
             return
         c, s = self.canvas, self.scale
@@ -742,12 +755,12 @@ class CardPainter:
             self._draw_symbol(emblem, spec["border"], 0, 0, radius * 1.25)
             c.restoreState()
 
-    def _draw_back_title(self, spec: Mapping) -> None:
+    def _draw_back_title(self, spec: Mapping, text: str) -> None:
         c, s = self.canvas, self.scale
         width = self.texts.back_title_box().w
-        paragraph = self.texts.back_title(spec["title_color"])
+        paragraph = self.texts.back_title(text, spec["title_color"])
         if paragraph is None:
-            raise BuildError(f"the game title '{self.game.title}' does not fit on the card back")
+            raise BuildError(f"the title '{text}' does not fit on the card back")
         pad = s.length(3.5)
         bottom, top = ink_extent(paragraph)
         h = top - bottom + 2 * pad
