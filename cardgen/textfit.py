@@ -110,6 +110,7 @@ class CardText:
         self.game, self.design = game, game.layout
         self.fonts = Fonts(self.design)
         self.scale = Scale.of(self.design, card_w, card_h)
+        self._deck_name_size: float | None = None
 
     # -- boxes
 
@@ -132,12 +133,32 @@ class CardText:
     # -- the texts: a Paragraph, or None when the text does not fit at `min_size`
 
     def name(self, card: Card, hex_color: str, min_size: float | None = None):
-        """One line while it stays big enough, else wrapped smaller, else with words split."""
+        """The deck's one name size where the name fits (on one or two lines); else one line
+        while it stays big enough, else wrapped smaller, else with words split."""
         spec, box = self.design["name"], self.name_box()
         text = markup.escape(card.name)
-        return self._one_line(card.name, spec, box, hex_color) or \
+        return _fits(text, self.style(spec, hex_color)(self.deck_name_size()), box.w, box.h, max_lines=2) or \
+            self._one_line(card.name, spec, box, hex_color) or \
             self._fit(lambda size: text, spec, box, hex_color, min_size) or \
             self._fit(lambda size: text, spec, box, hex_color, min_size, split_words=True)
+
+    def deck_name_size(self) -> float:
+        """One name size for the whole deck: the largest at which every printed name fits its box
+        on one or two lines, leaving out the few names that only fit below one_line_min (they
+        get their own smaller size)."""
+        if self._deck_name_size is None:
+            spec, box = self.design["name"], self.name_box()
+            style = self.style(spec, MEASURE_COLOR)
+            largest = self.scale.points(spec["size"])
+            sizes = []
+            for name in sorted({card.name for card in self.game.cards if card.printed}):
+                text = markup.escape(name)
+                fitted = fit_paragraph(lambda size: text, style, box.w, box.h, largest, spec["one_line_min"],
+                                       max_lines=2)
+                if fitted is not None:
+                    sizes.append(fitted.style.fontSize)
+            self._deck_name_size = min(sizes, default=largest)
+        return self._deck_name_size
 
     def flavor(self, card: Card, hex_color: str, min_size: float | None = None):
         return self._fit(self.markup_at(card.flavor), self.design["flavor"], self.flavor_box(), hex_color, min_size)

@@ -386,3 +386,99 @@ def test_an_unknown_back_is_a_check_error_with_its_place(game_copy, capsys):
     out = capsys.readouterr().out
     assert "tiny_game/cards.yaml:4:" in out and "unknown back 'shield'" in out and "[unknown-back]" in out
     assert "shields" in out  # did you mean
+
+
+# --------------------------------------------------------------------------- card faces
+
+
+SHIPPED = ("exploding_puppy", "good_puppies", "zombie_kittens", "exploding_kittens", "exploding_cards", "starter")
+
+
+def contrast(a, b) -> float:
+    def luminance(rgb_value):
+        channels = [c / 255 for c in rgb_value]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_card_name_has_wcag_contrast_against_its_band(name):
+    game = load.load_game(name).game
+    for card in game.cards:
+        band = game.color(card.color).hex
+        assert contrast(rgb(cards.name_color(game, card)), rgb(band)) >= 4.5, card.name
+
+
+@dataclass
+class Glyph:
+    text: str
+    size: float
+    fill: tuple[int, int, int]
+    box: Rect
+
+
+def glyphs(pdf: bytes, number: int) -> list[Glyph]:
+    """Every character of a page with its size, fill color and box (pypdfium2)."""
+    import ctypes
+
+    raw = pypdfium2.raw
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        textpage = document[number].get_textpage()
+        out = []
+        for i in range(textpage.count_chars()):
+            text = textpage.get_text_range(i, 1)
+            if not text.strip():
+                continue
+            r, g, b, a = (ctypes.c_uint() for _ in range(4))
+            raw.FPDFText_GetFillColor(textpage.raw, i, *(ctypes.byref(v) for v in (r, g, b, a)))
+            left, bottom, right, top = textpage.get_charbox(i)
+            out.append(Glyph(text, round(raw.FPDFText_GetFontSize(textpage.raw, i), 2), (r.value, g.value, b.value),
+                             Rect(left, bottom, right - left, top - bottom)))
+        return out
+    finally:
+        document.close()
+
+
+@functools.lru_cache(maxsize=None)
+def one_card_per_color():
+    """Exploding Puppy's first card of each color (gray, green and blue once had white names
+    at 3.1 to 4.0:1), faces only, and where each card's name and effect text go."""
+    game = load.load_game("exploding_puppy").game
+    deck = list({card.color: card for card in reversed(game.cards)}.values())[::-1]
+    sheet = layout.make_sheet("a4", "poker", 0)
+    deck = deck[:sheet.per_page]
+    pdf = cards.render_sheets(game, deck, sheet, backs=False)
+    design = cards.load_layout(game)
+    scale = cards.Scale(sheet.card_w, sheet.card_h, 1, 1)
+    name_box, text_box = scale.box(design["name"]), scale.box(design["text"]).inset(scale.length(design["text"]["padding"]))
+    return game, deck, sheet, glyphs(pdf, 0), name_box, text_box
+
+
+def inside_box(glyph: Glyph, box: Rect) -> bool:
+    centre_x, centre_y = glyph.box.x + glyph.box.w / 2, glyph.box.y + glyph.box.h / 2
+    return box.x <= centre_x <= box.right and box.y <= centre_y <= box.top
+
+
+def test_names_are_drawn_once_in_one_size_at_wcag_contrast():
+    game, deck, sheet, page, name_box, _ = one_card_per_color()
+    sizes = set()
+    for i, card in enumerate(deck):
+        name = [g for g in page if inside_box(g, name_box.moved(sheet.slot(i).x, sheet.slot(i).y))]
+        assert "".join(g.text for g in name) == card.name.replace(" ", "")  # once: no shadow copy
+        band = rgb(game.color(card.color).hex)
+        assert all(contrast(g.fill, band) >= 4.5 for g in name), (card.name, name[0].fill)
+        sizes |= {g.size for g in name}
+    assert len(sizes) == 1, sizes  # one name size for the deck
+
+
+def test_effect_text_starts_at_the_top_of_its_box():
+    _, deck, sheet, page, _, text_box = one_card_per_color()
+    for i, card in enumerate(deck):
+        box = text_box.moved(sheet.slot(i).x, sheet.slot(i).y)
+        text = [g for g in page if inside_box(g, box)]
+        assert text, card.name
+        assert box.top - max(g.box.top for g in text) <= 2.5, card.name  # the first line's caps, not centred

@@ -346,12 +346,36 @@ def ink_of(hex_color: str) -> str:
     return ink
 
 
+MIN_CONTRAST = 4.5  # WCAG AA for text: card names against their band
+DARK_TEXT = "#1b1b1f"
+
+
 def text_on(color: Color) -> str:
-    """Text color on the color's band: the data's choice, else white or black by contrast."""
+    """Text color on the color's band: the data's choice, else white where it reads (WCAG
+    4.5:1), else the dark text; made readable either way."""
     if color.text_hex:
-        return color.text_hex
-    # white reads best on a colored band as long as it meets the contrast of large text (3:1)
-    return "#ffffff" if _contrast("#ffffff", color.hex) >= 3 else "#1b1b1f"
+        return readable(color.text_hex, color.hex)
+    return "#ffffff" if _contrast("#ffffff", color.hex) >= MIN_CONTRAST else readable(DARK_TEXT, color.hex)
+
+
+def readable(text_hex: str, background_hex: str) -> str:
+    """The text color, darkened or lightened (whichever reaches it first, keeping the hue as
+    long as possible) until it has MIN_CONTRAST against the background."""
+    if _contrast(text_hex, background_hex) >= MIN_CONTRAST:
+        return text_hex
+    for step in range(1, 21):
+        for target in ("#000000", "#ffffff"):
+            candidate = _mix(text_hex, target, step / 20)
+            if _contrast(candidate, background_hex) >= MIN_CONTRAST:
+                return candidate
+    return "#000000" if _contrast("#000000", background_hex) >= _contrast("#ffffff", background_hex) else "#ffffff"
+
+
+def name_color(game: Game, card: Card) -> str:
+    """The color of a card's name on its band: the kind's or color's title color, else the
+    color's text color, at least MIN_CONTRAST against the band."""
+    color = game.color(card.color)
+    return readable(game.title_hex(card) or text_on(color), color.hex)
 
 
 def _contrast(a: str, b: str) -> float:
@@ -548,12 +572,12 @@ class CardPainter:
 
     def _draw_name(self, card: Card, color: Color) -> None:
         spec, s = self.design["name"], self.scale
-        title = self.game.title_hex(card) or text_on(color)
+        title = name_color(self.game, card)
         offset = s.points(spec["shadow"])
         box = self.texts.name_box()
         paragraph = _fitted(self.texts.name(card, title), card, "name")
         if offset:
-            # a soft drop shadow in the band's own dark (or light) tone lifts the sketchy title
+            # a soft drop shadow in the band's own dark (or light) tone, for layouts that want one
             tone = _mix(color.hex, "#000000" if _luminance(title) > 0.3 else "#ffffff", 0.55)
             shadow = Paragraph(markup.escape(card.name), self.texts.style(spec, tone)(paragraph.style.fontSize))
             shadow.wrap(box.w, box.h)
@@ -633,7 +657,7 @@ class CardPainter:
         spec = self.design["text"]
         self.canvas.doForm(self._part("text-box", color, self._draw_text_box))
         if card.text:
-            draw_centred(self.canvas, _fitted(self.texts.text(card, spec["color"]), card, "text"), self.texts.text_box())
+            draw_from_top(self.canvas, _fitted(self.texts.text(card, spec["color"]), card, "text"), self.texts.text_box())
 
     def _draw_text_box(self, color: Color) -> None:
         c, s, spec = self.canvas, self.scale, self.design["text"]
@@ -780,6 +804,12 @@ def _fitted(paragraph, card: Card, what: str):
         raise BuildError(f"card '{card.name}': the {what} does not fit its box at this card size", card.where,
                          f"shorten the {what} or enlarge the box in layout.yaml")
     return paragraph
+
+
+def draw_from_top(canvas: Canvas, paragraph, box: Rect) -> None:
+    """Draw a wrapped paragraph with its glyphs' top at the top of the box."""
+    bottom, top = ink_extent(paragraph)
+    paragraph.drawOn(canvas, box.x, box.top - top)
 
 
 def draw_centred(canvas: Canvas, paragraph, box: Rect) -> None:
