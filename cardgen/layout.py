@@ -304,7 +304,7 @@ def make_sheet(paper: str = "a4", card_size: Any = DEFAULT_CARD_SIZE, bleed_mm: 
                       spacing, (offset_mm[0] * MM, offset_mm[1] * MM))
         if sheet.info_box() is not None:
             return sheet
-        # no room for the ruler: give up the row (or column) that frees the most room
+        # no room for the ruler: give up a row (or a column, when there are no more rows than columns)
         if rows > cols:
             rows -= 1
         else:

@@ -482,3 +482,48 @@ def test_effect_text_starts_at_the_top_of_its_box():
         text = [g for g in page if inside_box(g, box)]
         assert text, card.name
         assert box.top - max(g.box.top for g in text) <= 2.5, card.name  # the first line's caps, not centred
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_cards_says_what_the_bleed_costs_and_what_shared_cuts_mean(tmp_path, capsys):
+    from cardgen.cli import main
+
+    assert main(["cards", str(TINY_GAME), "--all-types", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert ("note: 3 mm bleed on every side leaves room for 12 44x63 mm cards a sheet on a4 "
+            "(16 with --layout shared-cuts, 16 without bleed)") in err
+    assert main(["cards", str(TINY_GAME), "--all-types", "--layout", "shared-cuts", "--mode", "gutterfold",
+                 "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "neighbouring cards share one cut line and have no bleed towards each other" in err
+    reader = pypdf.PdfReader(tmp_path / "cards-all-types.pdf")
+    assert len(reader.pages) == 1 and reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--mode", "gutterfold", "--offset", "1,0"], "folded, not flipped"),
+    (["--mode", "gutterfold", "--calibration"], "needs no calibration"),
+])
+def test_gutterfold_refuses_duplex_options(tmp_path, capsys, args, message):
+    from cardgen.cli import main
+
+    assert main(["cards", str(TINY_GAME), *args, "--out", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode, edge", [("long-edge", "long"), ("short-edge", "short")])
+def test_the_calibration_sheet_says_its_mode_and_puts_the_cross_through_the_sheet(tmp_path, mode, edge):
+    game = tiny_game()
+    path = cards.write_calibration(game, tmp_path, mode=mode, offset=(2.0, 1.0))
+    pdf = path.read_bytes()
+    sheet = layout.make_sheet("a4", "poker", 0, (2.0, 1.0), mode)
+    text = " ".join(page_text(pdf, 0, Rect(0, 0, sheet.page_w, sheet.page_h)).split())
+    assert f"Duplex calibration ({mode}): print this sheet double-sided, flipping on the {edge} edge." in text
+    assert f"--mode {mode} --offset X,Y" in text
+    back = walk(pypdf.PdfReader(io.BytesIO(pdf)), 1)
+    vertical = next(line for line in back.lines if abs(line[0][0] - line[1][0]) < EXACT)
+    horizontal = next(line for line in back.lines if abs(line[0][1] - line[1][1]) < EXACT)
+    seen = through_the_sheet(sheet, Rect(vertical[0][0], horizontal[0][1], 0, 0))
+    assert (seen.x, seen.y) == (pytest.approx(sheet.page_w / 2 + 2 * MM), pytest.approx(sheet.page_h / 2 + 1 * MM))
