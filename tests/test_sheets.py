@@ -18,7 +18,9 @@ from cardgen import layout, load
 from cardgen.layout import MM, Rect
 from cardgen.render import cards
 
-from conftest import TINY_GAME
+from conftest import TEST_DATA, TINY_GAME
+
+TWO_BACKS = TEST_DATA / "two_backs"  # the tiny game whose shields have a back of their own
 
 EXACT = 0.001 * MM  # what is drawn is where the layout says, to a thousandth of a millimetre
 ALIGN = 0.1 * MM  # the issue's tolerance for a back over its face
@@ -29,8 +31,8 @@ COMBOS = [(size, paper, bleed, layout.PRINT_MODES[n % 3], (0.6, -0.4) if n % 2 a
 
 
 @functools.lru_cache(maxsize=None)
-def tiny_game():
-    result = load.load_game(str(TINY_GAME))
+def two_backs_game():
+    result = load.load_game(str(TWO_BACKS))
     assert result.ok
     return result.game
 
@@ -138,7 +140,7 @@ def close(a: Rect, b: Rect, tolerance: float) -> bool:
 @functools.lru_cache(maxsize=None)
 def built(size, paper, bleed, mode, offset, spacing="gutter", count=None):
     """One sheet (faces and backs) of the tiny game's cards, and its pages walked."""
-    game = tiny_game()
+    game = two_backs_game()
     sheet = layout.make_sheet(paper, size, bleed, offset, mode, spacing)
     deck = [game.cards[i % len(game.cards)] for i in range(count or sheet.per_page)]
     pdf = cards.render_sheets(game, deck, sheet)
@@ -266,8 +268,8 @@ def test_the_document_embeds_every_font_and_asks_for_actual_size(mode, duplex):
     preferences = reader.trailer["/Root"]["/ViewerPreferences"]
     assert (preferences["/PrintScaling"], preferences["/Duplex"]) == ("/None", duplex)
     info = reader.metadata
-    assert (info.title, info.author) == ("Tiny Hazards: cards", "cardgen tests")
-    assert info.subject.startswith("Tiny Hazards 0.1: print-and-play cards, 44x63 mm") and mode in info.subject
+    assert (info.title, info.author) == ("Two Backs: cards", "cardgen tests")
+    assert info.subject.startswith("Two Backs 0.1: print-and-play cards, 44x63 mm") and mode in info.subject
 
 
 def page_text(pdf: bytes, number: int, box: Rect) -> str:
@@ -336,7 +338,7 @@ def test_each_card_and_its_own_back_paint_their_bleed(mode, spacing):
     its own background (the shields' back is green, the game's dark): no neighbour painted over
     them. With shared cuts only the sheet's outer edges have bleed."""
     sheet, deck, pdf, _, _ = built("poker", "a4", 3, mode, (0, 0), spacing)
-    game, inside = tiny_game(), 3 * MM - 0.4 * MM
+    game, inside = two_backs_game(), 3 * MM - 0.4 * MM
     faces = pixels(pdf, 0)
     backs = faces if sheet.backs_beside_faces else pixels(pdf, 1)
     design = game.layout["back"]
@@ -360,12 +362,12 @@ def test_a_half_full_page_has_backs_only_behind_its_cards():
 
 
 def test_a_card_takes_its_own_back_then_its_kinds_then_its_colors(game_copy):
-    folder = game_copy()
+    folder = game_copy(TWO_BACKS)
     game_yaml = folder / "game.yaml"
     text = game_yaml.read_text().replace(
         '{id: blue, name: Blue, meaning: Tools, hex: "#2e86c1", symbol: gear}',
         '{id: blue, name: Blue, meaning: Tools, hex: "#2e86c1", symbol: gear, back: tools}')
-    text = text.replace("backs:", "backs:\n  - {id: tools, title: Tools}\n  - {id: peek}")
+    text = text.replace("\nbacks:", "\nbacks:\n  - {id: tools, title: Tools}\n  - {id: peek}")
     game_yaml.write_text(text)
     cards_yaml = folder / "cards.yaml"
     cards_yaml.write_text(cards_yaml.read_text().replace("{name: Peek, color: blue,", "{name: Peek, color: blue, back: peek,"))
@@ -379,12 +381,12 @@ def test_a_card_takes_its_own_back_then_its_kinds_then_its_colors(game_copy):
 def test_an_unknown_back_is_a_check_error_with_its_place(game_copy, capsys):
     from cardgen.cli import main
 
-    folder = game_copy()
+    folder = game_copy(TWO_BACKS)
     cards_yaml = folder / "cards.yaml"
     cards_yaml.write_text(cards_yaml.read_text().replace("{name: Peek, color: blue,", "{name: Peek, color: blue, back: shield,"))
     assert main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
-    assert "tiny_game/cards.yaml:4:" in out and "unknown back 'shield'" in out and "[unknown-back]" in out
+    assert "two_backs/cards.yaml:4:" in out and "unknown back 'shield'" in out and "[unknown-back]" in out
     assert "shields" in out  # did you mean
 
 
@@ -515,7 +517,7 @@ def test_gutterfold_refuses_duplex_options(tmp_path, capsys, args, message):
 
 @pytest.mark.parametrize("mode, edge", [("long-edge", "long"), ("short-edge", "short")])
 def test_the_calibration_sheet_says_its_mode_and_puts_the_cross_through_the_sheet(tmp_path, mode, edge):
-    game = tiny_game()
+    game = two_backs_game()
     path = cards.write_calibration(game, tmp_path, mode=mode, offset=(2.0, 1.0))
     pdf = path.read_bytes()
     sheet = layout.make_sheet("a4", "poker", 0, (2.0, 1.0), mode)
