@@ -454,7 +454,7 @@ def one_card_per_color():
     sheet = layout.make_sheet("a4", "poker", 0)
     deck = deck[:sheet.per_page]
     pdf = cards.render_sheets(game, deck, sheet, backs=False)
-    design = cards.load_layout(game)
+    design = game.layout
     scale = cards.Scale(sheet.card_w, sheet.card_h, 1, 1)
     name_box, text_box = scale.box(design["name"]), scale.box(design["text"]).inset(scale.length(design["text"]["padding"]))
     return game, deck, sheet, glyphs(pdf, 0), name_box, text_box
