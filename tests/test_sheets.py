@@ -14,7 +14,7 @@ import pypdfium2
 import pytest
 from pypdf.generic import ContentStream
 
-from cardgen import layout, load
+from cardgen import layout, load, textfit
 from cardgen.layout import MM, Rect
 from cardgen.render import cards
 
@@ -454,10 +454,8 @@ def one_card_per_color():
     sheet = layout.make_sheet("a4", "poker", 0)
     deck = deck[:sheet.per_page]
     pdf = cards.render_sheets(game, deck, sheet, backs=False)
-    design = game.layout
-    scale = cards.Scale(sheet.card_w, sheet.card_h, 1, 1)
-    name_box, text_box = scale.box(design["name"]), scale.box(design["text"]).inset(scale.length(design["text"]["padding"]))
-    return game, deck, sheet, glyphs(pdf, 0), name_box, text_box
+    texts = textfit.CardText(game, sheet.card_w, sheet.card_h)
+    return game, deck, sheet, glyphs(pdf, 0), texts.name_box(), texts.text_box()
 
 
 def inside_box(glyph: Glyph, box: Rect) -> bool:
@@ -474,7 +472,7 @@ def test_names_are_drawn_once_in_one_size_at_wcag_contrast():
         band = rgb(game.color(card.color).hex)
         assert all(contrast(g.fill, band) >= 4.5 for g in name), (card.name, name[0].fill)
         sizes |= {g.size for g in name}
-    assert len(sizes) == 1, sizes  # one name size for the deck
+    assert sizes == {textfit.CardText(game, sheet.card_w, sheet.card_h).deck_name_size()}  # one for the deck
 
 
 def test_effect_text_starts_at_the_top_of_its_box():

@@ -10,7 +10,7 @@ import pdfplumber
 
 from cardgen import cli
 
-from conftest import TINY_GAME, check, edit
+from conftest import TEST_DATA, TINY_GAME, check, edit
 
 LONG = " ".join(["Everything everywhere all at once."] * 12)
 NEEDS = re.compile(r"it needs ([\d.]+) pt, the smallest allowed is ([\d.]+) pt")
@@ -62,3 +62,12 @@ def test_a_game_title_too_long_for_the_back_is_found_in_game_yaml(game_copy, cap
     code, out = check(folder, capsys)
     assert code == 1
     assert "does not fit on the card back" in finding(out, "tiny_game/game.yaml", 4)
+
+
+def test_a_backs_own_title_too_long_is_found_at_its_line(game_copy, capsys):
+    folder = game_copy(TEST_DATA / "two_backs")
+    edit(folder / "game.yaml", "title: Shields,", f"title: {'W' * 40},")
+    code, out = check(folder, capsys)
+    assert code == 1
+    found = finding(out, "two_backs/game.yaml", 40)
+    assert "the title 'WWWW" in found and "does not fit on the card back" in found
