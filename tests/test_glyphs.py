@@ -34,15 +34,15 @@ def missing_glyph(out: str, file: str, line: int, column: int) -> str:
 # (the file, the text replaced, its replacement, the character, what the finding names)
 TINY_MUTATIONS = [
     ("cards.yaml", "name: Peek", f"name: Pe{CJK}k", CJK,
-     ["card 'Pe漢k' (name)", "U+6F22 CJK UNIFIED IDEOGRAPH-6F22", "CabinSketch-Bold.ttf", "fonts: {title:"]),
+     ["card 'Pe漢k' (name)", "U+6F22 CJK UNIFIED IDEOGRAPH-6F22", "Lato-Black.ttf", "fonts: {heavy:"]),
     ("cards.yaml", '"You are out."', '"You are out, مرحبا."', "م",
      ["card 'Boom' (text)", "U+0645 ARABIC LETTER MEEM", "Lato-Regular.ttf"]),
     ("cards.yaml", '"Stops a **Boom**."', f'"Stops a **Bo{CJK}m**."', CJK,
      ["card 'Shield' (text)", "Lato-Bold.ttf", "bold font"]),
     ("cards.yaml", 'flavor: "Hm?"', 'flavor: "Hm 😀?"', "😀",
      ["card 'Peek' (flavor)", "U+1F600 GRINNING FACE", "Lato-Italic.ttf"]),
-    ("cards.yaml", 'name: "No"', 'name: "Łukasz"', "Ł",
-     ["card 'Łukasz' (name)", "U+0141 LATIN CAPITAL LETTER L WITH STROKE", "CabinSketch-Bold.ttf"]),
+    ("game.yaml", "title: Tiny Hazards", "title: Łódź Hazards", "Ł",
+     ["the game's title", "U+0141 LATIN CAPITAL LETTER L WITH STROKE", "CabinSketch-Bold.ttf", "fonts: {title:"]),
     ("game.yaml", "meaning: Tools", f"meaning: Tools {CJK}", CJK,
      ["color 'blue' (meaning)", "none of the documents' fonts", "Lato-Regular.ttf", "tiny_game/fonts/"]),
     ("game.yaml", 'name: "NOW!"', f'name: "NOW{CJK}"', CJK, ["tag 'now' (name)", "Lato-Black.ttf"]),
@@ -50,7 +50,7 @@ TINY_MUTATIONS = [
     ("game.yaml", "text: Deal the hands.", f"text: Deal the {CJK} hands.", CJK, ["a setup step"]),
     ("setups.yaml", "blurb: The only setup.", f"blurb: The only {CJK} setup.", CJK, ["setup 'Starter' (blurb)"]),
 ]
-RENAMED = {"Peek": f"Pe{CJK}k", "no": "Łukasz"}  # setups.yaml names the renamed cards
+RENAMED = {"Peek": f"Pe{CJK}k"}  # setups.yaml names the renamed cards
 
 
 @pytest.mark.parametrize("file, old, new, char, words", TINY_MUTATIONS, ids=[m[2] for m in TINY_MUTATIONS])
@@ -82,16 +82,19 @@ def test_details_rules_and_cheat_sheet_are_read_against_the_documents_fonts(game
 
 
 def test_a_layout_font_that_has_the_character_makes_it_print(game_copy, capsys, tmp_path):
-    """Cabin Sketch has no Ł; with Lato as the title font the name passes check and prints."""
+    """Cabin Sketch has no Ł; with Lato as the title font the back's title passes check and
+    prints (the names are set in the heavy face, Lato Black, which has it)."""
     folder = game_copy(TINY_GAME)
+    edit(folder / "game.yaml", "title: Tiny Hazards", "title: Łódź Hazards")
     edit(folder / "cards.yaml", 'name: "No"', 'name: "Łukasz"')
     edit(folder / "setups.yaml", "no: 5", "łukasz: 5")
     (folder / "layout.yaml").write_text("fonts: {title: Lato-Bold.ttf}\n", encoding="utf-8")
     assert check(folder, capsys)[0] == 0
-    assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--all-types", "--no-backs"]) == 0
+    assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--all-types"]) == 0
     with pdfplumber.open(tmp_path / "cards-all-types.pdf") as pdf:
-        chars = [c for c in pdf.pages[0].chars if c["text"] == "Ł"]
-    assert chars and all("Lato-Bold" in c["fontname"] for c in chars)
+        fonts = {page: {c["fontname"].split("+")[-1] for c in pdf.pages[page].chars if c["text"] == "Ł"}
+                 for page in (0, 1)}
+    assert fonts == {0: {"Lato-Black"}, 1: {"Lato-Bold"}}  # the name on its face, the title on the backs
 
 
 def test_accented_latin_prints_in_the_rulebook(game_copy, capsys, tmp_path):
