@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from cardgen import engine, load  # noqa: E402
+from cardgen import build  # noqa: E402
 from big_game import write_big_game  # noqa: E402
 
 CASES = ((1000, 8), (4000, 8), (5000, 8), (5000, 100))
@@ -40,10 +40,8 @@ def timed(function, repeat: int) -> float:
 
 def check(folder: Path) -> None:
     """What `cardgen check GAME` does, minus printing."""
-    result = load.load_game(folder)
-    assert result.ok, [str(f) for f in result.findings][:5]
-    report = engine.check_game(result.game, result.findings)
-    assert not report.has_errors, [str(f) for f in report.every_finding()][:5]
+    checked = build.check(str(folder))
+    assert checked.ok, [str(f) for f in checked.errors()][:5]
 
 
 def parse_only(folder: Path) -> None:

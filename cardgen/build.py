@@ -24,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import errno
+import gc
 import hashlib
 import json
 import math
@@ -90,9 +91,23 @@ class Checked:
 def check(game_name: str) -> Checked:
     """`cardgen check`: load the game and, when it loads cleanly, run the engine."""
     folder = load.find_game_folder(game_name)
-    result = load.load_game(folder)
-    report = engine.check_game(result.game, result.findings) if result.ok else None
+    with _collector_paused():
+        result = load.load_game(folder)
+        report = engine.check_game(result.game, result.findings) if result.ok else None
     return Checked(folder.name, tuple(result.findings), report)
+
+
+@contextmanager
+def _collector_paused():
+    """Loading allocates a node and a model object per value and frees almost nothing, so the
+    cycle collector's passes find no garbage: on a 5000-card game they took a third of `check`."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def load_checked(game_name: str) -> tuple[Game, GameReport]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
@@ -55,6 +56,7 @@ _SENTENCE = re.compile(r"[^.!?\n]+(?:\([^)]*\)[^.!?\n]*)*")
 # --------------------------------------------------------------------------- names
 
 
+@lru_cache(maxsize=1 << 16)  # texts repeat their phrases across cards
 def name_key(phrase: str) -> str:
     """A name as the text may write it, reduced to one spelling: case, hyphens, a plural 's' and
     a trailing 'card(s)' do not count ("Dog-Cards", "a Nope-card", "Exploding Puppys")."""

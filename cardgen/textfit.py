@@ -174,6 +174,29 @@ class CardText:
         smallest = self.scale.points(BACK_TITLE_MIN) if min_size is None else min_size
         return fit_paragraph(lambda size: title, style, box.w, box.h, self.scale.points(spec["title_size"]), smallest)
 
+    def surely_fits(self, field: str, value: str) -> bool:
+        """True when a name, flavor or text surely fits its box at the layout's smallest size,
+        known from glyph widths alone, without setting a Paragraph. Greedy line breaking fills
+        every line but the last beyond the box width less one space and the longest word, which
+        bounds the number of lines. False means: set it to know (inline symbols, line breaks,
+        emphasis in a font outside the body family)."""
+        spec, box = self.design[field], getattr(self, f"{field}_box")()
+        runs = _font_runs(value, self.fonts, spec["font"], markup_applies=field != "name")
+        if runs is None:
+            return False
+        size = spec["min_size"]
+        words, space = _word_widths(runs, size)
+        if not words or max(words) > box.w:
+            return False
+        total = sum(words) + space * (len(words) - 1)
+        if total <= box.w:
+            lines = 1
+        elif box.w - space - max(words) > 0:
+            lines = math.ceil(total / (box.w - space - max(words)))
+        else:
+            return False
+        return ink_height(self.fonts[spec["font"]], size, size * spec["leading"], lines) <= box.h + 1e-6
+
     def style(self, spec: Mapping, hex_color: str, split_words: bool = False):
         return _style_factory(self.fonts[spec["font"]], self.fonts.family, spec["leading"], hex_color, split_words)
 
@@ -252,15 +275,64 @@ def _fits(text: str, style: ParagraphStyle, width: float, height: float, max_lin
     return paragraph
 
 
+def _font_runs(value: str, fonts: Fonts, role: str, markup_applies: bool) -> list[tuple[str, str]] | None:
+    """The text as (characters, ReportLab font) runs as a Paragraph would draw them, or None
+    when it holds what only a Paragraph measures."""
+    if not markup_applies:
+        return [(value, fonts[role])]
+    if "\n" in value or markup.SYMBOL.search(value):
+        return None
+    emphasis = {(False, False): "text", (True, False): "bold", (False, True): "italic", (True, True): "bold_italic"}
+    runs = []
+    for start, end, bold, italic in markup.emphasis_runs(value):
+        if (bold or italic) and role != "text":
+            return None
+        runs.append((value[start:end], fonts[emphasis[bold, italic] if role == "text" else role]))
+    return runs
+
+
+def _word_widths(runs: list[tuple[str, str]], size: float) -> tuple[list[float], float]:
+    """The width of each space-separated word at `size` (a word may change font midway), and
+    the widest space among the fonts."""
+    words, space, joins = [], 0.0, False  # joins: the last word may go on into the next run
+    for characters, font in runs:
+        width_of = _character_widths(font)
+        space = max(space, width_of(" "))
+        pieces = [sum(map(width_of, piece)) * size for piece in characters.split()]
+        if pieces and joins and not characters[0].isspace():
+            words[-1] += pieces.pop(0)
+        words += pieces
+        joins = bool(characters) and not characters[-1].isspace()
+    return words, space * size
+
+
+@lru_cache(maxsize=None)
+def _character_widths(font: str) -> Callable[[str], float]:
+    """A character's advance at size 1 in a registered font, as ReportLab measures it."""
+    face = pdfmetrics.getFont(font).face
+    widths, default = face.charWidths, face.defaultWidth
+
+    @lru_cache(maxsize=None)
+    def width(character: str) -> float:
+        return widths.get(ord(character), default) * 0.001
+
+    return width
+
+
+def ink_height(font: str, size: float, leading: float, lines: int) -> float:
+    """From the lowest descent to the highest ascent of `lines` lines of text."""
+    ascent, descent = pdfmetrics.getAscentDescent(font, size)
+    return (lines - 1) * leading + max(ascent, descent + size) - descent
+
+
 def ink_extent(paragraph) -> tuple[float, float]:
     """Bottom and top of a wrapped paragraph's glyphs, above its bottom edge. ReportLab sets the
     first baseline one font size below the top and each next one a leading lower; glyphs reach
     from the descent to the ascent (or one font size above the descent, as PDF readers count)."""
-    style = paragraph.style
-    ascent, descent = pdfmetrics.getAscentDescent(style.fontName, style.fontSize)
-    first = paragraph.height - style.fontSize
-    last = first - (len(paragraph.blPara.lines) - 1) * style.leading
-    return last + descent, first + max(ascent, descent + style.fontSize)
+    style, lines = paragraph.style, len(paragraph.blPara.lines)
+    descent = pdfmetrics.getAscentDescent(style.fontName, style.fontSize)[1]
+    bottom = paragraph.height - style.fontSize - (lines - 1) * style.leading + descent
+    return bottom, bottom + ink_height(style.fontName, style.fontSize, style.leading, lines)
 
 
 # --------------------------------------------------------------------------- the check
@@ -280,7 +352,7 @@ def check_fit(game: Game) -> list[Finding]:
             if not card.printed or not value:
                 continue
             if (field, value) not in fits:  # cards often share a text: set each once
-                fits[field, value] = _set(setter, field, card) is not None
+                fits[field, value] = setter.surely_fits(field, value) or _set(setter, field, card) is not None
             if not fits[field, value]:
                 findings.append(_card_text_too_long(setter, card, field))
     findings.extend(_back_titles_too_long(game, setter))

@@ -4,11 +4,15 @@ naming the card, its line and the size it would need, and the size check names i
 card sheet then prints."""
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import re
 
 import pdfplumber
 
-from cardgen import cli
+from cardgen import cli, load
+from cardgen.layout import MM
+from cardgen.textfit import CardText
 
 from conftest import TEST_DATA, TINY_GAME, check, edit
 
@@ -71,3 +75,31 @@ def test_a_backs_own_title_too_long_is_found_at_its_line(game_copy, capsys):
     assert code == 1
     found = finding(out, "two_backs/game.yaml", 40)
     assert "the title 'WWWW" in found and "does not fit on the card back" in found
+
+
+def test_the_quick_width_bound_only_passes_texts_that_the_paragraph_fits():
+    """check decides most texts from glyph widths alone; where it does, setting the text as the
+    renderer does must fit too: for the shipped games' texts, and for texts grown word by word
+    past the last length that fits, at several card widths."""
+    decided = total = 0
+    for name in load.list_games():
+        game = load.load_game(load.find_game_folder(name)).game
+        card = game.cards[0]
+        words = " ".join(c.text for c in game.cards).replace("*", "").split()
+        for width in (44, 63):
+            setter = CardText(game, width * MM, width * 1.4 * MM)
+            for field in ("name", "flavor", "text"):
+                for value in {getattr(c, field) for c in game.cards if c.printed and getattr(c, field)}:
+                    total += 1
+                    if setter.surely_fits(field, value):
+                        decided += 1
+                        assert sets(setter, card, field, value), (name, width, field, value)
+                grown = [" ".join(words[:n]) for n in range(1, len(words) + 1)]
+                last_fit = bisect.bisect(grown, False, key=lambda value: not sets(setter, card, field, value)) - 1
+                assert not any(setter.surely_fits(field, value) for value in grown[last_fit + 1:last_fit + 30]), \
+                    (name, width, field, last_fit)
+    assert decided > total / 2, f"the bound decided only {decided} of {total} texts"
+
+
+def sets(setter: CardText, card, field: str, value: str) -> bool:
+    return getattr(setter, field)(dataclasses.replace(card, **{field: value}), "#000000") is not None

@@ -77,26 +77,26 @@ class _SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
         _Events.__init__(self, stream)
         yaml.composer.Composer.__init__(self)
         yaml.resolver.Resolver.__init__(self)
+        self._depth = self._nodes = 0
 
     def compose_node(self, parent, index):  # noqa: D102 - PyYAML hook
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
             raise yaml.composer.ComposerError(
                 None, None, "anchors and aliases (*name) are not supported in game data",
                 event.start_mark,
             )
-        event = self.peek_event()
-        if getattr(event, "anchor", None):
+        if event.anchor:
             raise yaml.composer.ComposerError(
                 None, None, "anchors (&name) are not supported in game data", event.start_mark
             )
-        tag = getattr(event, "tag", None)
+        tag = event.tag
         if tag not in (None, "!") and not tag.startswith(STANDARD_TAG_PREFIX):
             raise yaml.composer.ComposerError(
                 None, None, f"the YAML tag '{tag}' is not allowed in game data", event.start_mark
             )
-        self._depth = getattr(self, "_depth", 0) + 1
-        self._nodes = getattr(self, "_nodes", 0) + 1
+        self._depth += 1
+        self._nodes += 1
         if self._depth > MAX_DEPTH:
             raise yaml.composer.ComposerError(
                 None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark
