@@ -39,22 +39,42 @@ def document_fonts(game: Game) -> list[Path]:
                   if p.suffix.lower() in FONT_SUFFIXES)
 
 
-def characters_of(path: Path) -> frozenset[str]:
-    """The characters a font file has glyphs for (ValueError if it cannot be read)."""
+@dataclass(frozen=True)
+class DocumentFont:
+    """What the documents take from a font file: its @font-face names and its characters."""
+
+    family: str
+    weight: int
+    italic: bool
+    characters: frozenset[str]
+
+
+def document_font(path: Path) -> DocumentFont:
+    """A font file as the documents use it (ValueError if it cannot be read): the check reads
+    each file this way, so a font the documents cannot use is found before the build."""
     stat = path.stat()
-    return _characters(path.resolve(), stat.st_mtime_ns, stat.st_size)
+    return _document_font(path.resolve(), stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=64)
-def _characters(path: Path, mtime: int, size: int) -> frozenset[str]:
+def _document_font(path: Path, mtime: int, size: int) -> DocumentFont:
     from fontTools.ttLib import TTFont
 
     try:
         with TTFont(path, lazy=True, fontNumber=0) as font:
+            for table in ("hhea", "hmtx", "maxp"):  # what a text shaper reads before any glyph
+                font[table]
+            name = font["name"]
+            family = (name.getDebugName(16) or name.getDebugName(1) or path.stem).replace('"', "")
+            os2 = font["OS/2"] if "OS/2" in font else None
+            weight = os2.usWeightClass if os2 else 400
+            italic = bool(os2.fsSelection & 1) if os2 else "italic" in path.stem.lower()
             cmap = font.getBestCmap() or {}
+    except KeyError as exc:
+        raise ValueError(f"the font has no '{exc.args[0]}' table") from None
     except Exception as exc:  # fontTools raises many kinds of errors on broken files
         raise ValueError(f"{exc.__class__.__name__}: {exc}") from None
-    return frozenset(map(chr, cmap))
+    return DocumentFont(family, weight, italic, frozenset(map(chr, cmap)))
 
 
 def _drawn(char: str) -> bool:
@@ -230,7 +250,7 @@ def check_glyphs(game: Game) -> list[Finding]:
 
 def _readable(path: Path, game: Game, findings: list[Finding]) -> frozenset[str]:
     try:
-        return characters_of(path)
+        return document_font(path).characters
     except (OSError, ValueError) as exc:
         findings.append(Finding(ERROR, BAD_FONT, f"font {path.name} cannot be read: {exc}",
                                 Where(display_path(path, game.folder)), "replace or remove the font file"))

@@ -129,6 +129,21 @@ def test_a_font_that_reportlab_cannot_read_is_found_at_check(game_copy, capsys):
     assert_finding(out, "tiny_game/layout.yaml", 2, "bad-font", "Broken.ttf cannot be used", "TrueType")
 
 
+def test_a_font_the_documents_cannot_use_is_found_at_check_though_no_layout_names_it(game_copy, capsys, tmp_path):
+    from fontTools.ttLib import TTFont
+
+    folder = game_copy()
+    (folder / "fonts").mkdir()
+    font = TTFont(ART / "fonts" / "Lato-Regular.ttf")
+    del font["name"]  # its characters read, but the documents cannot name it
+    font.save(folder / "fonts" / "Nameless.ttf")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert re.search(r"tiny_game/fonts/Nameless.ttf: error: font Nameless.ttf cannot be read: "
+                     r"the font has no 'name' table \[bad-font\]", out), out
+    assert cli.main(["rulebook", str(folder), "--out", str(tmp_path)]) == 1  # what check found is what the build refuses
+
+
 def test_a_font_symlink_leading_out_is_found_at_check(game_copy, capsys, tmp_path):
     shutil.copy(ART / "fonts" / "Lato-Regular.ttf", tmp_path / "Outside.ttf")
     folder = game_copy()

@@ -340,17 +340,10 @@ def _font_face(path: Path, where: str) -> str:
 def _font_names(path: Path, where: str) -> tuple[str, int, bool]:
     """Family, weight and italic flag from the font's own tables (the file name is a guess)."""
     try:
-        from fontTools.ttLib import TTFont
-
-        font = TTFont(path, lazy=True, fontNumber=0)
-        name = font["name"]
-        family = (name.getDebugName(16) or name.getDebugName(1) or path.stem).replace('"', "")
-        weight = font["OS/2"].usWeightClass if "OS/2" in font else 400
-        italic = bool(font["OS/2"].fsSelection & 1) if "OS/2" in font else "italic" in path.stem.lower()
-        return family, weight, italic
-    except Exception as exc:  # fontTools raises many kinds of errors on broken files
-        raise BuildError(f"font {path.name} cannot be used: {exc.__class__.__name__}: {exc}", where,
-                         "replace or remove the file in fonts/") from None
+        font = glyphs.document_font(path)
+    except (OSError, ValueError) as exc:
+        raise BuildError(f"font {path.name} cannot be used: {exc}", where, "replace or remove the file in fonts/") from None
+    return font.family, font.weight, font.italic
 
 
 def symbol_font_name(game: Game) -> tuple[str, str]:
