@@ -286,11 +286,12 @@ def run_case(seed: int, work: Path, full_build: bool) -> tuple[str, str]:
 
 
 def run(cases: range, work: Path, full_every: int) -> tuple[dict[str, int], list[str]]:
+    """The cases' outcomes; a full build on the first built case and every `full_every`th after."""
     tally: dict[str, int] = {}
     failures = []
     for seed in cases:
         built = tally.get("built", 0) + tally.get("built fully", 0)
-        outcome, why = run_case(seed, work, full_build=full_every > 0 and built % full_every == full_every - 1)
+        outcome, why = run_case(seed, work, full_build=full_every > 0 and built % full_every == 0)
         tally[outcome] = tally.get(outcome, 0) + 1
         if why:
             failures.append(why)
