@@ -47,7 +47,6 @@ from . import cache, engine, layout, load
 from .engine import GameReport
 from .errors import BuildError, CardgenError, UsageError
 from .model import ERROR, Finding, Game, slugify
-from .report import players_label
 from .write import atomic_write, output_dir
 
 MANIFEST = "cardgen-manifest.json"
@@ -196,7 +195,7 @@ def plan_checklists(game: Game, paper: str = "a4", setup: str | None = None,
     setups = [_setup(game, setup)] if setup else list(game.setups)
     if players is not None:
         for s in setups:
-            _check_players(s, players)
+            s.require_players(players)
     return Plan((Output("checklists", "the checklists", paper, setup, players),))
 
 
@@ -225,7 +224,7 @@ def plan_cards(game: Game, paper: str = "a4", sheet: SheetOptions = SheetOptions
     name = setup or game.default_setup or game.setups[0].name
     chosen = _setup(game, name)
     if players is not None:
-        _check_players(chosen, players)
+        chosen.require_players(players)
     return Plan((_setup_sheets(chosen.name, paper, players, sheet),), notes=notes)
 
 
@@ -296,11 +295,6 @@ def _setup(game: Game, name: str):
     except KeyError:
         raise UsageError(f"no setup '{name}' in {game.id} (setups: "
                          f"{', '.join(s.name for s in game.setups) or 'none'})") from None
-
-
-def _check_players(setup, players: int) -> None:
-    if players not in setup.player_counts:
-        raise UsageError(f"{setup.name} is for {players_label(setup)} players, not {players}")
 
 
 # --------------------------------------------------------------------------- running a plan

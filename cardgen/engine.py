@@ -19,39 +19,13 @@ from typing import Any, Iterable, Mapping
 from . import expressions, glyphs, textfit
 from .balance import Balance, balance_of
 from .lint import check_text, image_findings
-from .model import ERROR, INFO, WARNING, Card, Check, Finding, Game, Setup, Step
+from .model import ERROR, INFO, WARNING, Check, Finding, Game, Setup, Step, matches
 
 EPSILON = 1e-6
 MAX_PRINT_CARDS = 5000  # cards one setup may print (about 560 sheets): more is a typo, not a game
 
 
 # --------------------------------------------------------------------------- selection
-
-
-def matches(card: Card, selector: Mapping[str, Any] | None) -> bool:
-    """Whether a card is picked by a selector (all keys must match; lists mean any of)."""
-    if not selector:
-        return True
-    for key, wanted in selector.items():
-        if key == "any":
-            if not any(matches(card, s) for s in wanted):
-                return False
-        elif key == "not":
-            if matches(card, wanted):
-                return False
-        elif key == "color" and card.color not in wanted:
-            return False
-        elif key == "kind" and not set(card.kinds) & set(wanted):
-            return False
-        elif key == "tag" and not set(card.tags) & set(wanted):
-            return False
-        elif key == "card" and card.name.casefold() not in wanted and card.id not in wanted:
-            return False
-        elif key == "star" and card.star != wanted:
-            return False
-        elif key == "attribute" and any(card.attributes.get(k) != v for k, v in wanted.items()):
-            return False
-    return True
 
 
 # --------------------------------------------------------------------------- reports
@@ -123,6 +97,7 @@ class SetupReport:
         return sum(self.print_counts.values())
 
     def player_count(self, players: int) -> PlayerCount:
+        self.setup.require_players(players)
         return next(p for p in self.players if p.players == players)
 
     def all_findings(self) -> list[Finding]:

@@ -6,7 +6,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
 
-from .errors import BuildError  # noqa: F401 - the stages raise data problems as model.BuildError
+from .errors import BuildError, UsageError  # noqa: F401 - the stages raise data problems as model.BuildError
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 LEVELS = (ERROR, WARNING, INFO)
@@ -199,6 +199,19 @@ class Setup:
     @property
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
+
+    @property
+    def players_label(self) -> str:
+        """'3–8', or '4' for a setup of one player count: how every output names a setup's range."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}–{self.max_players}"
+
+    def require_players(self, players: int) -> None:
+        """UsageError unless the setup is played by `players` (a command's --players)."""
+        if players not in self.player_counts:
+            raise UsageError(f"{self.name} is for {self.players_label} players, not {players}",
+                             hint="choose --players within that range")
 
 
 @dataclass(frozen=True)
@@ -405,3 +418,29 @@ def slugify(text: str) -> str:
         elif out and out[-1] != "-":
             out.append("-")
     return "".join(out).strip("-") or "x"
+
+
+def matches(card: Card, selector: Mapping[str, Any] | None) -> bool:
+    """Whether a card is picked by a selector (all keys must match; lists mean any of)."""
+    if not selector:
+        return True
+    for key, wanted in selector.items():
+        if key == "any":
+            if not any(matches(card, s) for s in wanted):
+                return False
+        elif key == "not":
+            if matches(card, wanted):
+                return False
+        elif key == "color" and card.color not in wanted:
+            return False
+        elif key == "kind" and not set(card.kinds) & set(wanted):
+            return False
+        elif key == "tag" and not set(card.tags) & set(wanted):
+            return False
+        elif key == "card" and card.name.casefold() not in wanted and card.id not in wanted:
+            return False
+        elif key == "star" and card.star != wanted:
+            return False
+        elif key == "attribute" and any(card.attributes.get(k) != v for k, v in wanted.items()):
+            return False
+    return True

@@ -24,10 +24,7 @@ def printable(text: str) -> str:
 
 
 def players_label(setup: Setup) -> str:
-    """'3–8', or '4' for a setup of one player count: how every output names a setup's range."""
-    if setup.min_players == setup.max_players:
-        return str(setup.min_players)
-    return f"{setup.min_players}–{setup.max_players}"
+    return setup.players_label
 
 
 def game_listing(name: str, game: Game | None) -> str:

@@ -15,7 +15,7 @@ from PIL import Image
 from cardgen import engine, layout, load, markup, symbols, textfit
 from cardgen.cli import main
 from cardgen.layout import MM, Rect
-from cardgen.model import BuildError
+from cardgen.errors import BuildError, UsageError
 from cardgen.paths import ART
 from cardgen.render import cards
 
@@ -162,7 +162,7 @@ def test_players_prints_the_deck_for_that_player_count(puppy, tmp_path):
     with pdfplumber.open(path) as pdf:
         assert len(pdf.pages) == math.ceil((table + 3) / layout.make_sheet("a4", game.card_size).per_page)
     assert sum(report.setup("Basic").player_count(3).print_counts.values()) == table + 3
-    with pytest.raises(BuildError, match="not 12"):
+    with pytest.raises(UsageError, match="3–8 players, not 12"):
         cards.write_setup_sheets(game, report.setup("Basic"), tmp_path, players=12)
 
 

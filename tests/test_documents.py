@@ -12,7 +12,7 @@ import pypdf
 import pytest
 
 from cardgen import engine, load, paths
-from cardgen.model import BuildError
+from cardgen.errors import BuildError, UsageError
 from cardgen.render import documents
 
 from conftest import CARD_DATA, TINY_GAME
@@ -185,7 +185,7 @@ def test_checklist_numbers_for_a_chosen_player_count(puppy, tmp_path):
 
 def test_checklist_refuses_a_player_count_outside_the_setup(puppy, tmp_path):
     game, report, _, _ = puppy
-    with pytest.raises(BuildError, match="not 12"):
+    with pytest.raises(UsageError, match="3–8 players, not 12"):
         documents.write_checklists(game, report, tmp_path, setup="Basic", players=12)
 
 

@@ -23,13 +23,13 @@ from .. import expressions, images
 from ..errors import UsageError
 from ..layout import CARD_SIZES_MM, DEFAULT_CARD_SIZE
 from ..paths import ART, CARD_DATA, display_path, inside
-from ..engine import matches
+
 from .cheatsheet import read_reference
 from .layout import read_layout
 from .symbol_checks import symbol_findings
 from ..model import (
     ERROR, WARNING, Attribute, Back, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
-    Step, Tag, TextChecks, Variation, Waiver, Where, file_name_problem, sheet_file_name, slugify,
+    Step, Tag, TextChecks, Variation, Waiver, Where, file_name_problem, matches, sheet_file_name, slugify,
 )
 from . import schema
 from .schema import (  # noqa: F401 - the limits and patterns are the schema's; others import them from here

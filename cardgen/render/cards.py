@@ -47,9 +47,6 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, out_dir=None, *, p
     if players is None:
         counts = setup_report.print_counts
     else:
-        if players not in setup.player_counts:
-            raise BuildError(f"{setup.name} is for {setup.min_players}–{setup.max_players} players, not {players}",
-                             setup.where)
         counts = setup_report.player_count(players).print_counts
     cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
     if not cards:

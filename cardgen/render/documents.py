@@ -738,11 +738,7 @@ def checklist_pages(game: Game, report: GameReport, setup: str | None = None,
     reports = [report.setup(setup)] if setup else report.setups
     pages = []
     for setup_report in reports:
-        count = players or setup_report.setup.max_players
-        if count not in setup_report.setup.player_counts:
-            raise BuildError(f"setup '{setup_report.setup.name}' is for {players_label(setup_report.setup)} "
-                             f"players, not {count}", hint="choose --players within that range")
-        pages.append(_checklist_page(game, setup_report, count))
+        pages.append(_checklist_page(game, setup_report, players or setup_report.setup.max_players))
     return pages
 
 
