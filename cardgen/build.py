@@ -364,6 +364,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
             if output not in todo:
                 result.reused += [out / name for name in known[keys[output]]["files"]]
                 placeholders.update(known[keys[output]]["placeholders"])
+                result.warnings += known[keys[output]].get("warnings", [])
                 on_event(Event("reused", output))
         made: dict[str, dict] = {}
         stage = _new_stage(out)
@@ -373,11 +374,13 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
             for done in outputs:
                 on_event(Event("failed" if done.problem or done.bug else "finished", done.output))
                 placeholders |= done.placeholders
+                result.warnings += done.warnings
                 if done.problem:
                     result.failures.append(done.problem)
                 if done.bug:
                     result.bugs.append(done.bug)
-                made[keys[done.output]] = {"files": sorted(done.files), "placeholders": sorted(done.placeholders)}
+                made[keys[done.output]] = {"files": sorted(done.files), "placeholders": sorted(done.placeholders),
+                                           "warnings": done.warnings}
             if placeholders:  # one warning for all the card sheets, not one per sheet
                 from .render import cards
 
@@ -436,6 +439,7 @@ class _Done:
     problem: str | None = None
     bug: str | None = None
     placeholders: set[str] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # the names of the files it wrote
     spent: bool = False  # a ceiling was hit: the worker exits rather than render more
 
@@ -553,7 +557,7 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
     own = None
     try:
         own = Path(tempfile.mkdtemp(dir=stage))
-        RENDERERS[output.kind](output, game, report, own, done.placeholders)
+        RENDERERS[output.kind](output, game, report, _Rendering(own, stage.parent, done.placeholders, done.warnings))
         for path in sorted(p for p in own.rglob("*") if p.is_file()):
             name = path.relative_to(own).as_posix()  # an export's parts share one folder
             (stage / name).parent.mkdir(parents=True, exist_ok=True)
@@ -623,52 +627,59 @@ def _die_with_parent(parent: int) -> None:
 # --------------------------------------------------------------------------- the renderers
 
 
-def _render_rulebook(output: Output, game, report, stage, placeholders) -> None:
+@dataclass(frozen=True)
+class _Rendering:
+    """Where a renderer writes, and what it reports besides its files."""
+
+    folder: Path  # its own folder in the staging folder
+    published: Path  # the output folder its files are published in (files that name each other use it)
+    placeholders: set[str]  # cards drawn without art
+    warnings: list[str]
+
+
+def _render_rulebook(output: Output, game, report, to: _Rendering) -> None:
     from .render import documents
 
-    documents.write_rulebook(game, report, stage, output.paper)
+    documents.write_rulebook(game, report, to.folder, output.paper)
 
 
-def _render_checklists(output: Output, game, report, stage, placeholders) -> None:
+def _render_checklists(output: Output, game, report, to: _Rendering) -> None:
     from .render import documents
 
-    documents.write_checklists(game, report, stage, output.paper, output.setup, output.players)
+    documents.write_checklists(game, report, to.folder, output.paper, output.setup, output.players)
 
 
-def _render_cheatsheet(output: Output, game, report, stage, placeholders) -> None:
+def _render_cheatsheet(output: Output, game, report, to: _Rendering) -> None:
     from .render import cheatsheet
 
-    cheatsheet.write_cheatsheet(game, report, stage, output.paper)
+    cheatsheet.write_cheatsheet(game, report, to.folder, output.paper, warn=to.warnings.append)
 
 
-def _render_setup_sheets(output: Output, game, report, stage, placeholders) -> None:
+def _render_setup_sheets(output: Output, game, report, to: _Rendering) -> None:
     from .render import cards
 
-    cards.write_setup_sheets(game, report.setup(output.setup), stage, players=output.players,
-                             placeholders=placeholders, **_sheet_options(output))
+    cards.write_setup_sheets(game, report.setup(output.setup), to.folder, players=output.players,
+                             placeholders=to.placeholders, **_sheet_options(output))
 
 
-def _render_all_types(output: Output, game, report, stage, placeholders) -> None:
+def _render_all_types(output: Output, game, report, to: _Rendering) -> None:
     from .render import cards
 
-    cards.write_proof_sheet(game, stage, placeholders=placeholders, **_sheet_options(output))
+    cards.write_proof_sheet(game, to.folder, placeholders=to.placeholders, **_sheet_options(output))
 
 
-def _render_calibration(output: Output, game, report, stage, placeholders) -> None:
+def _render_calibration(output: Output, game, report, to: _Rendering) -> None:
     from .render import cards
 
-    cards.write_calibration(game, stage, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
+    cards.write_calibration(game, to.folder, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
                             png=output.sheet.png)
 
 
-def _render_export(output: Output, game, report, stage, placeholders) -> None:
+def _render_export(output: Output, game, report, to: _Rendering) -> None:
     from .render import exports
 
     job = output.export
-    # files that name each other by path (TTS) name them where they will be published: the
-    # folder the build's staging folder sits in
-    staging = next(p for p in (stage, *stage.parents) if p.name.startswith(STAGE_PREFIX))
-    exports.export(game, job.target, job.deck, dict(job.counts), stage, staging.parent, job.part, job.parts)
+    exports.export(game, job.target, job.deck, dict(job.counts), to.folder, to.published, job.part, job.parts)
 
 
 def _sheet_options(output: Output) -> dict:

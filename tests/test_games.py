@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from cardgen.engine import check_setup
 from cardgen.model import ERROR, WARNING
 from cardgen.render.cheatsheet import write_cheatsheet
-from conftest import report_for
+from conftest import edit, report_for
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -260,6 +261,19 @@ def test_cheatsheet_command(tmp_path):
                           timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cardgen-manifest.json", "cheatsheet-pocket.pdf", "cheatsheet.pdf"]
+
+
+def test_a_cheat_sheet_too_long_for_one_page_is_printed_on_more_with_a_warning(game_copy, tmp_path):
+    """How far a text runs is known once laid out, after check: the build does not fail on it."""
+    folder = game_copy(ROOT / "card_data" / "exploding_cards")
+    long_items = "".join(f'          - "Rule number {n}: {"a long reminder of what to do " * 6}"\n' for n in range(40))
+    edit(folder / "game.yaml", '        items:\n', '        items:\n' + long_items)
+    for _ in range(2):  # the second build reuses the sheet and says it again
+        proc = subprocess.run([sys.executable, "-m", "cardgen", "cheatsheet", str(folder), "--out", str(tmp_path)],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        assert re.search(r"the cheat sheet runs to \d+ pages even at 80% type size", proc.stdout + proc.stderr)
+    assert _words(tmp_path / "cheatsheet.pdf")[0] > 1
 
 
 def test_zombie_kittens_stand_in_cards_are_counted_but_not_printed(reports):

@@ -20,8 +20,9 @@ Everything else comes from the model and the engine: each card's name, color and
 effect (card `text`), the setup steps' texts, and per player count the copies of the table,
 the cards dealt, the draw pile and its make-up by kind (the engine's figures).
 
-Outputs: cheatsheet.pdf (exactly one page, A4 or Letter: when a game's sheet runs over, the
-type is shrunk in small steps down to 80%, then the build stops with a clear error) and
+Outputs: cheatsheet.pdf (one page, A4 or Letter: when a game's sheet runs over, the type is
+shrunk in small steps down to 80%; a sheet longer than that keeps its pages, with a warning,
+since how long a text runs is known only once it is laid out, after `check`) and
 cheatsheet-pocket.pdf (one page of card-sized copies to cut out, one per player).
 """
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from markupsafe import Markup
 
@@ -77,15 +79,17 @@ class SetupTable:
     constants: list[PlayerRow]      # figures that do not (said once, in words)
 
 
-def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4") -> Path | None:
-    """Write cheatsheet.pdf (one page) and cheatsheet-pocket.pdf; None if the game has no cheat sheet."""
+def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4",
+                     warn: Callable[[str], None] = lambda message: None) -> Path | None:
+    """Write cheatsheet.pdf (one page, else `warn` hears why not) and cheatsheet-pocket.pdf;
+    None if the game has no cheat sheet."""
     sheet = game.cheatsheet
     if sheet is None:
         return None
     if paper not in PAPERS_MM:
         raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPERS_MM)}")
     context = cheatsheet_context(game, report, sheet, paper)
-    main = render_one_page(game, context, paper)
+    main = render_one_page(game, context, paper, warn)
     pocket = documents.render_pdf(game, TEMPLATE, dict(context, pocket=True, pt=_pt(1.0)), paper)
     out_dir = Path(out_dir)
     path = atomic_write(out_dir / "cheatsheet.pdf", main)
@@ -93,16 +97,18 @@ def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4")
     return path
 
 
-def render_one_page(game: Game, context: dict, paper: str) -> bytes:
-    """The main sheet at full size, or shrunk step by step until it fits one page."""
-    pdf = b""
+def render_one_page(game: Game, context: dict, paper: str, warn: Callable[[str], None]) -> bytes:
+    """The main sheet at full size, or shrunk step by step until it fits one page; at the
+    smallest size, as many pages as it takes."""
+    pdf, pages = b"", 0
     for scale in SCALES:
         pdf = documents.render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper)
-        if page_count(pdf) <= 1:
+        pages = page_count(pdf)
+        if pages <= 1:
             return pdf
-    raise BuildError(f"the cheat sheet of {game.title} does not fit on one page even at "
-                     f"{round(SCALES[-1] * 100)}% type size",
-                     hint="shorten the card texts or the reference: cheatsheet: lists in game.yaml")
+    warn(f"warning: {game.id}: the cheat sheet runs to {pages} pages even at {round(SCALES[-1] * 100)}% type size; "
+         "shorten the card texts or the reference: cheatsheet: lists in game.yaml to fit it on one")
+    return pdf
 
 
 def _pt(scale: float):
