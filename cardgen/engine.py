@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from . import expressions, glyphs, textfit
+from . import artfit, expressions, glyphs, textfit
 from .balance import Balance, balance_of
 from .lint import check_text, image_findings
 from .model import ERROR, INFO, WARNING, Check, Finding, Game, Setup, Step, matches
@@ -169,6 +169,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings += image_findings(game)
     findings += glyphs.check_glyphs(game)
     findings += textfit.check_fit(game)
+    findings += artfit.check_art(game)
     return GameReport(game, reports, findings)
 
 

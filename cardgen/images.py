@@ -1,8 +1,9 @@
 """images: raster images from a game folder are checked before anything renders them.
 
 Refused: files that are too large, decompression bombs (few bytes, huge pixel counts), truncated
-or corrupt files, and files whose content does not match their extension (a text file or a JPEG
-named .png). SVG files are left to the renderers, which read them through the sandboxed fetcher.
+or corrupt files, files whose content does not match their extension (a text file or a JPEG
+named .png) and pixel modes the card renderer cannot print. SVG files are left to the renderers,
+which read them through the sandboxed fetcher.
 """
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 HINT = "use a PNG or JPEG image of at most 50 megapixels, saved again by an image editor"
+# Pixel modes ReportLab draws as they are (gray, palette with or without transparency, alpha,
+# CMYK JPEGs as DeviceCMYK), and 16-bit gray, which it would draw white: scaled to 8 bits first.
+MODES = frozenset({"1", "L", "LA", "P", "RGB", "RGBA", "CMYK"})
+WIDE_GRAY = frozenset({"I;16", "I;16B", "I;16L", "I"})
 
 
 def problem(path: Path) -> str | None:
@@ -42,6 +47,8 @@ def _problem(path: Path, _mtime: int) -> str | None:
             width, height = image.size
             if width * height > MAX_PIXELS:
                 return f"is {width}x{height} pixels, too large (decompression bomb?)"
+            if image.mode not in MODES | WIDE_GRAY:
+                return f"has {image.mode} pixels, which cards cannot print: save it as 8-bit RGB"
             image.verify()
         with Image.open(path) as image:  # verify() does not decode: load the pixels to find truncation
             image.load()
@@ -50,3 +57,22 @@ def _problem(path: Path, _mtime: int) -> str | None:
     except Exception as exc:  # Pillow reports broken files with many exception types
         return f"is not a valid image ({exc.__class__.__name__}: {exc})"
     return None
+
+
+def pixel_size(path: Path) -> tuple[int, int]:
+    """An image's width and height in pixels (an image problem() accepted)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return image.size
+
+
+def drawable(path: Path):
+    """What the card renderer draws for an image problem() accepted: the file itself, or for
+    16-bit gray its pixels scaled to 8 bits (ReportLab would clip them to white)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        if image.mode not in WIDE_GRAY:
+            return str(path)
+        return image.convert("I").point(lambda value: value * (1 / 257)).convert("L")

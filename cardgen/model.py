@@ -140,6 +140,7 @@ class Card:
     text: str = ""
     details: str = ""
     art_file: Path | None = None  # the art's image, checked by load; None: drawn with a placeholder
+    low_res: bool = False  # the card's art may print below artfit.ERROR_PPI (`low_res: ok`)
     attributes: Mapping[str, str] = field(default_factory=dict)
     printed: bool = True  # False: a stand-in the engine counts but no sheet prints
     back: str | None = None  # Back.id: this card's own back

@@ -717,9 +717,10 @@ class _GameBuilder:
             printed=m.read("print", True),
             back=self._back_id(c, m.get("back")),
             art_file=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
+            low_res=self._low_res(m),
             where=c.where(node),
             places={"name": c.passage(m["name"] if "name" in m else m["series"]),
-                    **{k: c.passage(m[k]) for k in ("flavor", "text", "details") if k in m}},
+                    **{k: c.passage(m[k]) for k in ("flavor", "text", "details", "art") if k in m}},
         )
         texts = {k: m.read(k, "") for k in ("flavor", "text", "details")}
         if "name" in m:
@@ -759,6 +760,13 @@ class _GameBuilder:
                 return candidate.resolve()
         c.error(node, "art-not-found", f"card '{card}': art '{value}' does not exist in the game folder or art/", hint)
         return None
+
+    def _low_res(self, m: Values) -> bool:
+        value = m.read("low_res", "")
+        if value and value not in schema.LOW_RES:
+            self.c.error(m["low_res"], "bad-low-res", f"low_res '{value}' is not 'ok'",
+                         "write low_res: ok to print the card's art below 150 ppi, or leave it out")
+        return value in schema.LOW_RES
 
     def _series(self, m, texts, common, attributes) -> list[Card]:
         c = self.c

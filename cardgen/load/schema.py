@@ -32,6 +32,7 @@ MAX_NUMBER = 10**6
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 HEX_PATTERN = re.compile(r"^#[0-9a-fA-F]{6}$")
 INT_PATTERN = re.compile(r"^[+-]?[0-9]+$")
+LOW_RES = ("ok",)  # a card's low_res: the one value that says its art may print below 150 ppi
 KIND_ROLES = ("losing", "saving")
 ATTRIBUTE_SOURCES = ("number",)
 DIGITS = ("tens", "ones")
@@ -382,6 +383,7 @@ CARD = Fields("card", {
     "art": Field(Text(), doc="an image in the game folder or art/, e.g. art/dragon.png"),
     "print": Field(Boolean(True), doc="false: the card is counted but not printed"),
     "back": Field(Text(), doc="the id of one of game.yaml's backs: this card's own back"),
+    "low_res": Field(Text(choices=LOW_RES), doc="ok: the art may print below 150 ppi (check still warns)"),
 }, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"})
 CARDS = Fields("cards.yaml", {"cards": Field(ListOf(CARD), True)}, doc="a cardgen game's cards")
 

@@ -21,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from .. import layout, markup, symbols
+from .. import images, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
 from ..model import Back, BuildError, Card, Color, Game, sheet_file_name
@@ -623,11 +623,9 @@ class CardPainter:
         """Cover the box, centred, cropping what sticks out."""
         from reportlab.lib.utils import ImageReader
 
-        image = ImageReader(str(path))
-        iw, ih = image.getSize()
-        zoom = max(box.w / iw, box.h / ih)
-        w, h = iw * zoom, ih * zoom
-        self.canvas.drawImage(image, box.x + (box.w - w) / 2, box.y + (box.h - h) / 2, w, h, mask="auto")
+        image = ImageReader(images.drawable(path))
+        placed = layout.cover(box, *image.getSize())
+        self.canvas.drawImage(image, placed.x, placed.y, placed.w, placed.h, mask="auto")
 
     def _draw_tags(self, card: Card) -> None:
         if not card.tags:

@@ -76,6 +76,6 @@ def test_good_images_still_work(game_copy, tmp_path):
     (folder / "art").mkdir()
     (folder / "art" / "ok.png").write_bytes(png_bytes(40, 30))
     (folder / "art" / "ok.jpg").write_bytes(jpeg_bytes())
-    set_card(folder, "Shield", art="art/ok.png", details="![ok](art/ok.jpg)")
+    set_card(folder, "Shield", art="art/ok.png", low_res="ok", details="![ok](art/ok.jpg)")  # 40x30: 28 ppi
     assert attempt("cards", folder, tmp_path / "cards") is None
     assert attempt("rulebook", folder, tmp_path / "rulebook") is None

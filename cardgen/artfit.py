@@ -1,0 +1,58 @@
+"""artfit (check stage): each card's art at the size it prints, and the resolution that gives.
+
+The art covers the layout's art box (centred, cropped: layout.cover, as the card renderer places
+it) at the game's card size; its pixels across the printed width are its effective ppi. Below
+WARN_PPI a printed card looks soft (a warning); below ERROR_PPI it looks pixelated (an error,
+unless the card says `low_res: ok`).
+"""
+from __future__ import annotations
+
+from . import images
+from .layout import MM, Rect, card_size_mm, cover
+from .model import ERROR, WARNING, Card, Finding, Game
+from .textfit import Scale
+
+WARN_PPI = 300
+ERROR_PPI = 150
+
+
+def art_box(game: Game, card_w: float, card_h: float) -> Rect:
+    """The art box of a card of card_w x card_h points."""
+    return Scale.of(game.layout, card_w, card_h).box(game.layout["art"])
+
+
+def effective_ppi(size: tuple[int, int], box: Rect) -> float:
+    """Pixels per inch of an image of `size` pixels covering the box (in points)."""
+    placed = cover(box, *size)
+    return size[0] / (placed.w / 72)
+
+
+def check_art(game: Game) -> list[Finding]:
+    """A finding for each printed card whose art prints below WARN_PPI at the game's card size."""
+    if game.layout is None:
+        return []  # load reported the layout's problem
+    width, height = card_size_mm(game.card_size)
+    box = art_box(game, width * MM, height * MM)
+    findings, seen = [], set()
+    for card in game.cards:
+        if not card.printed or card.art_file is None:
+            continue
+        ppi = effective_ppi(images.pixel_size(card.art_file), box)
+        where = card.places["art"].where if "art" in card.places else card.where
+        if ppi < WARN_PPI and where not in seen:  # a series shares its art line: said once
+            seen.add(where)
+            findings.append(_low_resolution(card, ppi, where))
+    return findings
+
+
+def _low_resolution(card: Card, ppi: float, where) -> Finding:
+    fails = ppi < ERROR_PPI and not card.low_res
+    needed = f"{WARN_PPI} ppi needs {_pixels(card, ppi, WARN_PPI)}"
+    return Finding(ERROR if fails else WARNING, "art-low-resolution",
+                   f"card '{card.name}': its art prints at {int(ppi)} ppi ({needed})", where,
+                   f"use a larger image{', or add low_res: ok to the card to print it anyway' if fails else ''}")
+
+
+def _pixels(card: Card, ppi: float, wanted: int) -> str:
+    width, height = images.pixel_size(card.art_file)
+    return f"{round(width * wanted / ppi)}x{round(height * wanted / ppi)} px, it has {width}x{height}"
