@@ -19,9 +19,10 @@ from typing import Any, Iterable, Mapping
 from . import artfit, expressions, glyphs, textfit
 from .balance import Balance, balance_of
 from .lint import check_text, image_findings
-from .model import ERROR, INFO, WARNING, Check, Finding, Game, Setup, Step, matches
+from .model import ERROR, INFO, WARNING, Check, Component, Finding, Game, Setup, Step, matches
 
 EPSILON = 1e-6
+EXPRESSION_HINT = "a count may use players, and hand where the setup gives hand: deal"
 MAX_PRINT_CARDS = 5000  # cards one setup may print (about 560 sheets): more is a typo, not a game
 
 
@@ -46,9 +47,31 @@ class StepReport:
 
 
 @dataclass
+class ComponentCount:
+    """A component (coins, tokens...) at one player count; None where its spec could not be evaluated."""
+
+    component: Component
+    total: int | None
+    each: int | None = None  # each player's share at the start
+    to_win: int | None = None
+    players: int = 0
+
+    @property
+    def supply(self) -> int | None:
+        """What stays in the supply once every player has their share (None: no share is given)."""
+        if self.total is None or self.each is None:
+            return None
+        return self.total - self.each * self.players
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "each": self.each, "supply": self.supply, "to_win": self.to_win}
+
+
+@dataclass
 class PlayerCount:
     players: int
     copies: int  # how many times the setup's table is laid out
+    hand: int | None  # the setup's hand: deal at this player count (None: not declared, or an error)
     starting_deck: dict[str, int]  # card id -> copies laid out before the first step (stand-ins too)
     print_counts: dict[str, int]  # card id -> copies to print for this player count (printed cards only)
     steps: list[StepReport]
@@ -59,6 +82,7 @@ class PlayerCount:
     piles: dict[str, float]  # every pile but the draw pile ("hands": all hands together)
     findings: list[Finding] = field(default_factory=list)
     balance: Balance | None = None
+    components: dict[str, ComponentCount] = field(default_factory=dict)  # component id -> its counts
 
     @property
     def set_aside(self) -> float:
@@ -69,6 +93,7 @@ class PlayerCount:
         return {
             "players": self.players,
             "copies": self.copies,
+            "hand": self.hand,
             "starting_deck": self.starting_deck,
             "steps": [s.as_dict() for s in self.steps],
             "dealt_per_player": figure(self.dealt_per_player),
@@ -78,6 +103,7 @@ class PlayerCount:
             "piles": {k: figure(v) for k, v in self.piles.items()},
             "set_aside": figure(self.set_aside),
             "balance": self.balance.as_dict() if self.balance else None,
+            "components": {k: c.as_dict() for k, c in self.components.items()},
         }
 
 
@@ -228,11 +254,53 @@ def _by_kind(game: Game, pile: Mapping[str, float]) -> dict[str, Any]:
     return out
 
 
-def _copies(setup: Setup, players: int) -> tuple[int, list[Finding]]:
+def _variables(setup: Setup, players: int) -> tuple[dict[str, int], list[Finding]]:
+    """The expressions' variables at a player count; without `hand` when the hand size has no value
+    there (reported: a player count the hand's table leaves out)."""
     try:
-        return expressions.evaluate(setup.copies, expressions.setup_variables(setup, players)), []
+        return expressions.setup_variables(setup, players), []
+    except expressions.ExpressionError as exc:
+        return {"players": players}, [Finding(
+            ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", setup.hand.where,
+            "give the hand size for every player count of the setup")]
+
+
+def _copies(setup: Setup, variables) -> tuple[int, list[Finding]]:
+    try:
+        return expressions.evaluate(setup.copies, variables), []
     except expressions.ExpressionError as exc:
         return 0, [Finding(ERROR, "bad-expression", f"{setup.name}: copies: {exc}", setup.where)]
+
+
+def _component_counts(game: Game, setup: Setup, players: int, variables) -> tuple[dict[str, ComponentCount], list[Finding]]:
+    """Every component's counts at a player count, with what is wrong with them."""
+    out, findings = {}, []
+    context = f"{setup.name}, {players} players"
+    for component in game.components:
+        values = {}
+        for key in ("count", "each", "to_win"):
+            spec = getattr(component, key)
+            where = component.places.get(key, component.where)
+            if spec is None:
+                continue
+            try:
+                values[key] = expressions.evaluate(spec, variables)
+            except expressions.ExpressionError as exc:
+                findings.append(Finding(ERROR, "bad-expression", f"{context}: component '{component.id}': {key}: {exc}",
+                                        where, "give a value for every player count of every setup"))
+                continue
+            if values[key] < 0:
+                findings.append(Finding(ERROR, "negative-count", f"{context}: component '{component.id}': {key} is "
+                                        f"{values[key]}", where, "a count cannot be below 0"))
+                values[key] = None
+        counts = ComponentCount(component, values.get("count"), values.get("each"), values.get("to_win"), players)
+        if counts.supply is not None and counts.supply < 0:
+            findings.append(Finding(
+                ERROR, "not-enough-components", f"{context}: each player starts with {counts.each} "
+                f"{component.noun(counts.each)}, {counts.each * players} in all, but the game has {counts.total}",
+                component.places.get("each", component.where), "raise the count or lower each"))
+        out[component.id] = counts
+    return out, findings
 
 
 def _initial_deck(game: Game, setup: Setup, table: Counter, players: int, copies: int) -> dict[str, int]:
@@ -337,10 +405,12 @@ class _Piles:
 
 
 def _play_out(game: Game, setup: Setup, table: Counter, players: int, groups: _Groups) -> PlayerCount:
-    copies, findings = _copies(setup, players)
+    variables, findings = _variables(setup, players)
+    copies, copy_findings = _copies(setup, variables)
+    components, component_findings = _component_counts(game, setup, players, variables)
+    findings += copy_findings + component_findings
     deck = _initial_deck(game, setup, table, players, copies)
     piles = _Piles(groups, deck, players)
-    variables = expressions.setup_variables(setup, players)
     steps = []
     for step in game.steps:
         try:
@@ -348,11 +418,13 @@ def _play_out(game: Game, setup: Setup, table: Counter, players: int, groups: _G
                 continue
             steps.append(_run_step(game, setup, step, piles, players, variables, findings))
         except expressions.ExpressionError as exc:
-            findings.append(Finding(ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", step.where))
+            findings.append(Finding(ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", step.where,
+                                    EXPRESSION_HINT))
     draw = piles.by_group("deck")
     report = PlayerCount(
         players=players,
         copies=copies,
+        hand=variables.get("hand"),
         starting_deck=deck,
         print_counts=_printed(game, deck),
         steps=steps,
@@ -364,12 +436,13 @@ def _play_out(game: Game, setup: Setup, table: Counter, players: int, groups: _G
             "hands": piles.size("hands")}),
         findings=findings,
         balance=balance_of(game, draw, piles.by_group("hands"), players),
+        components=components,
     )
     if report.draw_pile < EPSILON:
         findings.append(Finding(ERROR, "empty-draw-pile",
                                 f"{setup.name}, {players} players: the draw pile is empty after setup",
                                 setup.where, "add cards or lower the number set aside"))
-    findings += _pile_checks(game, setup, players, piles, variables)
+    findings += _pile_checks(game, setup, players, piles, components, variables)
     if setup_has_unknown_counts(setup):
         report.findings = [_uncertain(f) for f in findings]
     return report
@@ -465,7 +538,7 @@ def _apply_check(check: Check, setup: Setup, actual: float, variables, context: 
 
 def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
     findings = []
-    variables = expressions.setup_variables(setup, setup.max_players)
+    variables, _ = _variables(setup, setup.max_players)  # a hand without a value is reported per player count
     for check in game.checks:
         if check.on != ("setup",):
             continue
@@ -474,11 +547,12 @@ def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
             findings += _apply_check(check, setup, actual, variables,
                                      f"{setup.name}: {_what(game, check, 'the setup table')}")
         except expressions.ExpressionError as exc:
-            findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where))
+            findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where, EXPRESSION_HINT))
     return findings
 
 
-def _pile_checks(game, setup, players, piles: "_Piles", variables) -> list[Finding]:
+def _pile_checks(game, setup, players, piles: "_Piles", components: Mapping[str, ComponentCount],
+                 variables) -> list[Finding]:
     findings = []
     for check in game.checks:
         if check.on == ("setup",):
@@ -486,11 +560,18 @@ def _pile_checks(game, setup, players, piles: "_Piles", variables) -> list[Findi
         try:
             if check.when and not expressions.evaluate(check.when, variables):
                 continue
-            actual = sum(piles.count(name, check.select, per_player=name == "hand") for name in check.on)
-            findings += _apply_check(check, setup, actual, variables,
-                                     f"{setup.name}, {players} players: {_what(game, check, _places(check.on))}")
+            if check.on[0] in components:  # load lets a check name components or piles, not both
+                counted = [components[name] for name in check.on]
+                if any(c.total is None for c in counted):
+                    continue  # its count is reported as wrong already
+                actual = sum(c.total for c in counted)
+                what = "the number of " + " + ".join(c.component.plural for c in counted)
+            else:
+                actual = sum(piles.count(name, check.select, per_player=name == "hand") for name in check.on)
+                what = _what(game, check, _places(check.on))
+            findings += _apply_check(check, setup, actual, variables, f"{setup.name}, {players} players: {what}")
         except expressions.ExpressionError as exc:
-            findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where))
+            findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where, EXPRESSION_HINT))
     return findings
 
 

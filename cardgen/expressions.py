@@ -69,8 +69,26 @@ def _validate_node(node: ast.AST) -> None:
 
 
 def setup_variables(setup, players: int) -> dict[str, int]:
-    """The VARIABLES' values for a setup (model.Setup) at a player count."""
-    return {"players": players, "hand": setup.hand.deal}
+    """The VARIABLES' values for a setup (model.Setup) at a player count: `hand` only when the setup
+    declares `hand: deal` (an expression using it otherwise is an error, never a silent 0)."""
+    variables = {"players": players}
+    if setup.hand.deal is not None:
+        try:
+            variables["hand"] = evaluate(setup.hand.deal, variables)
+        except ExpressionError as exc:
+            raise ExpressionError(f"hand: deal: {exc}") from None
+    return variables
+
+
+def uses(spec: Any, name: str) -> bool:
+    """Whether a count spec's expression uses a variable."""
+    if not isinstance(spec, str):
+        return False
+    try:
+        tree = parse(spec)
+    except ExpressionError:
+        return False
+    return any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(tree))
 
 
 def evaluate(spec: Any, variables: Mapping[str, int]) -> int:
@@ -91,6 +109,9 @@ def _eval(node: ast.AST, env: Mapping[str, int]) -> Any:
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
+        if node.id not in env:
+            raise ExpressionError(f"'{node.id}' has no value here" + (
+                " (the setup gives no hand: deal)" if node.id == "hand" else ""))
         return env[node.id]
     if isinstance(node, ast.UnaryOp):
         value = _eval(node.operand, env)

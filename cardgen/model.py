@@ -163,8 +163,31 @@ class Back:
 
 @dataclass(frozen=True)
 class Hand:
-    deal: int = 0
+    deal: Any = None  # count spec: int, expression of `players` or table by player count; None: not declared
     extras: tuple[tuple[str, int], ...] = ()  # (card id, count per player)
+    where: Where | None = None  # where `deal` is written
+
+
+COMPONENT_COUNTS = ("count", "each", "to_win")  # a component's counts, each by player count
+
+
+@dataclass(frozen=True)
+class Component:
+    """A part of the game that is not a card (coins, tokens, a board, dice, score pads), counted by
+    player count like the cards: each count is a count spec (int, expression or player table)."""
+
+    id: str
+    name: str  # one of them, e.g. "Coin"
+    plural: str  # several, e.g. "Coins"
+    count: Any  # how many the game uses
+    meaning: str = ""
+    each: Any = None  # how many each player starts with (the rest stays in the supply); None: not said
+    to_win: Any = None  # how many a player needs to win; None: not a win target
+    where: Where | None = None
+    places: Mapping[str, Where] = field(default_factory=dict, compare=False)  # "count", "each", "to_win"
+
+    def noun(self, n: float) -> str:
+        return self.name if n == 1 else self.plural
 
 
 @dataclass(frozen=True)
@@ -327,6 +350,7 @@ class Game:
     steps: tuple[Step, ...]
     checks: tuple[Check, ...]
     variations: tuple[Variation, ...]
+    components: tuple[Component, ...] = ()
     default_setup: str | None = None
     rules_markdown: str = ""
     rules_file: str = ""  # rules.md as load named it, for findings' file:line:column

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from .engine import GameReport, figure, known_table
+from .engine import GameReport, SetupReport, figure, known_table
 from .model import ERROR, INFO, WARNING, Finding, Game, Setup
 
 if TYPE_CHECKING:
@@ -25,6 +26,32 @@ def printable(text: str) -> str:
 
 def players_label(setup: Setup) -> str:
     return setup.players_label
+
+
+@dataclass
+class ComponentRow:
+    """A row of figures by player count about one component (its count, each player's share, the win target)."""
+
+    label: str
+    values: list[int | None]
+
+
+def component_rows(report: SetupReport) -> list[ComponentRow]:
+    """The components' figures that a table by player count shows: each share and win target, and
+    the count where it changes with the player count (else the components list says it once)."""
+    rows = []
+    for component_id, first in (report.players[0].components.items() if report.players else ()):
+        component = first.component
+        counts = [p.components[component_id] for p in report.players]
+        totals = [c.total for c in counts]
+        if len(set(totals)) > 1:
+            rows.append(ComponentRow(component.plural, totals))
+        if component.each is not None:
+            rows.append(ComponentRow(f"{component.plural} each", [c.each for c in counts]))
+        if component.to_win is not None:
+            rows.append(ComponentRow(f"{component.plural} to win", [c.to_win for c in counts]))
+    return rows
+
 
 
 def game_listing(name: str, game: Game | None) -> str:
@@ -69,12 +96,15 @@ def as_text(report: GameReport) -> str:
         lines.append(f"  colors: {colors}")
         lines.append("  kinds:  " + ", ".join(f"{k} {n}" for k, n in s.by_kind.items() if n) or "  kinds: none")
         balanced = any(p.balance for p in s.players)
-        head = ["players", "dealt", "draw pile"] + kinds + ["set aside"] + (BALANCE_HEAD if balanced else [])
+        components = component_rows(s)
+        head = (["players", "dealt", "draw pile"] + kinds + ["set aside"] + (BALANCE_HEAD if balanced else [])
+                + [row.label for row in components])
         rows = []
-        for p in s.players:
+        for i, p in enumerate(s.players):
             rows.append([str(p.players), _fmt(p.dealt_per_player), _fmt(p.draw_pile)]
                         + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(p.set_aside)]
-                        + (balance_cells(p.balance) if balanced else []))
+                        + (balance_cells(p.balance) if balanced else [])
+                        + ["?" if row.values[i] is None else str(row.values[i]) for row in components])
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)] if rows else []
         lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
         for row in rows:

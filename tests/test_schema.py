@@ -18,7 +18,7 @@ from cardgen import cli, scaffold
 from cardgen.load import Reader, load_game, schema
 from cardgen.model import ERROR
 
-from conftest import CARD_DATA, ROOT
+from conftest import CARD_DATA, ROOT, TEST_DATA
 
 DEFAULT_LAYOUT = ROOT / "art" / "card-layout.yaml"  # every setting: a complete layout.yaml
 
@@ -186,7 +186,7 @@ def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_decl
     """The loader reads mappings only through declarations the editor schema is made of (a key the
     loader knew but the schema not, or the other way round, would need a declaration outside
     them); and every declaration is read by the loader when it loads the shipped games (and one
-    with a layout.yaml of every setting)."""
+    with a layout.yaml of every setting, and the test game with components)."""
     with_layout = shutil.copytree(CARD_DATA / "starter", tmp_path / "starter")
     shutil.copy(DEFAULT_LAYOUT, with_layout / "layout.yaml")
     read = {}
@@ -197,7 +197,7 @@ def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_decl
         return original(self, node, spec, what)
 
     monkeypatch.setattr(Reader, "mapping", recording)
-    for game in [*SHIPPED, with_layout]:
+    for game in [*SHIPPED, with_layout, TEST_DATA / "courtly_coins"]:
         load_game(CARD_DATA / game)
     # no shipped game has a custom size or a second card back (a deck's cards share one back)
     custom_size = [d for d in DECLARED.values() if d in (schema.CARD_SIZE, schema.BACK)]

@@ -28,8 +28,9 @@ from .cheatsheet import read_reference
 from .layout import read_layout
 from .symbol_checks import symbol_findings
 from ..model import (
-    ERROR, WARNING, Attribute, Back, Card, Check, Color, Finding, Game, Hand, Kind, Layout, Passage, Setup, SetupLine,
-    Step, Tag, TextChecks, Variation, Waiver, Where, file_name_problem, matches, sheet_file_name, slugify,
+    COMPONENT_COUNTS, ERROR, WARNING, Attribute, Back, Card, Check, Color, Component, Finding, Game, Hand, Kind,
+    Layout, Passage, Setup, SetupLine, Step, Tag, TextChecks, Variation, Waiver, Where, file_name_problem, matches,
+    sheet_file_name, slugify,
 )
 from . import schema
 from .schema import (  # noqa: F401 - the limits and patterns are the schema's; others import them from here
@@ -296,11 +297,10 @@ class Reader:
                        "write digits only, e.g. 3")
             return None
         value = int(node.value.strip(), 10)
-        if value < low:
-            self.error(node, "number-out-of-range", f"{what} is {value}; it must be at least {low}")
-            return None
-        if value > high:
-            self.error(node, "number-out-of-range", f"{what} is {value}; it must be at most {high}")
+        if not low <= value <= high:
+            bound = f"at least {low}" if value < low else f"at most {high}"
+            self.error(node, "number-out-of-range", f"{what} is {value}; it must be {bound}",
+                       f"write a whole number from {low} to {high}")
             return None
         return value
 
@@ -496,6 +496,7 @@ class _GameBuilder:
         self.g, self.c, self.s = readers["game"], readers["cards"], readers["setups"]
         self.extra_findings: list[Finding] = []
         self.piles: list[str] = list(self.START_PILES)
+        self.component_ids: list[str] = []
         self.symbol_refs: list[tuple[str, Where, str]] = []  # (name, where named, what names it)
 
     def build(self, docs) -> Game:
@@ -517,6 +518,7 @@ class _GameBuilder:
         self.known_ids["card"] = [c.name for c in cards]
         setups = () if docs["setups"] is NO_SETUPS else self._setups(docs["setups"], cards)
         steps = self._steps(top.get("setup"))
+        components = self._components(top.get("components"))
         checks = self._checks(top.get("checks"))
         self._check_waivers(setups, checks)
         variations = tuple(
@@ -539,7 +541,7 @@ class _GameBuilder:
             card_size=self._card_size(top.get("card_size")),
             colors=colors, tags=tags, kinds=kinds, attributes=attributes,
             kind_styles=kind_styles, cards=cards, setups=setups, steps=steps, checks=checks,
-            variations=variations, default_setup=default_setup,
+            variations=variations, components=components, default_setup=default_setup,
             rules_markdown=self._rules_markdown(),
             rules_file=display_path(self.folder / "rules.md", self.folder),
             text_checks=self._text_checks(top.get("text_checks"), cards),
@@ -925,7 +927,11 @@ class _GameBuilder:
         if node is None:
             return Hand()
         m = s.mapping(node, schema.HAND)
-        deal = m.read("deal", 0)
+        deal = m.read("deal")
+        if expressions.uses(deal, "hand"):
+            s.error(m["deal"], "bad-expression", "hand: deal cannot use hand (it is the hand size itself)",
+                    "e.g. deal: 7, deal: 12 - players or deal: {2: 10, 3: 9, 4: 8}")
+            deal = None
         extras = []
         if "extras" in m and not _is_null(m["extras"]):
             for key_node, value_node in s.free_mapping(m["extras"], "hand: extras"):
@@ -933,7 +939,22 @@ class _GameBuilder:
                 count = schema.HAND.fields["extras"].type.value.read(s, value_node, f"extras count of '{key_node.value}'")
                 if ident and count:
                     extras.append((ident, count))
-        return Hand(deal or 0, tuple(extras))
+        return Hand(deal, tuple(extras), s.where(m["deal"]) if "deal" in m else None)
+
+    def _components(self, node) -> tuple[Component, ...]:
+        """game.yaml's components: what the game has besides its cards, each counted by player count."""
+        g = self.g
+        components = self._identified(node, schema.COMPONENT, lambda ident, m: Component(
+            id=ident, name=m.read("name", ""), plural=m.read("plural") or f"{m.read('name', '')}s",
+            count=m.read("count"), meaning=m.read("meaning", ""), each=m.read("each"), to_win=m.read("to_win"),
+            where=g.where(m["id"]), places={key: g.where(m[key]) for key in COMPONENT_COUNTS if key in m}))
+        for component in components:
+            if component.id in self.piles or component.id in ("setup", *self.CHECK_PILES):
+                self.extra_findings.append(Finding(
+                    ERROR, "duplicate-id", f"component '{component.id}' has the name of a pile", component.where,
+                    "checks name piles and components alike: give the component another id"))
+        self.component_ids = [c.id for c in components]
+        return components
 
     def _text_checks(self, node, cards) -> TextChecks:
         """text_checks: {aliases: {Name: {color|kind|tag|card: id}}, waive: [{check, reason, inside}]}."""
@@ -1038,13 +1059,23 @@ class _GameBuilder:
                                                 "(a pile exists once a step moves cards to it)"])))
         return name
 
-    def _check_piles(self, node, on: tuple[str, ...]) -> None:
-        """A check's `on:` names piles the setup steps make (or draw_pile, hand, setup)."""
+    def _check_piles(self, node, on: tuple[str, ...], selects: bool) -> None:
+        """A check's `on:` names piles the setup steps make (or draw_pile, hand, setup), or components."""
         known = ["setup", *self.CHECK_PILES, *self.piles]
+        components = [name for name in on if name in self.component_ids]
         for name in on:
-            if name not in known:
-                self.g.error(node, "unknown-pile", f"on: no pile '{name}': the setup steps never make it",
-                             _did_you_mean(name, known) or f"piles are: {', '.join(known)}")
+            if name not in known and name not in self.component_ids:
+                things = f"piles are: {', '.join(known)}" + (
+                    f"; components: {', '.join(self.component_ids)}" if self.component_ids else "")
+                self.g.error(node, "unknown-pile", f"on: no pile or component '{name}': the setup steps never "
+                             "make it and no component has that id",
+                             _did_you_mean(name, known + self.component_ids) or things)
+        if components and len(components) != len(on):
+            self.g.error(node, "bad-check", f"on: '{', '.join(on)}' adds components to cards",
+                         "check the components and the piles of cards separately")
+        elif components and selects:
+            self.g.error(node, "bad-check", f"on: '{', '.join(on)}': a selector picks cards, not components",
+                         "remove select: from this check")
 
     def _selector(self, node, reader: Reader | None = None):
         g = reader or self.g
@@ -1090,7 +1121,7 @@ class _GameBuilder:
                 g.error(m.get("on"), "bad-check", f"on: '{', '.join(on)}' must be setup, or pile names",
                         "e.g. on: draw_pile, on: hand, on: [draw_pile, box]")
                 continue
-            self._check_piles(m.get("on"), on)
+            self._check_piles(m.get("on"), on, "select" in m)
             bounds = {k: m.read(k) for k in ("at_least", "at_most", "equals") if k in m}
             if not bounds:
                 g.error(item, "bad-check", "a check needs at_least, at_most or equals")

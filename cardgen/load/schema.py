@@ -322,7 +322,7 @@ SETUP_PROCEDURE = Fields("setup", {"steps": Field(ListOf(STEP), True)})
 CHECK = Fields("check", {
     "id": Field(Identifier(), True, "check id"),
     "level": Field(Text(choices=LEVELS), True, doc="error stops the build; warning and info are reported"),
-    "on": Field(TextList(), True, doc="setup, or pile names"),
+    "on": Field(TextList(), True, doc="setup, pile names, or component ids"),
     "message": Field(Text(), True), "select": Field(SELECT),
     **{key: Field(CountSpec()) for key in ("at_least", "at_most", "equals")},
     "source": Field(Text()), "when": Field(Expression()),
@@ -354,6 +354,15 @@ CHEATSHEET = Fields("cheatsheet", {
     "copies_label": Field(Text(), label="cheatsheet: copies_label", doc="how the table calls a setup's copies"),
     "players_note": Field(Text(), label="cheatsheet: players_note", doc="a line under the player table"),
 }, doc="the one-page cheat sheet and its pocket copies")
+COMPONENT = Fields("component", {
+    **_named("component"),
+    "plural": Field(Text(), doc="the name of several (default: the name with an s)"),
+    "count": Field(CountSpec(), True, "component count", "how many the game uses: a number, an expression of "
+                                                           "players or a table by player count"),
+    "each": Field(CountSpec(), label="component each", doc="how many each player starts with; the rest stays "
+                                                            "in the supply"),
+    "to_win": Field(CountSpec(), label="component to_win", doc="how many a player needs to win, e.g. {2: 7, 3: 5, 4: 4}"),
+})
 REFERENCE = Fields("reference", {"cheatsheet": Field(CHEATSHEET)}, others=True)
 GAME = Fields("game.yaml", {
     "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),
@@ -363,6 +372,7 @@ GAME = Fields("game.yaml", {
     "kind_styles": Field(Table(Identifier(), KIND_STYLE)), "attributes": Field(ListOf(ATTRIBUTE)),
     "setup": Field(SETUP_PROCEDURE, doc="the setup procedure the engine plays out"),
     "checks": Field(ListOf(CHECK)), "variations": Field(ListOf(VARIATION)),
+    "components": Field(ListOf(COMPONENT), doc="what the game has besides its cards: coins, tokens, boards, dice"),
     "reference": Field(REFERENCE, doc="data for the documents: the cheat sheet, and free data for a game's "
                                       "own templates"),
     "text_checks": Field(TEXT_CHECKS),
@@ -389,7 +399,9 @@ CARDS = Fields("cards.yaml", {"cards": Field(ListOf(CARD), True)}, doc="a cardge
 
 PLAYERS = Fields("players", {"min": Field(Integer(1, MAX_PLAYERS), True, "players: min"),
                              "max": Field(Integer(1, MAX_PLAYERS), True, "players: max")})
-HAND = Fields("hand", {"deal": Field(Integer(), label="hand: deal", doc="cards dealt to each player"),
+HAND = Fields("hand", {"deal": Field(CountSpec(), label="hand: deal",
+                                     doc="cards dealt to each player: a number, an expression of players or "
+                                         "a table by player count, e.g. {2: 10, 3: 9, 4: 8}"),
                        "extras": Field(Table(Text(), Integer()), doc="card name: extra copies each player gets")})
 EACH = Fields("each", {"select": Field(SELECT, True), "count": Field(Integer(), True)})
 SETUP_WAIVER = Fields("waive", {"check": Field(Text(), True), "reason": Field(Text(), True)})

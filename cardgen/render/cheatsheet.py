@@ -139,7 +139,7 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
         "steps": [step.text for step in game.steps if step.text],
         "tables": [setup_table(game, s, sheet.copies_label) for s in report.setups],
         "players_label": players_label,
-        "hand_label": lambda setup: documents.hand_label(game, setup),
+        "hand_label": lambda setup, played: documents.hand_label(game, setup, played),
         **documents.symbol_context(game),
         "pocket_layout": pocket_layout(game, paper),
     }
@@ -179,6 +179,8 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
         values = [p.draw_by_kind.get(kind.id, 0) for p in report.players]
         if any(values):
             rows.append(PlayerRow(kind.name, [fmt(v) for v in values], part=True))
+    rows += [PlayerRow(row.label, [fmt(v) if v is not None else "?" for v in row.values])
+             for row in documents.component_rows(report)]
     aside = [p.set_aside for p in report.players]
     if any(aside):
         rows.append(PlayerRow("Not in play", [fmt(v) for v in aside]))

@@ -30,7 +30,7 @@ from ..layout import PAPERS_MM, card_size_mm
 from ..engine import GameReport, PlayerCount, SetupReport, StepReport
 from ..paths import TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file
 from ..model import BuildError, Card, Color, Game, Setup, Variation
-from ..report import players_label
+from ..report import component_rows, players_label
 from ..write import atomic_write
 
 # WeasyPrint warnings about the machine, not the document: not build failures
@@ -407,6 +407,7 @@ class Part:
     variations: tuple[Variation, ...] = ()
     card_diagram: bool = False
     setup_steps: bool = False
+    components: list[str] = field(default_factory=list)  # the components list (components_list)
 
     @property
     def anchor(self) -> str:
@@ -419,6 +420,7 @@ class Part:
         own += sum(len(v.text) + 60 for v in self.variations)
         own += SETUP_WEIGHT if self.setup else 0
         own += DIAGRAM_WEIGHT if self.card_diagram else 0
+        own += sum(len(line) + 20 for line in self.components)
         return own + sum(child.weight for child in self.children)
 
     @property
@@ -467,6 +469,7 @@ def rulebook_outline(game: Game, report: GameReport) -> list[Part]:
     chapters = parse_rules(game.rules_markdown)
     card_chapter = _place_cards(game, chapters)
     _place_setups(report, chapters)
+    _place_components(game, report, chapters)
     _place_variations(game, chapters)
     _place_card_diagram(chapters, card_chapter)
     _number(chapters)
@@ -553,6 +556,19 @@ def _place_setups(report: GameReport, chapters: list[Part]) -> None:
     chapter.children = parts + [s for s in chapter.children if s not in parts]
 
 
+def _place_components(game: Game, report: GameReport, chapters: list[Part]) -> None:
+    """The components list: in the chapter about them, else in a chapter of its own before the setups."""
+    if not game.components:
+        return
+    chapter = next((ch for ch in chapters if re.search(r"components|contents|materials|in the box", _norm(ch.title))),
+                   None)
+    if chapter is None:
+        chapter = Part(1, "Components")
+        setups = next((i for i, ch in enumerate(chapters) if any(part.setup for part in ch.walk())), len(chapters))
+        chapters.insert(setups, chapter)
+    chapter.components = components_list(game, report)
+
+
 def _place_variations(game: Game, chapters: list[Part]) -> None:
     if not game.variations:
         return
@@ -606,7 +622,9 @@ def rulebook_context(game: Game, report: GameReport) -> dict:
         "count_columns": _count_columns,
         "players_label": players_label,
         "number": format_number,
-        "hand_label": lambda setup: hand_label(game, setup),
+        "hand_label": lambda setup, played: hand_label(game, setup, played),
+        "starting_hands": lambda setup_report: starting_hands(game, setup_report),
+        "component_rows": component_rows,
         "percent": lambda value: f"{value:.0%}",
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
         "title_hex": game.title_hex,
@@ -707,12 +725,40 @@ def format_number(value: float) -> str:
     return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
 
 
-def hand_label(game: Game, setup: Setup) -> str:
-    """'6 cards plus 1 Defuse' — what each player starts with."""
+def hand_label(game: Game, setup: Setup, played: PlayerCount) -> str:
+    """'6 cards plus 1 Defuse' — what each player starts with at a player count: the setup's hand
+    size there, or what the steps deal when the setup gives none."""
     cards = game.cards_by_id
     extras = [f"{n} {cards[card_id].name}" for card_id, n in setup.hand.extras if n]
-    label = counted(setup.hand.deal, "card")
+    if played.hand is None and extras:
+        return " and ".join(extras)
+    label = counted(played.hand if played.hand is not None else played.dealt_per_player, "card")
     return label + (" plus " + " and ".join(extras) if extras else "")
+
+
+def starting_hands(game: Game, report: SetupReport) -> list[tuple[int, str]]:
+    """(players, what each player starts with) for every player count of a setup."""
+    return [(p.players, hand_label(game, report.setup, p)) for p in report.players]
+
+
+def components_list(game: Game, report: GameReport) -> list[str]:
+    """The game's components as the rulebook lists them: '30 Coins', or by player count where the
+    count changes with it ('Tokens: 10 with 2 players, 12 with 3 players')."""
+    lines = []
+    for component in game.components:
+        totals: dict[int, int] = {}
+        for setup_report in report.setups:
+            for p in setup_report.players:
+                total = p.components[component.id].total
+                if total is not None:
+                    totals.setdefault(p.players, total)
+        values = sorted(set(totals.values()))
+        if len(values) == 1:
+            line = f"{values[0]} {component.noun(values[0])}"
+        else:
+            line = f"{component.plural}: " + ", ".join(f"{totals[n]} with {n} players" for n in sorted(totals))
+        lines.append(line + (f": {component.meaning}" if component.meaning else ""))
+    return lines
 
 
 def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = "a4") -> Path:
@@ -777,7 +823,7 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
         "checkbox_mark": symbols.code_points(game)["checkbox"],
         "kinds": {k.id: k for k in game.kinds},
         "number": format_number,
-        "hand_label": lambda s: hand_label(game, s),
+        "hand_label": lambda setup, played: hand_label(game, setup, played),
         "players_label": players_label,
     }
 
