@@ -114,9 +114,9 @@ LIMITS = build.Limits(cpu_seconds=600, wall_seconds=3600)
 
 
 def cards_command(folder: Path, out: Path) -> None:
-    """What `cardgen cards GAME --out OUT` does, minus argument parsing and printing."""
+    """What `cardgen cards GAME --out OUT --clean` does, minus argument parsing and printing."""
     game, report = build.load_checked(str(folder))
-    result = build.run(game, report, build.plan_cards(game), out, LIMITS)
+    result = build.run(game, report, build.plan_cards(game), out, LIMITS, clean=True)  # not reused from the last run
     assert result.ok, result.failures + result.bugs
 
 
