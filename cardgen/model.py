@@ -9,6 +9,7 @@ from typing import Any, Mapping
 from .errors import BuildError, UsageError  # noqa: F401 - the stages raise data problems as model.BuildError
 
 ERROR, WARNING, INFO = "error", "warning", "info"
+AUTO = "auto"  # a layout color the card renderer derives from the game's palette
 LEVELS = (ERROR, WARNING, INFO)
 
 

@@ -1,7 +1,7 @@
 """load/layout: the card design, art/card-layout.yaml with the game's layout.yaml merged over it.
 
 Every setting's type comes from its default: a number (with the range below), a color
-("#rrggbb"), a font role (`font`, `*_font`), a TrueType file (the `fonts` section) or a symbol
+("#rrggbb", or `auto` where the default is auto: the renderer derives it), a font role (`font`, `*_font`), a TrueType file (the `fonts` section) or a symbol
 (`emblem`). The game's file may only name settings the default has; each value is checked
 where it is typed, so the renderer receives a design it can draw.
 """
@@ -16,7 +16,7 @@ import yaml
 
 from ..model import Layout
 from ..paths import ART, inside
-from .schema import Field, Fields, HexColor, Number, Text
+from .schema import AUTO, Field, Fields, HexColor, Number, Text
 
 DEFAULT_LAYOUT = ART / "card-layout.yaml"
 SHARED_FONTS = ART / "fonts"
@@ -42,6 +42,8 @@ def _declared(section: str, key: str, default: Any) -> Field:
         return Field(Number(*range_of(section, key)), label=label)
     if is_font_role(key):
         return Field(Text(choices=tuple(default_settings()["fonts"])), label=label, doc="a font role of fonts:")
+    if default == AUTO:
+        return Field(HexColor(auto=True), label=label, doc='"#rrggbb", or auto: derived from the game\'s colors')
     return Field(HexColor() if str(default).startswith("#") else Text(), label=label)
 
 

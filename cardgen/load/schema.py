@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 from .. import expressions
 from ..layout import CARD_SIDE_MM, CARD_SIZES_MM
-from ..model import LEVELS
+from ..model import AUTO, LEVELS
 from ..paths import SCHEMAS
 
 MAX_TEXT = 4000
@@ -78,10 +78,16 @@ class Identifier(Type):
 
 @dataclass(frozen=True)
 class HexColor(Type):
+    auto: bool = False  # "auto" also allowed: the renderer derives the color (from the game's palette)
+
     def read(self, reader, node, what):
+        if self.auto and node is not None and reader.text(node, what) == AUTO:
+            return AUTO
         return reader.hex_color(node, what)
 
     def json(self, defs):
+        if self.auto:
+            return {"type": "string", "pattern": f"^({HEX_PATTERN.pattern[1:-1]}|{AUTO})$"}
         return {"type": "string", "pattern": HEX_PATTERN.pattern}
 
 

@@ -24,7 +24,7 @@ from reportlab.platypus import Paragraph
 from .. import images, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
-from ..model import Back, BuildError, Card, Color, Game, sheet_file_name
+from ..model import AUTO, Back, BuildError, Card, Color, Game, sheet_file_name
 from ..textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
 from ..write import atomic_write, output_dir
 
@@ -375,6 +375,33 @@ def name_color(game: Game, card: Card) -> str:
     return readable(game.title_hex(card) or text_on(color), color.hex)
 
 
+BACK_DARK = "#15171c"  # the neutral a derived back's background is mostly made of
+
+
+def back_design(game: Game, back: Back | None) -> dict:
+    """The layout's back with a back's own colors and emblem over it, every color still `auto`
+    derived from the game's palette: a deep shade of its first color for the background, the
+    symbols a little lighter, the first color lightened until it reads there for the border and
+    emblems, a darker medallion and a title that reads on it."""
+    spec = dict(game.layout["back"])
+    if back:
+        spec.update({key: value for key in ("background", "pattern", "border", "emblem")
+                     if (value := getattr(back, key))})
+    first = game.colors[0].hex
+    background = first_set(spec["background"], lambda: _mix(first, BACK_DARK, 0.8))
+    away = "#ffffff" if _luminance(background) < 0.18 else "#000000"  # from the background, towards contrast
+    spec["background"] = background
+    spec["pattern"] = first_set(spec["pattern"], lambda: _mix(background, away, 0.08))
+    spec["border"] = first_set(spec["border"], lambda: readable(_mix(first, away, 0.45), background))
+    spec["medallion"] = first_set(spec["medallion"], lambda: _mix(background, "#000000", 0.3))
+    spec["title_color"] = first_set(spec["title_color"], lambda: readable(away, spec["medallion"]))
+    return spec
+
+
+def first_set(value: str, derived) -> str:
+    return derived() if value == AUTO else value
+
+
 def _contrast(a: str, b: str) -> float:
     """WCAG contrast ratio of two colors (1 to 21)."""
     light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
@@ -424,21 +451,13 @@ class CardPainter:
         back = self.game.back_of(card)
         name = form_name("back", back.id if back else "")
         if name not in self.forms:
-            spec = self._back_spec(back)
+            spec = back_design(self.game, back)
             for symbol in self._back_symbols():
                 self.symbol_form(symbol, spec["pattern"])
             if self._back_emblem(spec):
                 self.symbol_form(self._back_emblem(spec), spec["border"])
             self._form(name, lambda: self._draw_back(spec, self.game.back_title(back)))
         return name
-
-    def _back_spec(self, back: Back | None) -> dict:
-        """The layout's back with the colors and emblem a back of the game's changes."""
-        spec = dict(self.design["back"])
-        if back:
-            spec.update({key: value for key in ("background", "pattern", "border", "emblem")
-                         if (value := getattr(back, key))})
-        return spec
 
     def _form(self, name: str, draw) -> None:
         b = self.sheet.bleed
