@@ -11,8 +11,11 @@ from PIL import Image, ImageChops, ImageStat
 
 from cardgen import engine, load
 from cardgen.cli import main
+from cardgen.render import cards
 
-from conftest import TINY_GAME
+from conftest import TEST_DATA, TINY_GAME, page_texts
+
+TWO_BACKS = TEST_DATA / "two_backs"
 
 # the tiny game is 'mini' (44 x 63 mm): the services' mini card is 1.75 x 2.5 in
 MINI_FULL = {"tgc": (600, 825), "mpc": (597, 822)}
@@ -146,3 +149,66 @@ def test_a_game_adds_its_own_target_and_check_reports_a_bad_one(game_copy, tmp_p
     assert main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
     assert "export-targets.yaml:3:11" in out and "unknown-format" in out
+
+
+# --------------------------------------------------------------------------- a card's own back
+
+
+@pytest.fixture(scope="module")
+def two_backs(tmp_path_factory):
+    """The two-backs game (the shields have a back of their own) exported for each kind of target."""
+    out = tmp_path_factory.mktemp("two-backs")
+    for target in ("tgc", "drivethru", "tts"):
+        assert main(["export", str(TWO_BACKS), "--to", target, "--out", str(out)]) == 0
+    return load.load_game(TWO_BACKS).game, out
+
+
+def test_each_card_image_pairs_with_its_own_back_image(two_backs):
+    game, out = two_backs
+    folder = out / "export-tgc-starter"
+    with open(folder / "index.csv", newline="") as f:
+        pairs = {row["name"]: row["back"] for row in csv.DictReader(f)}
+    assert pairs == {"Boom": "back.png", "Shield": "back-shields.png", "Peek": "back.png", "No": "back.png"}
+    for name, file in pairs.items():
+        design = cards.back_design(game, game.back_of(next(c for c in game.cards if c.name == name)))
+        image = Image.open(folder / file)
+        assert image.size == MINI_FULL["tgc"] and round(image.info["dpi"][0]) == 300
+        assert _near(image.getpixel((3, image.height // 2)), design["background"], design["pattern"]), (name, file)
+
+
+def _near(pixel, *hex_colors, tolerance: int = 4) -> bool:
+    return any(max(abs(p - int(h[i:i + 2], 16)) for p, i in zip(pixel, (1, 3, 5))) <= tolerance for h in hex_colors)
+
+
+def test_the_one_up_pdf_puts_each_cards_own_back_after_it(two_backs):
+    game, out = two_backs
+    texts = [" ".join(text.split()) for text in page_texts(next((out / "export-drivethru-starter").glob("*.pdf")))]
+    fronts, backs = texts[0::2], texts[1::2]
+    assert len(fronts) == 20
+    for front, back in zip(fronts, backs):
+        assert back == ("Shields" if "Stops a Boom" in front else "Two Backs"), (front, back)
+
+
+def test_tts_cards_with_another_back_are_on_a_sheet_of_their_own_with_that_back(two_backs):
+    game, out = two_backs
+    folder = out / "export-tts-starter"
+    deck = json.loads(next(folder.glob("*.json")).read_text())["ObjectStates"][0]
+    backs = {number: custom["BackURL"].rsplit("/", 1)[1] for number, custom in deck["CustomDeck"].items()}
+    assert backs == {"1": "back.jpg", "2": "back-shields.jpg"}
+    assert all(not custom["UniqueBack"] for custom in deck["CustomDeck"].values())
+    for card in deck["ContainedObjects"]:
+        (number, custom), = card["CustomDeck"].items()
+        assert card["CardID"] // 100 == int(number)
+        assert custom["BackURL"].endswith("back-shields.jpg" if card["Nickname"] == "Shield" else "/back.jpg")
+    assert len(deck["DeckIDs"]) == 20
+    for number, back in (("01", "back.jpg"), ("02", "back-shields.jpg")):
+        sheet, image = Image.open(folder / f"sheet-{number}.jpg"), Image.open(folder / back)
+        custom = deck["CustomDeck"][str(int(number))]
+        columns, rows = custom["NumWidth"], custom["NumHeight"]
+        hidden = sheet.crop(((columns - 1) * image.width, (rows - 1) * image.height,
+                             columns * image.width, rows * image.height))
+        assert _mean_difference(hidden, image) < 8  # each sheet's hidden card is its own back
+    for back, card in (("back.jpg", "Boom"), ("back-shields.jpg", "Shield")):
+        design = cards.back_design(game, game.back_of(next(c for c in game.cards if c.name == card)))
+        image = Image.open(folder / back)
+        assert _near(image.getpixel((3, image.height // 2)), design["background"], design["pattern"], tolerance=8)

@@ -2,10 +2,14 @@
 as the sheets (never cut out of a sheet).
 
 - png: one image per card type at the target's exact pixel size with its bleed, dpi-tagged,
-  fronts and backs named to pair up, the copies in the name and in index.csv;
-- 1up-pdf: one page per card copy (trim + bleed, TrimBox and BleedBox set), front then back;
+  one image per back the cards use, the copies in the name and in index.csv, which pairs each
+  front with its own back;
+- 1up-pdf: one page per card copy (trim + bleed, TrimBox and BleedBox set), front then its back;
 - tts: Tabletop Simulator deck sheets of at most columns x rows slots, the last slot the hidden
-  card's image, within max_pixels, a back image, and a saved object that imports them.
+  card's image, within max_pixels, an image of each back, and a saved object that imports them.
+  Cards with different backs go on different sheets: each sheet is a custom deck whose BackURL
+  is its cards' back, and the one deck object holds them all (Tabletop Simulator shows each
+  card with its own custom deck's back), so no back sheet (UniqueBack) is needed.
 
 A target's card images may be rendered in parts (`part` of `parts`), one per worker process.
 """
@@ -50,6 +54,23 @@ def entries(game: Game, counts: dict[str, int]) -> list[Entry]:
     return [Entry(card, counts[card.id], i) for i, card in enumerate(printed, start=1)]
 
 
+def back_name(game: Game, card: Card, extension: str) -> str:
+    """The file of the card's back: back.<ext> for the game's back, back-<id>.<ext> for another."""
+    ident = back_id(game, card)
+    return f"back-{ident}.{extension}" if ident else f"back.{extension}"
+
+
+def back_id(game: Game, card: Card) -> str:
+    """The id of the card's back; "" for the game's."""
+    back = game.back_of(card)
+    return back.id if back else ""
+
+
+def with_distinct_backs(game: Game, chosen: list[Entry]) -> list[Entry]:
+    """The first entry of each back the entries use, in their order."""
+    return list({back_id(game, e.card): e for e in reversed(chosen)}.values())[::-1]
+
+
 def folder_name(target: Target, deck: str) -> str:
     return f"export-{target.id}-{deck}"
 
@@ -86,9 +107,10 @@ def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_di
     folder.mkdir(parents=True, exist_ok=True)
     pixels = card_pixels(game, target)
     if target.format == "png":
-        _export_pngs(game, target, pixels, chosen[part::parts], folder, with_back=part == 0)
+        backs = with_distinct_backs(game, chosen) if part == 0 else []  # one part draws the backs
+        _export_pngs(game, target, pixels, chosen[part::parts], backs, folder)
         if part == 0:
-            _write_index(chosen, folder)
+            _write_index(game, chosen, folder)
     elif target.format == "1up-pdf":
         if part == 0:
             atomic_write(folder / f"{game.id}-{deck}.pdf", one_up_pdf(game, target, pixels, chosen))
@@ -109,27 +131,26 @@ def parts_of(game: Game, target: Target, counts: dict[str, int]) -> int:
 # --------------------------------------------------------------------------- per-card images
 
 
-def _export_pngs(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry], folder: Path,
-                 with_back: bool) -> None:
-    """The fronts of `chosen`, and the deck's back when `with_back` (one part draws it)."""
-    if not chosen:
+def _export_pngs(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry], backs: list[Entry],
+                 folder: Path) -> None:
+    """The fronts of `chosen`, and the backs of `backs` (one part draws them)."""
+    if not chosen and not backs:
         return
     sheet = card_images.one_card_sheet(pixels, target.dpi)
-    sides = [(e.card, "front") for e in chosen] + ([(chosen[0].card, "back")] if with_back else [])
+    sides = [(e.card, "front") for e in chosen] + [(e.card, "back") for e in backs]
     images = card_images.rasterise(card_images.card_pdf(game, sheet, sides), pixels.full, target.dpi)
-    for entry, image in zip(chosen, images):
-        atomic_write(folder / f"{entry.stem}-front.png", card_images.png(image, target.dpi))
-    if with_back:
-        atomic_write(folder / "back.png", card_images.png(images[-1], target.dpi))
+    names = [f"{e.stem}-front.png" for e in chosen] + [back_name(game, e.card, "png") for e in backs]
+    for name, image in zip(names, images):
+        atomic_write(folder / name, card_images.png(image, target.dpi))
 
 
-def _write_index(chosen: list[Entry], folder: Path) -> None:
+def _write_index(game: Game, chosen: list[Entry], folder: Path) -> None:
     """index.csv: each front, the back it goes with, its copies and the card's name."""
     data = io.StringIO()
     writer = csv.writer(data, lineterminator="\n")
     writer.writerow(["front", "back", "copies", "name"])
     for entry in chosen:
-        writer.writerow([f"{entry.stem}-front.png", "back.png", entry.copies, entry.card.name])
+        writer.writerow([f"{entry.stem}-front.png", back_name(game, entry.card, "png"), entry.copies, entry.card.name])
     atomic_write(folder / "index.csv", data.getvalue().encode("utf-8"))
 
 
@@ -137,7 +158,7 @@ def _write_index(chosen: list[Entry], folder: Path) -> None:
 
 
 def one_up_pdf(game: Game, target: Target, pixels: CardPixels, chosen: list[Entry]) -> bytes:
-    """Each copy of each card: its front page, then its back page."""
+    """Each copy of each card: its front page, then its own back's page."""
     sheet = card_images.one_card_sheet(pixels, target.dpi)
     sides = [(e.card, side) for e in chosen for _ in range(e.copies) for side in ("front", "back")]
     return card_images.card_pdf(game, sheet, sides, boxes=True)
@@ -158,7 +179,8 @@ class TtsGrid:
 
 
 def tts_sheets(game: Game, target: Target, chosen: list[Entry]) -> tuple[TtsGrid, list[list[Entry]]]:
-    """The grid of a sheet and the card types on each sheet."""
+    """The grid of a sheet and the card types on each sheet: the cards of each back on sheets of
+    their own, in the order the backs first appear."""
     spec = target.sheet
     per_sheet = spec.columns * spec.rows - 1
     columns = min(spec.columns, max(2, len(chosen) + 1))
@@ -169,7 +191,10 @@ def tts_sheets(game: Game, target: Target, chosen: list[Entry]) -> tuple[TtsGrid
     slot_w = min(spec.max_pixels // columns, math.floor(spec.max_pixels / rows * width / height))
     slot_h = math.floor(slot_w * height / width)
     grid = TtsGrid(columns, rows, (slot_w, slot_h))
-    return grid, [chosen[i:i + grid.slots] for i in range(0, len(chosen), grid.slots)]
+    by_back: dict[str, list[Entry]] = {}
+    for entry in chosen:
+        by_back.setdefault(back_id(game, entry.card), []).append(entry)
+    return grid, [group[i:i + grid.slots] for group in by_back.values() for i in range(0, len(group), grid.slots)]
 
 
 def _export_tts(game: Game, target: Target, chosen: list[Entry], folder: Path, final: Path,
@@ -185,8 +210,9 @@ def _export_tts(game: Game, target: Target, chosen: list[Entry], folder: Path, f
             atlas.paste(image, _slot_origin(grid, slot))
         atlas.paste(images[-1], _slot_origin(grid, grid.columns * grid.rows - 1))
         atomic_write(folder / _tts_sheet_name(number), _jpeg(atlas))
-        if number == 0:
-            atomic_write(folder / "back.jpg", _jpeg(images[-1]))
+        if number == 0 or back_id(game, sheets[number - 1][0].card) != back_id(game, entries_here[0].card):
+            # the first sheet of its back: the back's image too
+            atomic_write(folder / back_name(game, entries_here[0].card, "jpg"), _jpeg(images[-1]))
     if part == 0:
         saved = tts_saved_object(game, deck, grid, sheets, final)
         atomic_write(folder / f"{game.id}-{deck}.json", (json.dumps(saved, indent=2) + "\n").encode("utf-8"))
@@ -209,13 +235,13 @@ def _jpeg(image: Image.Image) -> bytes:
 
 def tts_saved_object(game: Game, deck: str, grid: TtsGrid, sheets: list[list[Entry]], folder: Path) -> dict:
     """A saved object Tabletop Simulator loads (Objects > Saved Objects): one deck whose custom
-    decks are the sheets, with every copy of every card, the images named by file:// URLs."""
+    decks are the sheets, each with its cards' back, holding every copy of every card, the
+    images named by file:// URLs."""
     custom, contained, ids = {}, [], []
-    back_url = (folder.resolve() / "back.jpg").as_uri()
     for number, entries_here in enumerate(sheets, start=1):
         custom[str(number)] = {
             "FaceURL": (folder.resolve() / _tts_sheet_name(number - 1)).as_uri(),
-            "BackURL": back_url,
+            "BackURL": (folder.resolve() / back_name(game, entries_here[0].card, "jpg")).as_uri(),
             "NumWidth": grid.columns,
             "NumHeight": grid.rows,
             "BackIsHidden": True,
