@@ -72,6 +72,7 @@ class PlayerCount:
     players: int
     copies: int  # how many times the setup's table is laid out
     hand: int | None  # the setup's hand: deal at this player count (None: not declared, or an error)
+    extras: dict[str, int]  # card id -> the extra copies each player gets (hand: extras) at this player count
     starting_deck: dict[str, int]  # card id -> copies laid out before the first step (stand-ins too)
     print_counts: dict[str, int]  # card id -> copies to print for this player count (printed cards only)
     steps: list[StepReport]
@@ -94,6 +95,7 @@ class PlayerCount:
             "players": self.players,
             "copies": self.copies,
             "hand": self.hand,
+            "extras": self.extras,
             "starting_deck": self.starting_deck,
             "steps": [s.as_dict() for s in self.steps],
             "dealt_per_player": figure(self.dealt_per_player),
@@ -303,11 +305,28 @@ def _component_counts(game: Game, setup: Setup, players: int, variables) -> tupl
     return out, findings
 
 
-def _initial_deck(game: Game, setup: Setup, table: Counter, players: int, copies: int) -> dict[str, int]:
+def _extras(setup: Setup, variables) -> tuple[dict[str, int], list[Finding]]:
+    """Card id -> the extra copies each player gets at a player count (hand: extras)."""
+    out, findings = {}, []
+    context = f"{setup.name}, {variables['players']} players: hand: extras"
+    for card, spec in setup.hand.extras:
+        where = setup.hand.places.get(card, setup.where)
+        try:
+            out[card] = expressions.evaluate(spec, variables)
+        except expressions.ExpressionError as exc:
+            findings.append(Finding(ERROR, "bad-expression", f"{context}: {exc}", where, EXPRESSION_HINT))
+            continue
+        if out[card] < 0:
+            findings.append(Finding(ERROR, "negative-count", f"{context}: {out.pop(card)} copies", where,
+                                    "a count cannot be below 0"))
+    return out, findings
+
+
+def _initial_deck(game: Game, table: Counter, extras: Mapping[str, int], players: int, copies: int) -> dict[str, int]:
     """Card id -> copies laid out: the table (times its copies) plus every player's extras, in the
     game's card order."""
     deck = Counter({card: n * copies for card, n in table.items()})
-    for card, per_player in setup.hand.extras:
+    for card, per_player in extras.items():
         deck[card] += per_player * players
     return {c.id: deck[c.id] for c in game.cards if deck[c.id] > 0}
 
@@ -408,15 +427,16 @@ def _play_out(game: Game, setup: Setup, table: Counter, players: int, groups: _G
     variables, findings = _variables(setup, players)
     copies, copy_findings = _copies(setup, variables)
     components, component_findings = _component_counts(game, setup, players, variables)
-    findings += copy_findings + component_findings
-    deck = _initial_deck(game, setup, table, players, copies)
+    extras, extra_findings = _extras(setup, variables)
+    findings += copy_findings + component_findings + extra_findings
+    deck = _initial_deck(game, table, extras, players, copies)
     piles = _Piles(groups, deck, players)
     steps = []
     for step in game.steps:
         try:
             if step.when and not expressions.evaluate(step.when, variables):
                 continue
-            steps.append(_run_step(game, setup, step, piles, players, variables, findings))
+            steps.append(_run_step(game, setup, step, piles, players, variables, extras, findings))
         except expressions.ExpressionError as exc:
             findings.append(Finding(ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", step.where,
                                     EXPRESSION_HINT))
@@ -425,6 +445,7 @@ def _play_out(game: Game, setup: Setup, table: Counter, players: int, groups: _G
         players=players,
         copies=copies,
         hand=variables.get("hand"),
+        extras=extras,
         starting_deck=deck,
         print_counts=_printed(game, deck),
         steps=steps,
@@ -461,7 +482,7 @@ def _uncertain(finding: Finding) -> Finding:
                    finding.where, finding.hint)
 
 
-def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, findings) -> StepReport:
+def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, extras, findings) -> StepReport:
     """Carry out one step."""
     if step.action == "shuffle":
         return StepReport(step, None, 0.0, 0.0)
@@ -469,14 +490,14 @@ def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, f
     context = f"{setup.name}, {players} players"
     if step.extras:
         moved = 0.0
-        for card_id, per_player in setup.hand.extras:
+        for card_id, per_player in extras.items():
             wanted = per_player * players
             taken, available = piles.take(step.source, {"card": [card_id]}, wanted)
             if available + EPSILON < wanted:
                 findings.append(_short(context, label, wanted, available, step, game.card(card_id).name))
             piles.put(step.target, taken)
             moved += sum(taken.values())
-        return StepReport(step, None, _settle(moved), float(sum(n for _, n in setup.hand.extras)))
+        return StepReport(step, None, _settle(moved), float(sum(extras.values())))
     count = None if step.count is None else expressions.evaluate(step.count, variables)
     wanted = None if count is None else count * (players if step.per_player else 1)
     if wanted is not None and wanted < 0:

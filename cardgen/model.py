@@ -165,8 +165,9 @@ class Back:
 @dataclass(frozen=True)
 class Hand:
     deal: Any = None  # count spec: int, expression of `players` or table by player count; None: not declared
-    extras: tuple[tuple[str, int], ...] = ()  # (card id, count per player)
+    extras: tuple[tuple[str, Any], ...] = ()  # (card id, count spec of the copies each player gets)
     where: Where | None = None  # where `deal` is written
+    places: Mapping[str, Where] = field(default_factory=dict, compare=False)  # card id -> where its extras are
 
 
 COMPONENT_COUNTS = ("count", "each", "to_win")  # a component's counts, each by player count

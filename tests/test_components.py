@@ -12,7 +12,7 @@ import pytest
 
 from cardgen import cli
 
-from conftest import TEST_DATA, check, edit
+from conftest import TEST_DATA, check, edit, report_for
 from test_check_finds import assert_finding, line_of
 
 GAME = TEST_DATA / "courtly_coins"
@@ -106,6 +106,9 @@ CASES = {  # (file, text, replacement, the finding's file, the text of its line,
     "hand used but not given": (
         "setups.yaml", "    hand: {deal: {2: 3, 3: 2, 4: 1}}\n", "", "game.yaml", "count: hand", "bad-expression",
         ["'hand' has no value", "no hand: deal"]),
+    "extras table without a player count": (
+        "setups.yaml", "4: 1}}", "4: 1}, extras: {Guard: {2: 1, 3: 1}}}", "setups.yaml", "hand:", "bad-expression",
+        ["4 players", "hand: extras", "no entry for 4 players"]),
     "negative component count": (
         "game.yaml", "count: 13", "count: -13", "game.yaml", "count: -13", "number-out-of-range", ["at least 0"]),
     "component count below 0 at some player count": (
@@ -140,3 +143,12 @@ def test_a_check_on_a_component_counts_it_at_every_player_count(courtly, capsys)
     for players, coins in COINS.items():  # reported, like a pile check, at the setup that fails it
         assert re.search(rf"setups\.yaml:2:\d+: error: Court, {players} players: the number of Coins is {coins}, "
                          rf"expected at least {coins + 1}\. Twenty coins .* \[treasury\]", out), out
+
+
+def test_extras_by_player_count_join_the_starting_deck(courtly):
+    edit(courtly / "setups.yaml", "4: 1}}", "4: 1}, extras: {Guard: {2: 2, 3: 1, 4: 0}}}")
+    report = report_for(courtly).setup("Court")
+    for players, extra in {2: 2, 3: 1, 4: 0}.items():
+        played = report.player_count(players)
+        assert played.starting_deck["guard"] == 5 + extra * players
+        assert played.hand == HAND[players]

@@ -932,14 +932,15 @@ class _GameBuilder:
             s.error(m["deal"], "bad-expression", "hand: deal cannot use hand (it is the hand size itself)",
                     "e.g. deal: 7, deal: 12 - players or deal: {2: 10, 3: 9, 4: 8}")
             deal = None
-        extras = []
+        extras, places = [], {}
         if "extras" in m and not _is_null(m["extras"]):
             for key_node, value_node in s.free_mapping(m["extras"], "hand: extras"):
                 ident = self._resolve_card(key_node, index, names, "hand: extras")
                 count = schema.HAND.fields["extras"].type.value.read(s, value_node, f"extras count of '{key_node.value}'")
-                if ident and count:
+                if ident and count not in (None, 0):
                     extras.append((ident, count))
-        return Hand(deal, tuple(extras), s.where(m["deal"]) if "deal" in m else None)
+                    places[ident] = s.where(value_node)
+        return Hand(deal, tuple(extras), s.where(m["deal"]) if "deal" in m else None, places)
 
     def _components(self, node) -> tuple[Component, ...]:
         """game.yaml's components: what the game has besides its cards, each counted by player count."""

@@ -408,7 +408,8 @@ PLAYERS = Fields("players", {"min": Field(Integer(1, MAX_PLAYERS), True, "player
 HAND = Fields("hand", {"deal": Field(CountSpec(), label="hand: deal",
                                      doc="cards dealt to each player: a number, an expression of players or "
                                          "a table by player count, e.g. {2: 10, 3: 9, 4: 8}"),
-                       "extras": Field(Table(Text(), Integer()), doc="card name: extra copies each player gets")})
+                       "extras": Field(Table(Text(), CountSpec()), doc="card name: extra copies each player gets "
+                                                                        "(a number, an expression or a player table)")})
 EACH = Fields("each", {"select": Field(SELECT, True), "count": Field(Integer(), True)})
 SETUP_WAIVER = Fields("waive", {"check": Field(Text(), True), "reason": Field(Text(), True)})
 SETUP = Fields("setup", {

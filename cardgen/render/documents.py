@@ -729,7 +729,7 @@ def hand_label(game: Game, setup: Setup, played: PlayerCount) -> str:
     """'6 cards plus 1 Defuse' — what each player starts with at a player count: the setup's hand
     size there, or what the steps deal when the setup gives none."""
     cards = game.cards_by_id
-    extras = [f"{n} {cards[card_id].name}" for card_id, n in setup.hand.extras if n]
+    extras = [f"{n} {cards[card_id].name}" for card_id, n in played.extras.items() if n]
     if played.hand is None and extras:
         return " and ".join(extras)
     label = counted(played.hand if played.hand is not None else played.dealt_per_player, "card")
@@ -796,20 +796,20 @@ def _checklist_page(game: Game, setup_report: SetupReport, players: int) -> Chec
         rows = [(card, deck[card.id]) for card in game.cards if card.color == color.id and deck.get(card.id)]
         if rows:
             groups.append((color, rows))
-    steps = [(s.step.text, _step_numbers(game, setup_report.setup, s, players)) for s in played.steps if s.step.text]
+    steps = [(s.step.text, _step_numbers(game, played, s)) for s in played.steps if s.step.text]
     return ChecklistPage(setup_report, played, groups, sum(deck.values()), steps)
 
 
-def _step_numbers(game: Game, setup: Setup, carried_out: StepReport, players: int) -> str:
+def _step_numbers(game: Game, played: PlayerCount, carried_out: StepReport) -> str:
     """A step's numbers as the engine carried it out for this player count ('' when it has none)."""
     step, count = carried_out.step, carried_out.count
     if step.extras:
-        extras = [f"{n} {game.card(card_id).name}" for card_id, n in setup.hand.extras if n]
+        extras = [f"{n} {game.card(card_id).name}" for card_id, n in played.extras.items() if n]
         return f"{' and '.join(extras)} to each player" if extras else "nothing to deal in this setup"
     if count is None:
         return ""
     if count == 0:
-        return f"none with {players} players"
+        return f"none with {played.players} players"
     amount = f"{'up to ' if step.up_to else ''}{counted(count, 'card')}"
     amount = f"{amount} to each player" if step.per_player else amount
     return f"{amount}, picked at random" if step.random else amount
