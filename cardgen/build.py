@@ -9,12 +9,14 @@ Publishing, the promise a reader of the output folder can rely on:
 1. every output is written into a staging folder inside the output folder,
    `.cardgen-build-<id>.tmp/`; a failed or killed build leaves the old outputs untouched, and
    the next run removes the staging folder;
-2. when every output succeeded, the staging folder is renamed `.cardgen-publish-<id>.tmp/`:
-   that one rename commits the build;
+2. when every output succeeded, the size and SHA-256 of each staged file are written into the
+   staging folder, and it is renamed `.cardgen-publish-<id>.tmp/`: that one rename commits
+   the build;
 3. its files are moved over the old outputs, each by one atomic rename, and then
    `cardgen-manifest.json` is written (atomically), listing each output with its size and
-   SHA-256. A run killed during step 3 is finished by the next run writing to the folder,
-   before it does anything else.
+   SHA-256 as staged. A run killed during step 3 is finished by the next run writing to the
+   folder, before it does anything else (the files moved before the kill are in the manifest
+   too: their entries were committed with the rest).
 
 So each output file is always complete, and the outputs form one build exactly when each of
 them matches the manifest. Runs writing to the same folder take turns (a lock on the folder).
@@ -389,7 +391,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
                 runs = {} if request is None else {cache.request_key(inputs, request): {
                     "outputs": [keys[o] for o in plan.outputs], "warnings": result.warnings,
                     "skipped": list(plan.skipped), "title": game.title}}
-                result.written = _publish(_commit(stage), out, made, runs)
+                result.written = _publish(_commit(stage, made, runs), out)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
     return result
@@ -732,6 +734,7 @@ _WRITE_HINTS = {
     errno.EROFS: "choose an output folder you can write to with --out",
     errno.EACCES: "choose an output folder you can write to with --out",
     errno.EPERM: "choose an output folder you can write to with --out",
+    errno.ENOTDIR: "a part of the output path is a file: choose another folder with --out",
 }
 
 
@@ -789,29 +792,43 @@ def _new_stage(out: Path) -> Path:
         raise output_error(exc, f"in the output folder {out}") from None
 
 
-def _commit(stage: Path) -> Path:
+_ENTRIES = ".cardgen-entries.json"  # in a staging folder: what it commits, for the manifest
+
+
+def _commit(stage: Path, made: dict, runs: dict) -> Path:
+    """Write the size and SHA-256 of each staged file and the cache's record into the stage,
+    then rename it: that one rename commits the build."""
     committed = stage.with_name(PUBLISH_PREFIX + stage.name[len(STAGE_PREFIX):])
-    os.replace(stage, committed)
+    try:
+        entries = {path.relative_to(stage).as_posix(): _entry(path.read_bytes())
+                   for path in sorted(stage.rglob("*")) if path.is_file()}
+        record = {"outputs": entries, "made": made, "runs": runs}
+        atomic_write(stage / _ENTRIES, json.dumps(record, sort_keys=True).encode("utf-8"))
+        os.replace(stage, committed)
+    except OSError as exc:
+        raise output_error(exc, f"the outputs into {stage.parent}") from None
     _sync_folder(stage.parent)
     return committed
 
 
-def _publish(committed: Path, out: Path, made: dict | None = None, runs: dict | None = None) -> list[Path]:
-    """Move a committed staging folder's files over the outputs, then write the manifest with
-    the cache's record of what made them (`made`: key -> files; `runs`: request -> keys).
-    An output that is a folder (an export's files) replaces the old folder whole."""
-    moved, files = [], []
+def _publish(committed: Path, out: Path) -> list[Path]:
+    """Move a committed staging folder's files over the outputs, then write the manifest from
+    what was committed (so a publish finished by the next run lists every file, including those
+    moved before the kill). An output that is a folder (an export's files) replaces the old
+    folder whole."""
+    moved = []
     try:
-        for path in sorted(committed.iterdir()):
-            target = out / path.name
+        record = _committed_record(committed)
+        for name in sorted({name.split("/")[0] for name in record["outputs"]}):
+            path, target = committed / name, out / name
+            if not os.path.lexists(path):  # moved before a kill
+                continue
             if path.is_dir():
                 _replace_folder(path, target, committed)
-                files += sorted(p for p in target.rglob("*") if p.is_file())
             else:
                 os.replace(path, target)
-                files.append(target)
             moved.append(target)
-        _write_manifest(out, files, made or {}, runs or {})
+        _write_manifest(out, record["outputs"], record["made"], record["runs"])
     except OSError as exc:
         raise BuildError(f"publishing the outputs in {out} stopped halfway: {exc.strerror or exc}",
                          hint="the next run in this folder finishes it") from None
@@ -827,21 +844,38 @@ def _replace_folder(new: Path, target: Path, committed: Path) -> None:
     os.replace(new, target)
 
 
-def _write_manifest(out: Path, published: list[Path], made: dict, runs: dict) -> None:
+def _entry(data: bytes) -> dict:
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _committed_record(committed: Path) -> dict:
+    """What a committed folder was committed with (its files' entries read again, and no cache
+    record, if the record is lost)."""
+    try:
+        record = json.loads((committed / _ENTRIES).read_text(encoding="utf-8"))
+        if isinstance(record, dict) and all(isinstance(record.get(part), dict) for part in ("outputs", "made", "runs")):
+            return record
+    except (OSError, ValueError):
+        pass
+    entries = {path.relative_to(committed).as_posix(): _entry(path.read_bytes())
+               for path in sorted(committed.rglob("*"))
+               if path.is_file() and path.name != _ENTRIES and not path.relative_to(committed).parts[0].startswith(".old-")}
+    return {"outputs": entries, "made": {}, "runs": {}}
+
+
+def _write_manifest(out: Path, published: dict, made: dict, runs: dict) -> None:
     """cardgen-manifest.json: each output in the folder cardgen published, with its size and
-    SHA-256, written last. Outputs published by earlier runs keep their entries while they exist.
+    SHA-256 as staged, written last. Outputs published by earlier runs keep their entries while
+    they exist.
 
     Its "cache" part records the key each output was made from ("outputs": key -> its files
     and the cards it drew without art) and, per command ("runs": request key), the outputs and
     messages of its last run. A file published again drops the record of what made it before."""
     manifest = _read_manifest(out)
     entries, known, last = manifest["outputs"], manifest["cache"]["outputs"], manifest["cache"]["runs"]
-    names = {path.relative_to(out).as_posix() for path in published}
-    known = {key: entry for key, entry in known.items() if not names & set(entry["files"])}
+    known = {key: entry for key, entry in known.items() if not set(published) & set(entry["files"])}
     known.update(made)
-    for path in published:
-        data = path.read_bytes()
-        entries[path.relative_to(out).as_posix()] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    entries.update(published)
     entries = {name: entry for name, entry in sorted(entries.items()) if (out / name).is_file()}
     known = {key: entry for key, entry in known.items() if all(name in entries for name in entry["files"])}
     last.update(runs)

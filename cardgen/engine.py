@@ -24,6 +24,7 @@ from .model import ERROR, INFO, WARNING, Check, Component, Finding, Game, Setup,
 EPSILON = 1e-6
 EXPRESSION_HINT = "a count may use players, and hand where the setup gives hand: deal"
 MAX_PRINT_CARDS = 5000  # cards one setup may print (about 560 sheets): more is a typo, not a game
+MAX_TOTAL_PRINT_CARDS = 20_000  # cards all the setups of a game may print: `cardgen build` draws them all
 
 
 # --------------------------------------------------------------------------- selection
@@ -192,6 +193,7 @@ def figure(value: float) -> float | int:
 def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings = list(load_findings)
     reports = [check_setup(game, setup) for setup in game.setups]
+    findings += _total_to_print(reports)
     findings += _unused_cards(game)
     findings += check_text(game, reports)
     findings += image_findings(game)
@@ -199,6 +201,19 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings += textfit.check_fit(game)
     findings += artfit.check_art(game)
     return GameReport(game, reports, findings)
+
+
+def _total_to_print(reports: list["SetupReport"]) -> list[Finding]:
+    """One finding, at the setup that passes the limit, when all the setups print too many cards."""
+    total = 0
+    for report in reports:
+        total += sum(report.print_counts.values())
+        if total > MAX_TOTAL_PRINT_CARDS:
+            every = sum(sum(r.print_counts.values()) for r in reports)
+            return [Finding(ERROR, "too-many-to-print", f"the setups print {every} cards in all; the limit is "
+                            f"{MAX_TOTAL_PRINT_CARDS} (this setup passes it)", report.setup.where,
+                            "check the counts and 'copies' of the setups, or split the game")]
+    return []
 
 
 def check_setup(game: Game, setup: Setup) -> SetupReport:

@@ -10,6 +10,7 @@ font covers is an error at its file:line:column, naming the text and the charact
 """
 from __future__ import annotations
 
+import io
 import unicodedata
 from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from . import markup, symbols
+from .files import MAX_FONT_BYTES, UnreadableInput, read_input
 from .lint import in_file, in_passage
 from .model import ERROR, Finding, Game, Where
 from .paths import ART, display_path
@@ -61,7 +63,7 @@ def _document_font(path: Path, mtime: int, size: int) -> DocumentFont:
     from fontTools.ttLib import TTFont
 
     try:
-        with TTFont(path, lazy=True, fontNumber=0) as font:
+        with TTFont(io.BytesIO(read_input(path, MAX_FONT_BYTES)), lazy=True, fontNumber=0) as font:
             for table in ("hhea", "hmtx", "maxp"):  # what a text shaper reads before any glyph
                 font[table]
             name = font["name"]
@@ -72,6 +74,8 @@ def _document_font(path: Path, mtime: int, size: int) -> DocumentFont:
             cmap = font.getBestCmap() or {}
     except KeyError as exc:
         raise ValueError(f"the font has no '{exc.args[0]}' table") from None
+    except UnreadableInput as exc:
+        raise ValueError(str(exc)) from None
     except Exception as exc:  # fontTools raises many kinds of errors on broken files
         raise ValueError(f"{exc.__class__.__name__}: {exc}") from None
     return DocumentFont(family, weight, italic, frozenset(map(chr, cmap)))

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from . import images, markup
 from .model import ERROR, INFO, WARNING, BuildError, Card, Finding, Game, Passage, Setup, Waiver, Where
-from .paths import local_file
 
 if TYPE_CHECKING:  # the engine runs these checks with its reports
     from .engine import PlayerCount, SetupReport
@@ -483,14 +482,9 @@ def image_findings(game: Game) -> list[Finding]:
         for src in markup.image_sources(text.value):
             where = text.place(*_span(text.value, src))
             try:
-                path = local_file(src, game.folder, text.label)
+                images.checked_url(src, game.folder, text.label)
             except BuildError as exc:
                 findings.append(Finding(ERROR, "bad-image", exc.message, where, exc.hint))
-                continue
-            problem = images.problem(path) if path.suffix.lower() != ".svg" else None
-            if problem:
-                findings.append(Finding(ERROR, "bad-image", f"image '{src}' (from {text.label}) {problem}",
-                                        where, images.HINT))
     return findings
 
 

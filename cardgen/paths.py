@@ -50,6 +50,8 @@ def local_file(url: str, game_folder: str | os.PathLike, origin: str) -> Path:
     """The local file a URL (absolute file: or relative to the game folder) points to; BuildError
     when it is not a local file inside game_roots or does not exist."""
     parts = urlsplit(url)
+    if "\0" in unquote(parts.path):
+        raise BuildError(f"refused to fetch {url!r} (from {origin}): a file name cannot hold a NUL character")
     if parts.scheme and parts.scheme != "file":
         raise BuildError(f"refused to fetch '{url}' (from {origin}): only local files can be used",
                          hint="copy the file into the game folder and use a relative path")

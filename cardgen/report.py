@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
 # C0 and C1 control characters (but line feed and tab) and the bidirectional overrides and
 # isolates: text from a game folder could otherwise clear the screen, move the cursor or
-# reorder a line on the terminal that shows it.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# reorder a line on the terminal that shows it. Lone surrogates cannot be written at all.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def printable(text: str) -> str:

@@ -5,26 +5,34 @@ the SVG itself; the documents set symbols as characters of a font built here fro
 files. WeasyPrint lays out and draws every <img> of an SVG anew (the rulebook's 116 symbols
 cost it 0.7 s), while a glyph costs what a letter costs, stays vector and takes the text color.
 
-The font holds every symbol the game can use, each at a Private Use Area code point in name
-order. Outlines come from the SVG's shapes (path, rect, circle, ellipse, line, polyline,
-polygon, in groups with transforms), filled with their fill rule or stroked with their stroke
-width, caps and joins, then merged with skia-pathops into outlines a font can hold.
+Each symbol the game can use has a Private Use Area code point, in name order; a document's
+font holds the symbols that document shows. Outlines come from the SVG's shapes (path, rect,
+circle, ellipse, line, polyline, polygon, in groups with transforms), filled with their fill
+rule or stroked with their stroke width, caps and joins, then merged with skia-pathops into
+outlines a font can hold.
 """
 from __future__ import annotations
 
 import io
 import math
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
+from . import images
+from .files import UnreadableInput, read_input
 from .paths import ART, inside
 from .model import BuildError, Game
 
 SHARED_SYMBOLS = ART / "symbols"
 FONT_FAMILY = "CardgenSymbols"
 FIRST_CODE_POINT = 0xE000
+MAX_SYMBOLS = 0xF8FF - FIRST_CODE_POINT + 1  # the Private Use Area of the BMP
 MAX_SVG_BYTES = 256 * 1024
+MAX_SYMBOL_ELEMENTS = 500  # after <use> expansion; the built-in symbols have at most 8
+MAX_SYMBOL_NUMBERS = 1000  # numbers in path data and points (about 500 points; built-in: at most 98)
 UNITS_PER_EM = 1000
 ASCENT, DESCENT = 800, -200  # the symbol's square spans the em from descender to ascender
 # Symbols stand in running text, set from this font as the text font's fallback: the text
@@ -84,16 +92,23 @@ def symbol_where(path: Path) -> str:
 
 
 def check_svg(path: Path) -> str:
-    """The text of a symbol file, refused if it is too large or points to other files or entities
-    (renderers would otherwise read them). Renderers parse this text, not the file again: what
-    they draw is what was checked."""
+    """The text of a symbol file, read once and checked by the images' SVG check with a symbol's
+    smaller limits (every symbol a document uses becomes a font glyph, whose outline merging costs
+    more with every point), and refused if it points to other files or entities (renderers would
+    otherwise read them). Renderers parse this text, not the file again: what they draw is what
+    was checked."""
     where = symbol_where(path)
-    if path.stat().st_size > MAX_SVG_BYTES:
-        raise BuildError(f"symbol {path.name} is larger than {MAX_SVG_BYTES // 1024} KB", where)
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if _SVG_REFERENCE.search(text):
-        raise BuildError(f"symbol {path.name} refers to other files or entities", where,
-                         "draw symbols with plain shapes: no <image>, external href, url(file) or DOCTYPE")
+    try:
+        text = read_input(path, MAX_SVG_BYTES, (path.parent.parent, ART)).decode("utf-8", errors="replace")
+        if _SVG_REFERENCE.search(text):
+            raise BuildError(f"symbol {path.name} refers to other files or entities", where,
+                             "draw symbols with plain shapes: no <image>, external href, url(file) or DOCTYPE")
+        images.svg_check(text, MAX_SYMBOL_ELEMENTS, MAX_SYMBOL_NUMBERS)
+    except UnreadableInput as exc:
+        raise BuildError(f"symbol {path.name} {exc}", where) from None
+    except images.BadImage as exc:
+        raise BuildError(f"symbol {path.name} {exc}", where,
+                         "draw symbols with a few plain shapes (a symbol is shown small)") from None
     return text
 
 
@@ -106,13 +121,36 @@ def drawing(path: Path):
     where = symbol_where(path)
     text = check_svg(path)
     try:
-        result = svg2rlg(io.BytesIO(text.encode("utf-8")))
+        with _svglib_errors() as errors:
+            result = svg2rlg(io.BytesIO(text.encode("utf-8")))
     except Exception as exc:  # svglib and lxml raise many kinds of parse errors
         raise BuildError(f"symbol {path.name} is not a readable SVG ({exc.__class__.__name__})", where) from None
+    if errors:  # svglib logs what it skips (e.g. "Too many <use> expansions") and draws the rest
+        raise BuildError(f"symbol {path.name} cannot be drawn whole: {'; '.join(errors[:3])}", where,
+                         "draw symbols with a few plain shapes")
     if result is None or not result.width or not result.height:
         raise BuildError(f"symbol {path.name} is not a readable SVG with a size", where,
                          'give the <svg> a viewBox and a width and height, e.g. width="100" height="100"')
     return result
+
+
+@contextmanager
+def _svglib_errors():
+    """The error lines svglib logs while the block runs."""
+    import logging
+
+    errors: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            errors.append(record.getMessage())
+
+    logger, handler = logging.getLogger("svglib.svglib"), Collect(logging.ERROR)
+    logger.addHandler(handler)
+    try:
+        yield errors
+    finally:
+        logger.removeHandler(handler)
 
 
 def problem(path: Path) -> BuildError | None:
@@ -132,21 +170,39 @@ def problem(path: Path) -> BuildError | None:
 
 def code_points(game: Game) -> dict[str, str]:
     """Symbol name → the character that shows it in the symbol font."""
-    return {name: chr(FIRST_CODE_POINT + i) for i, name in enumerate(symbol_names(game))}
+    names = symbol_names(game)
+    if len(names) > MAX_SYMBOLS:
+        raise BuildError(f"{game.folder.name}/symbols/ and art/symbols/ hold {len(names)} symbols; "
+                         f"the limit is {MAX_SYMBOLS}", hint="remove the symbols the game does not use")
+    return {name: chr(FIRST_CODE_POINT + i) for i, name in enumerate(names)}
 
 
-def symbol_font(game: Game) -> bytes:
-    """An OpenType (CFF) font with a glyph for each of the game's symbols; same files, same bytes."""
-    paths = tuple(symbol_path(game, name) for name in symbol_names(game))
-    return _font(tuple((p, p.stat().st_mtime_ns, p.stat().st_size) for p in paths))
+def used_in(game: Game, text: str) -> list[str]:
+    """The symbols whose characters appear in `text` (a document's HTML), in name order."""
+    shown = set(text)
+    return [name for name, character in code_points(game).items() if character in shown]
+
+
+def symbol_font(game: Game, names: Iterable[str] | None = None) -> bytes:
+    """An OpenType (CFF) font with a glyph for each of the named symbols (default: every symbol
+    of the game), each at its code point; same files, same bytes. A document's font holds the
+    symbols it shows: the others, however many or costly, are never read."""
+    characters = code_points(game)
+    chosen = characters if names is None else {name: characters[name] for name in names}
+    files = []
+    for name, character in sorted(chosen.items()):
+        path = symbol_path(game, name)
+        info = path.stat()
+        files.append((ord(character), path, info.st_mtime_ns, info.st_size))
+    return _font(tuple(files))
 
 
 @lru_cache(maxsize=8)
-def _font(files: tuple[tuple[Path, int, int], ...]) -> bytes:
+def _font(files: tuple[tuple[int, Path, int, int], ...]) -> bytes:
     from fontTools.fontBuilder import FontBuilder
     from fontTools.pens.t2CharStringPen import T2CharStringPen
 
-    symbols = {f"uni{FIRST_CODE_POINT + i:04X}": path for i, (path, _, _) in enumerate(files)}
+    symbols = {f"uni{code:04X}": path for code, path, _, _ in files}
     char_strings, metrics = {}, {}
     for glyph, path in ({".notdef": None} | symbols).items():
         pen = T2CharStringPen(UNITS_PER_EM, None)
@@ -158,7 +214,7 @@ def _font(files: tuple[tuple[Path, int, int], ...]) -> bytes:
         metrics[glyph] = (width, 0)
     builder = FontBuilder(UNITS_PER_EM, isTTF=False)
     builder.setupGlyphOrder([".notdef", *symbols, *SPACES])
-    builder.setupCharacterMap({FIRST_CODE_POINT + i: glyph for i, glyph in enumerate(symbols)}
+    builder.setupCharacterMap({code: f"uni{code:04X}" for code, _, _, _ in files}
                               | {code: glyph for glyph, (codes, _) in SPACES.items() for code in codes})
     builder.setupCFF(FONT_FAMILY, {"FullName": FONT_FAMILY}, char_strings, {})
     builder.setupHorizontalMetrics(metrics)

@@ -26,7 +26,8 @@ from reportlab.platypus import Paragraph
 from . import markup, symbols
 from .layout import MM, Rect, card_size_mm
 from .glyphs import place_in_source
-from .model import ERROR, Card, Finding, Game, Layout
+from .files import MAX_FONT_BYTES, UnreadableInput, read_input
+from .model import ERROR, BuildError, Card, Finding, Game, Layout
 from .paths import ART, display_path
 
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
@@ -57,7 +58,10 @@ class Fonts:
 @lru_cache(maxsize=None)
 def _register_font(path: Path) -> str:
     """ReportLab font name from the file's content, so equal fonts give equal PDFs anywhere."""
-    data = path.read_bytes()
+    try:
+        data = read_input(path, MAX_FONT_BYTES, (path.parent.parent, ART))
+    except UnreadableInput as exc:
+        raise BuildError(f"font {path.name} {exc}", str(path), "replace or remove the file in fonts/") from None
     name = f"{path.stem}-{hashlib.sha1(data).hexdigest()[:6]}"
     pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))  # load checked that it can
     return name

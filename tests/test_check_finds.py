@@ -197,7 +197,7 @@ def test_an_unknown_inline_symbol_is_a_warning_at_its_place(game_copy, capsys):
 
 
 @pytest.mark.parametrize("svg, words", [
-    ("this is not XML", ["bomb.svg cannot be made into a font glyph"]),
+    ("this is not XML", ["bomb.svg is not readable XML"]),
     ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>B</text></svg>', ["<text>"]),
     ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="../../x.png"/></svg>',
      ["refers to other files", "no <image>"]),

@@ -21,6 +21,7 @@ import yaml
 
 from .. import expressions, images
 from ..errors import UsageError
+from ..files import UnreadableInput, read_input
 from ..layout import CARD_SIZES_MM, DEFAULT_CARD_SIZE
 from ..paths import ART, CARD_DATA, display_path, inside
 
@@ -96,6 +97,8 @@ class _SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
             raise yaml.composer.ComposerError(
                 None, None, f"the YAML tag '{tag}' is not allowed in game data", event.start_mark
             )
+        if isinstance(event, yaml.ScalarEvent) and _UNUSABLE_CHARACTER.search(event.value):
+            raise _UnusableCharacter(None, None, _unusable_character(event.value), event.start_mark)
         self._depth += 1
         self._nodes += 1
         if self._depth > MAX_DEPTH:
@@ -110,6 +113,20 @@ class _SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
+
+
+# Characters no game text can show or print: C0 and C1 controls (but tab, line feed and carriage
+# return), DEL, and lone surrogates (a YAML "\ud800" escape; no file can be written with one).
+_UNUSABLE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+class _UnusableCharacter(yaml.composer.ComposerError):
+    """A value with a control character or a lone surrogate."""
+
+
+def _unusable_character(value: str) -> str:
+    character = _UNUSABLE_CHARACTER.search(value).group()
+    return f"the value holds the character U+{ord(character):04X}, which cannot be shown or printed"
 
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -162,6 +179,12 @@ class Reader:
         self.source = text
         try:
             node = yaml.compose(text, Loader=_SafeComposer)
+        except _UnusableCharacter as exc:
+            mark = exc.problem_mark
+            self.findings.append(Finding(ERROR, "unusable-character", exc.problem,
+                                         Where(self.name, mark.line + 1, mark.column + 1),
+                                         "remove the escape sequence (\\e, \\x.., \\u....) from the value"))
+            return None
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             where = Where(self.name, mark.line + 1, mark.column + 1) if mark else Where(self.name)
@@ -189,7 +212,10 @@ class Reader:
                        "split it or remove unused data")
             return None
         try:
-            return self.path.read_text(encoding=encoding)
+            return read_input(self.path, MAX_FILE_BYTES).decode(encoding)
+        except UnreadableInput as exc:
+            self.error(None, "file-unreadable", f"the file {exc}")
+            return None
         except UnicodeDecodeError as exc:
             self.error(None, "file-encoding", f"the file is not UTF-8 text ({exc.reason})",
                        "save it as UTF-8")
@@ -755,9 +781,14 @@ class _GameBuilder:
                     c.error(node, "art-outside", f"card '{card}': art '{value}' leads outside the game folder and art/",
                             "copy the file into the game folder instead of linking to it")
                     return None
-                problem = images.problem(candidate.resolve())
-                if problem:
-                    c.error(node, "bad-art", f"card '{card}': art '{value}' {problem}", images.HINT)
+                if candidate.suffix.lower() not in images.FORMATS:
+                    c.error(node, "bad-art", f"card '{card}': art '{value}' has the extension '{candidate.suffix}': "
+                            "only .png, .jpg and .jpeg images can be used", images.HINT)
+                    return None
+                try:
+                    images.checked(candidate, [base])
+                except images.BadImage as exc:
+                    c.error(node, "bad-art", f"card '{card}': art '{value}' {exc}", exc.hint)
                     return None
                 return candidate.resolve()
         c.error(node, "art-not-found", f"card '{card}': art '{value}' does not exist in the game folder or art/", hint)
@@ -1147,8 +1178,6 @@ class _GameBuilder:
                                                Where(display_path(path, self.folder)),
                                                "write the rules in rules.md (see docs/data-format.md)"))
             return ""
-        if not path.is_file():
-            return ""
         reader = Reader(path)
         if _leads_out(reader, self.folder):
             self.extra_findings += reader.findings
@@ -1159,17 +1188,48 @@ class _GameBuilder:
             self.extra_findings += reader.findings
             return ""
         try:
-            return path.read_text(encoding="utf-8")
+            text = read_input(path, MAX_RULES_BYTES).decode("utf-8")
+        except UnreadableInput as exc:
+            reader.error(None, "file-unreadable", f"rules.md {exc}")
         except UnicodeDecodeError:
             reader.error(None, "file-encoding", "rules.md is not UTF-8 text", "save it as UTF-8")
-            self.extra_findings += reader.findings
-            return ""
+        else:
+            _check_rules_shape(reader, text)
+        self.extra_findings += reader.findings
+        return "" if reader.findings else text
 
     def _layout(self) -> Layout:
         reader = Reader(self.folder / "layout.yaml")
         design = read_layout(self.folder, reader, self.symbol_refs)
         self.extra_findings += reader.findings
         return design
+
+
+# rules.md's shape: each heading is a numbered part of the rulebook with its own table of
+# contents line, and each table column a box the layout sizes against every other: both cost
+# far more than prose (55,000 headings took minutes, a 40,000-column table over a minute).
+MAX_RULES_HEADINGS = 300
+MAX_TABLE_COLUMNS = 30
+_MARKDOWN_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
+_TABLE_DELIMITER = re.compile(r"^ {0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$")
+
+
+def _check_rules_shape(reader: Reader, text: str) -> None:
+    """Too many headings, or a table too wide, is an error at the line that passes the limit."""
+    headings = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if _MARKDOWN_HEADING.match(line):
+            headings += 1
+            if headings == MAX_RULES_HEADINGS + 1:
+                reader.findings.append(Finding(
+                    ERROR, "too-many-headings", f"rules.md has more than {MAX_RULES_HEADINGS} headings",
+                    Where(reader.name, number, 1), "a rulebook part needs more than a heading: merge sections"))
+        elif "-" in line and _TABLE_DELIMITER.match(line):
+            columns = line.strip().strip("|").count("|") + 1
+            if columns > MAX_TABLE_COLUMNS:
+                reader.findings.append(Finding(
+                    ERROR, "table-too-wide", f"the table has {columns} columns; the limit is {MAX_TABLE_COLUMNS}",
+                    Where(reader.name, number, 1), "split the table: a page is not wide enough for it anyway"))
 
 
 # --------------------------------------------------------------------------- patterns

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 import yaml
 
+from ..files import MAX_FONT_BYTES, UnreadableInput, read_input
 from ..model import Layout
 from ..paths import ART, inside
 from .schema import AUTO, Field, Fields, HexColor, Number, Text
@@ -68,7 +69,7 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
     default = default_settings()
     settings = {section: dict(values) for section, values in default.items()}
     node = None
-    if reader.path.is_file() and not _leads_out(reader, folder):
+    if reader.path.exists() and not _leads_out(reader, folder):
         node = reader.document()
     if node is not None:
         sections = reader.mapping(node, LAYOUT)
@@ -144,7 +145,7 @@ def _font_files(folder: Path, reader, fonts: Mapping[str, str], sections: Mappin
 def _find_font(folder: Path, file: str) -> Path | None:
     for base in (folder / "fonts", SHARED_FONTS):
         path = base / file
-        if path.is_file() or path.is_symlink():
+        if path.exists() or path.is_symlink():  # a pipe or folder of that name is refused when read
             return path
     return None
 
@@ -154,7 +155,9 @@ def font_problem(path: Path) -> str | None:
     from reportlab.pdfbase.ttfonts import TTFont
 
     try:
-        TTFont("cardgen-check", io.BytesIO(path.read_bytes()))
+        TTFont("cardgen-check", io.BytesIO(read_input(path, MAX_FONT_BYTES)))
+    except UnreadableInput as exc:
+        return str(exc)
     except Exception as exc:  # ReportLab raises plain exceptions on unusable fonts
         return str(exc) or exc.__class__.__name__
     return None

@@ -23,6 +23,7 @@ from reportlab.platypus import Paragraph
 
 from .. import images, layout, markup, symbols
 from ..engine import SetupReport
+from ..files import MAX_FONT_BYTES, UnreadableInput, read_input
 from ..layout import MM, Rect, Sheet
 from ..model import AUTO, Back, BuildError, Card, Color, Game, sheet_file_name
 from ..textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
@@ -91,18 +92,36 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
 
 @contextmanager
 def reproducible():
-    """Same input, same bytes, whatever the environment: ReportLab dates (and seeds the file id
-    with) SOURCE_DATE_EPOCH even in invariant mode, so it is set aside while a PDF is made.
-    Compressed streams also stay binary: ASCII85 on top costs a fifth of the build time and a
-    quarter more bytes, for PDF readers that all take binary anyway."""
-    saved_a85, saved_epoch = rl_config.useA85, os.environ.pop("SOURCE_DATE_EPOCH", None)
-    rl_config.useA85 = 0
+    """Same input, same bytes, whatever the environment: ReportLab's settings, which RL_* variables
+    and a reportlab_settings file may change (RL_pdfComments, RL_ttfAsciiReadable, ...), are held
+    at ReportLab's defaults while a PDF is made; and ReportLab dates (and seeds the file id with)
+    SOURCE_DATE_EPOCH even in invariant mode, so it is set aside. Compressed streams also stay
+    binary: ASCII85 on top costs a fifth of the build time and a quarter more bytes, for PDF
+    readers that all take binary anyway."""
+    saved = {name: getattr(rl_config, name) for name in _RL_DEFAULTS}
+    saved_epoch = os.environ.pop("SOURCE_DATE_EPOCH", None)
+    for name, value in _RL_DEFAULTS.items():
+        setattr(rl_config, name, value)
     try:
         yield
     finally:
-        rl_config.useA85 = saved_a85
+        for name, value in saved.items():
+            setattr(rl_config, name, value)
         if saved_epoch is not None:
             os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
+
+
+def _rl_defaults() -> dict:
+    from reportlab import rl_settings
+
+    # rl_config holds these in another form than rl_settings (a page size, search paths): they
+    # only say where to find fonts by name or the page size of documents cardgen sizes itself
+    converted = {"defaultPageSize", "T1SearchPath", "TTFSearchPath", "CMapSearchPath", "unShapedFontGlob"}
+    defaults = {name: getattr(rl_settings, name) for name in rl_settings.__all__ if name not in converted}
+    return defaults | {"useA85": 0}
+
+
+_RL_DEFAULTS = _rl_defaults()
 
 
 def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
@@ -612,7 +631,8 @@ class CardPainter:
             self.canvas.doForm(self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(c, symbol),
                                           symbol))
         else:
-            self._draw_framed_art(color, lambda box: self._draw_image(card.art_file, box))
+            art = self._art(card)
+            self._draw_framed_art(color, lambda box: self._draw_image(art, box))
 
     def _draw_placeholder_art(self, color: Color, symbol: str) -> None:
         c = self.canvas
@@ -638,11 +658,19 @@ class CardPainter:
         c.setLineWidth(s.points(spec["border"]))
         c.roundRect(box.x, box.y, box.w, box.h, radius, stroke=1, fill=0)
 
-    def _draw_image(self, path: Path, box: Rect) -> None:
+    def _art(self, card: Card) -> bytes:
+        """The bytes of the card's art as checked (load checked the file; were it changed since,
+        it is checked again): what is drawn is what was checked."""
+        try:
+            return images.checked(card.art_file, (self.game.folder, SHARED_ART))
+        except images.BadImage as exc:
+            raise BuildError(f"card '{card.name}': art '{card.art}' {exc}", card.where, exc.hint) from None
+
+    def _draw_image(self, data: bytes, box: Rect) -> None:
         """Cover the box, centred, cropping what sticks out."""
         from reportlab.lib.utils import ImageReader
 
-        image = ImageReader(images.drawable(path))
+        image = ImageReader(images.drawable(data))
         placed = layout.cover(box, *image.getSize())
         self.canvas.drawImage(image, placed.x, placed.y, placed.w, placed.h, mask="auto")
 

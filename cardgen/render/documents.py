@@ -8,6 +8,8 @@ schemes, paths that escape, symlinks leading out) stops the build with a BuildEr
 """
 from __future__ import annotations
 
+import contextvars
+import functools
 import hashlib
 import io
 import logging
@@ -22,10 +24,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.filters
+import jinja2.utils
+import jinja2.visitor
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from .. import glyphs, images, markup, symbols
+from ..files import MAX_FONT_BYTES, UnreadableInput, read_input
 from ..layout import PAPERS_MM, card_size_mm
 from ..engine import GameReport, PlayerCount, SetupReport, StepReport
 from ..paths import TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file
@@ -33,6 +39,7 @@ from ..model import BuildError, Card, Color, Game, Setup, Variation
 from ..report import component_rows, players_label
 from ..write import atomic_write
 
+MAX_CSS_BYTES = 1024 * 1024
 # WeasyPrint warnings about the machine, not the document: not build failures
 ENVIRONMENT_NOTICES = ("Using fontTools instead of HarfBuzz",)
 GENERATED = "cardgen-generated"  # the URL scheme of the symbol font, which the fetcher serves from memory
@@ -49,16 +56,27 @@ def render_pdf(game: Game, template_name: str, context: dict, paper: str = "a4")
 
 
 def render_html(game: Game, template_name: str, context: dict, paper: str = "a4") -> str:
+    """The document's HTML. Its symbol font holds the symbols the HTML shows, so the template
+    renders with a stand-in font name, replaced by the real one (which names the font's content)."""
     if paper not in PAPERS_MM:
         raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPERS_MM)}")
     env = environment(game)
-    family, url = symbol_font_name(game)
-    symbol_face = f'@font-face {{ font-family: "{family}"; src: url("{url}"); }}'
-    full_context = {"game": game, "paper": paper, "symbol_font": family,
+    symbol_face = f'@font-face {{ font-family: "{_PENDING_FAMILY}"; src: url("{GENERATED}:{_PENDING_FAMILY}.otf"); }}'
+    full_context = {"game": game, "paper": paper, "symbol_font": _PENDING_FAMILY,
                     "font_faces": Markup(font_face_css(game) + "\n" + symbol_face),
                     "color_class": {color.id: f"color-{i}" for i, color in enumerate(game.colors, 1)}, **context}
+    html = _render_template(env, game, template_name, full_context)
+    family, _ = symbol_font_name(game, symbols.used_in(game, html))
+    return html.replace(_PENDING_FAMILY, family)
+
+
+_PENDING_FAMILY = f"{symbols.FONT_FAMILY}-pending"
+
+
+def _render_template(env, game: Game, template_name: str, context: dict) -> str:
+    token = _loop_budget.set([MAX_LOOP_ITEMS])
     try:
-        return env.get_template(template_name).render(full_context)
+        return _joined(env.get_template(template_name).generate(context))
     except jinja2.TemplateSyntaxError as exc:
         place = display_path(exc.filename, game.folder) if exc.filename else exc.name
         raise BuildError(f"template syntax: {exc.message}", f"{place}:{exc.lineno}") from None
@@ -68,6 +86,18 @@ def render_html(game: Game, template_name: str, context: dict, paper: str = "a4"
     except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, ArithmeticError,
             RecursionError) as exc:
         raise BuildError(f"template error: {exc}", _template_position(exc, game, env, template_name)) from None
+    finally:
+        _loop_budget.reset(token)
+
+
+def _joined(parts) -> str:
+    out, size = [], 0
+    for part in parts:
+        size += len(part)
+        if size > MAX_HTML:
+            raise _too_large(f"a document of more than {MAX_HTML} characters")
+        out.append(part)
+    return "".join(out)
 
 
 def environment(game: Game) -> SandboxedEnvironment:
@@ -90,15 +120,97 @@ def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> Sandboxed
     env.filters["nobreak"] = lambda text: str(text).replace(" ", "\u00a0")  # keeps a label on one line
     env.filters["version"] = version_label
     env.filters["cards"] = lambda n: counted(n, "card")
+    env.filters = {name: _bounded(f) for name, f in env.filters.items()}
     return env
+
+
+# What one document's templates may ask for: every loop's items count against one budget per
+# document (nested loops multiply fast), and no value, nor the document, grows past a size. A
+# real rulebook loops a few thousand times and its HTML is a few hundred KB.
+MAX_LOOP_ITEMS = 1_000_000
+MAX_STRING = 5_000_000  # characters of any one value
+MAX_HTML = 20_000_000  # characters of a document's HTML
+_loop_budget: contextvars.ContextVar[list[int]] = contextvars.ContextVar("loop_budget")
+_BIG_FORMAT = re.compile(r"\d{6,}")  # a width or precision of a million or more
+
+
+def _too_large(what: str) -> jinja2.exceptions.SecurityError:
+    return jinja2.exceptions.SecurityError(f"{what} is too large for a template")
+
+
+def _check_arguments(args, kwargs) -> None:
+    """Numbers that ask a filter or method for a huge value ("x"|center(10**9)) are refused."""
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _Sandbox.MAX_SIZE:
+            raise _too_large(f"the number {value}")
+
+
+def _check_size(value):
+    if isinstance(value, (str, list, tuple, dict)) and len(value) > MAX_STRING:
+        raise _too_large(f"a value of {len(value)} items or characters")
+    return value
+
+
+def _bounded(function):
+    """A filter that refuses huge numbers as arguments (not as the value it filters) and huge results."""
+    value_at = 1 if jinja2.utils._PassArg.from_obj(function) else 0  # after the context or environment
+
+    @functools.wraps(function)
+    def bounded(*args, **kwargs):
+        _check_arguments(args[value_at + 1:], kwargs)
+        if function is jinja2.filters.do_format and _BIG_FORMAT.search(str(args[value_at])):
+            raise _too_large("a format width")
+        return _check_size(function(*args, **kwargs))
+    return bounded
+
+
+class _Limits(jinja2.visitor.NodeTransformer):
+    """Rewrites a parsed template so that every loop's items and every `~` result pass through
+    the environment's checks (Jinja has no hook for either)."""
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        node.iter = jinja2.nodes.Call(jinja2.nodes.EnvironmentAttribute("loop_items"), [node.iter], [], None, None)
+        return node
+
+    def visit_Concat(self, node):
+        self.generic_visit(node)
+        return jinja2.nodes.Call(jinja2.nodes.EnvironmentAttribute("sized"), [node], [], None, None)
 
 
 class _Sandbox(SandboxedEnvironment):
     """Jinja's sandbox, closed further: templates get no attribute of file-system, stream or
-    module objects (the model holds paths), and `*` / `**` cannot build huge values."""
+    module objects (the model holds paths); `*`, `**`, `+`, `~`, `%`, filters and methods cannot
+    build huge values, and loops have a budget per document."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
     MAX_SIZE = 100_000
+
+    def _parse(self, source, name, filename):
+        return _Limits().visit(super()._parse(source, name, filename))
+
+    @staticmethod
+    def sized(value):
+        return _check_size(value)
+
+    @staticmethod
+    def loop_items(items):
+        budget = _loop_budget.get(None)
+        if budget is None:
+            return items
+        if hasattr(items, "__len__"):
+            budget[0] -= len(items)
+            if budget[0] < 0:
+                raise jinja2.exceptions.SecurityError(f"a document's templates may loop over at most {MAX_LOOP_ITEMS} items")
+            return items
+        return _counted(items, budget)
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        _check_arguments(args, kwargs)
+        if getattr(__obj, "__name__", "") in ("format", "format_map") and isinstance(
+                getattr(__obj, "__self__", None), str) and _BIG_FORMAT.search(__obj.__self__):
+            raise _too_large("a format width")
+        return _check_size(super().call(__context, __obj, *args, **kwargs))
 
     def is_safe_attribute(self, obj, attr, value):
         if isinstance(obj, (os.PathLike, io.IOBase, types.ModuleType)):
@@ -115,7 +227,17 @@ class _Sandbox(SandboxedEnvironment):
             if any(not isinstance(x, (int, float)) for x in (left, right)) and \
                     sizes[0] * sizes[1] * max([abs(c) for c in counts] or [1]) > self.MAX_SIZE:
                 raise jinja2.exceptions.SecurityError("a repeated value that large is not allowed in a template")
-        return super().call_binop(context, operator, left, right)
+        if operator == "%" and isinstance(left, str) and _BIG_FORMAT.search(left):
+            raise _too_large("a format width")
+        return _check_size(super().call_binop(context, operator, left, right))
+
+
+def _counted(items, budget: list[int]):
+    for item in items:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise jinja2.exceptions.SecurityError(f"a document's templates may loop over at most {MAX_LOOP_ITEMS} items")
+        yield item
 
 
 class _ContainedLoader(jinja2.FileSystemLoader):
@@ -162,11 +284,7 @@ def markdown_html(text: str, game: Game, origin: str = "") -> Markup:
     for token in markup.all_tokens(tokens):
         if token.type == "image":
             src = token.attrGet("src") or ""
-            path = local_file(src, game.folder, origin or "Markdown in the game data")
-            problem = images.problem(path) if path.suffix.lower() != ".svg" else None
-            if problem:
-                raise BuildError(f"image '{src}' (from {origin or 'Markdown in the game data'}) {problem}",
-                                 hint=images.HINT)
+            images.checked_url(src, game.folder, origin or "Markdown in the game data")
     return Markup(md.renderer.render(tokens, md.options, {}))
 
 
@@ -185,30 +303,52 @@ def allowed_roots(game: Game) -> list[Path]:
     return game_roots(game.folder)
 
 
+def checked_file(url: str, game: Game, origin: str) -> bytes:
+    """The bytes of the local file a URL names, read once and checked as what it is: an image by
+    the images' check, a font or a style sheet by its size. Nothing else may be fetched."""
+    path = local_file(url, game.folder, origin)
+    suffix = path.suffix.lower()
+    roots = allowed_roots(game)
+    try:
+        if suffix in images.FORMATS or suffix == images.SVG:
+            return images.checked(path, roots)
+        if suffix in glyphs.FONT_SUFFIXES:
+            return read_input(path, MAX_FONT_BYTES, roots)
+        if suffix == ".css":
+            return read_input(path, MAX_CSS_BYTES, roots)
+    except images.BadImage as exc:
+        raise BuildError(f"image '{url}' (from {origin}) {exc}", hint=exc.hint) from None
+    except UnreadableInput as exc:
+        raise BuildError(f"'{url}' (from {origin}) {exc}") from None
+    raise BuildError(f"refused to fetch '{url}' (from {origin}): only images (.png, .jpg, .jpeg, .svg), "
+                     "style sheets (.css) and fonts can be used")
+
+
 def _fetcher_class():
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     class LocalFileFetcher(URLFetcher):
         """Serves allowed local files and nothing else; refusals stop the rendering."""
 
-        def __init__(self, game: Game, origin: str):
+        def __init__(self, game: Game, origin: str, symbols_shown: list[str]):
             super().__init__(fail_on_errors=True)
-            self.game, self.origin = game, origin
+            self.game, self.origin, self.symbols_shown = game, origin, symbols_shown
             self.refused: list[BuildError] = []
 
         def fetch(self, url, headers=None):
             try:
-                if url.startswith(GENERATED + ":") and url == symbol_font_name(self.game)[1]:
-                    return URLFetcherResponse(url, symbols.symbol_font(self.game), {"Content-Type": "font/otf"})
+                if url.startswith(GENERATED + ":") and url == symbol_font_name(self.game, self.symbols_shown)[1]:
+                    return URLFetcherResponse(url, symbols.symbol_font(self.game, self.symbols_shown),
+                                              {"Content-Type": "font/otf"})
                 if url.startswith(GENERATED + ":") and url == example_card_url(self.game):
                     return URLFetcherResponse(url, example_card_png(self.game), {"Content-Type": "image/png"})
-                path = local_file(url, self.game.folder, self.origin)
+                data = checked_file(url, self.game, self.origin)
             except BuildError as exc:
                 self.refused.append(exc)
                 raise
+            path = local_file(url, self.game.folder, self.origin)
             mime, _ = mimetypes.guess_type(path.name)
-            return URLFetcherResponse(path.as_uri(), path.read_bytes(),
-                                      {"Content-Type": mime or "application/octet-stream"})
+            return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime or "application/octet-stream"})
 
     return LocalFileFetcher
 
@@ -233,7 +373,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
-    fetcher = _fetcher_class()(game, f"template {origin} or the game data")
+    fetcher = _fetcher_class()(game, f"template {origin} or the game data", symbols.used_in(game, html))
     collect = _Collect()
     logger = logging.getLogger("weasyprint")
     logger.addHandler(collect)
@@ -283,8 +423,15 @@ def _font_subsetting():
             os.environ["SOURCE_DATE_EPOCH"] = previous
 
 
-@lru_cache(maxsize=1)
 def _font_config():
+    return _font_config_of(os.getpid())
+
+
+@lru_cache(maxsize=1)
+def _font_config_of(process: int):
+    """One font configuration per process. A forked worker must not reuse its parent's: WeasyPrint
+    skips a font face whose file is in the configuration's folder, and that folder is shared with
+    the parent and its other workers, while the faces they registered are not."""
     from weasyprint.text.fonts import FontConfiguration
 
     return FontConfiguration()
@@ -346,11 +493,11 @@ def _font_names(path: Path, where: str) -> tuple[str, int, bool]:
     return font.family, font.weight, font.italic
 
 
-def symbol_font_name(game: Game) -> tuple[str, str]:
-    """The symbol font's CSS family and URL, both naming its content: WeasyPrint's font
-    configuration, shared by every document a process renders, keeps each font face it has
-    seen under its family and URL, so another game's symbols must not reuse them."""
-    digest = hashlib.sha256(symbols.symbol_font(game)).hexdigest()[:16]
+def symbol_font_name(game: Game, names: list[str] | None = None) -> tuple[str, str]:
+    """The CSS family and URL of the font of the named symbols (default: all), both naming its
+    content: WeasyPrint's font configuration, shared by every document a process renders, keeps
+    each font face it has seen under its family and URL, so other symbols must not reuse them."""
+    digest = hashlib.sha256(symbols.symbol_font(game, names)).hexdigest()[:16]
     family = f"{symbols.FONT_FAMILY}-{digest}"
     return family, f"{GENERATED}:{family}.otf"
 
