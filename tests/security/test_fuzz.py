@@ -144,3 +144,28 @@ def test_random_edits_of_the_tiny_game_through_cardgen_cards(tmp_path_factory, w
             code = exc.code
     assert "Traceback" not in out.getvalue() + err.getvalue()
     assert code in (0, 1)
+
+
+# --------------------------------------------------------------------------- the soak's fixed budget
+# The mutation fuzzer of bench/soak.py (tests/security/mutations.py: edits of the YAML, a layout,
+# a symbol, rules.md and a template, through check and the renderer each feeds) on fixed seeds;
+# the soak runs the same cases by the ten thousand.
+
+from security.mutations import run_case  # noqa: E402
+
+SOAK_CASES = 300
+
+
+def test_mutated_games_end_refused_or_rendered_never_in_a_bug(tmp_path):
+    outcomes = []
+    for seed in range(SOAK_CASES):
+        workdir = tmp_path / str(seed)
+        workdir.mkdir()
+        outcomes.append(run_case(seed, workdir))
+        shutil.rmtree(workdir)
+    bugs = [f"seed {o.seed} ({o.target}): {o.detail}" for o in outcomes if o.stage == "BUG"]
+    assert not bugs, "\n\n".join(bugs)
+    stages = {o.stage for o in outcomes}
+    assert stages == {"refused by check", "refused by the renderer", "rendered"}
+    assert {o.target for o in outcomes} == {"game.yaml", "cards.yaml", "setups.yaml", "layout.yaml",
+                                            "symbols/bomb.svg", "rules.md", "templates/rulebook.html"}

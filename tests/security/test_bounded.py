@@ -1,0 +1,349 @@
+"""Issue 18: bounded work and clean failures under hostile or heavy input.
+
+Each input the issue found, rebuilt small: it ends with exit 1 or 2 and a clear message (or
+builds correctly), never a traceback. The limits refuse before the costly work starts, so each
+case here is quick; what a case would have cost without its limit is in the issue.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import io
+import os
+import signal
+
+import pypdf
+import pytest
+from fontTools.ttLib import TTFont
+
+from cardgen import build, engine, load
+from conftest import TINY_GAME
+from security.conftest import attempt, huge_png, outputs, png_bytes, refused, set_card
+from security.test_failures import run
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">{}</svg>'
+SQUARE = SVG.format('<rect width="50" height="50"/>')
+
+
+def polygon(points: int) -> str:
+    return SVG.format('<polygon points="' + " ".join(f"{i * 37 % 100},{i * 53 % 100}" for i in range(points)) + '"/>')
+
+
+def nested_uses(levels: int, fan: int = 4) -> str:
+    """Each level draws the one below `fan` times: fan ** levels rectangles from a few hundred bytes."""
+    defs = '<rect id="u0" width="1" height="1"/>' + "".join(
+        f'<g id="u{i}">' + f'<use href="#u{i - 1}"/>' * fan + "</g>" for i in range(1, levels + 1))
+    return SVG.format(f'<defs>{defs}</defs><use href="#u{levels}"/>')
+
+
+@pytest.fixture(autouse=True)
+def no_hang():
+    """A FIFO read without care blocks for ever: fail instead of hanging the suite."""
+    def stuck(signum, frame):
+        raise TimeoutError("still running after 300 s: a read blocked or the work is unbounded")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(300)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+# --------------------------------------------------------------------------- the check stage
+
+
+@pytest.mark.parametrize("rules, code", [
+    ("".join(f"## Part {i}\n\nText.\n\n" for i in range(load.MAX_RULES_HEADINGS + 1)), "too-many-headings"),
+    ("| " + " | ".join("c" * (load.MAX_TABLE_COLUMNS + 1)) + " |\n|" + "---|" * (load.MAX_TABLE_COLUMNS + 1) + "\n",
+     "table-too-wide"),
+], ids=["headings", "table-columns"])
+def test_rules_md_with_too_many_headings_or_columns_is_refused_by_check(rules, code, game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    (folder / "rules.md").write_text("# Rules\n\n" + rules)
+    status, text = run("check", folder)
+    assert status == 1 and f"[{code}]" in text and "rules.md:" in text
+    status, text = run("rulebook", folder, "--out", tmp_path / "out")
+    assert status == 1 and f"[{code}]" in text and outputs(tmp_path / "out") == []
+
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\e[2J\\e[H", "\\x00", "\\x9b"])
+@pytest.mark.parametrize("json", [False, True], ids=["text", "json"])
+def test_control_characters_and_lone_surrogates_in_yaml_are_refused(escape, json, game_copy):
+    folder = game_copy(TINY_GAME)
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text().replace('flavor: "Oops."', f'flavor: "Oo{escape}ps."'))
+    status, text = run("check", folder, *(["--json"] if json else []))
+    assert status == 1 and "unusable-character" in text and "cards.yaml" in text
+    assert "\x1b" not in text and "\x00" not in text
+    text.encode("utf-8")  # no lone surrogate reaches the terminal
+
+
+def test_names_from_the_data_are_printed_with_control_characters_escaped(game_copy):
+    """A right-to-left override is a valid character in a name but must not reorder the terminal."""
+    folder = game_copy(TINY_GAME)
+    setups = folder / "setups.yaml"
+    setups.write_text(setups.read_text().replace("Peek: 6", '"Pe\\u202eek": 6'))
+    status, text = run("check", folder)
+    assert status == 1 and "Pe\\u202eek" in text and "\u202e" not in text
+
+
+def test_cards_across_all_setups_have_a_total_limit(game_copy):
+    folder = game_copy(TINY_GAME)
+    per_setup = engine.MAX_PRINT_CARDS // 5  # each setup is within its own limit
+    setups = "".join(f"  - {{name: S{i}, players: {{min: 2, max: 3}}, hand: {{deal: 3}}, "
+                     f"cards: {{Boom: {per_setup}}}}}\n"
+                     for i in range(engine.MAX_TOTAL_PRINT_CARDS // per_setup + 1))
+    (folder / "setups.yaml").write_text("setups:\n" + setups)
+    status, text = run("check", folder)
+    assert status == 1 and "[too-many-to-print]" in text and "in all" in text
+
+
+def test_a_fifo_in_place_of_rules_md_is_refused_not_waited_for(game_copy):
+    folder = game_copy(TINY_GAME)
+    os.mkfifo(folder / "rules.md")
+    status, text = run("check", folder)
+    assert status == 1 and "rules.md is not a regular file" in text
+
+
+# --------------------------------------------------------------------------- symbols
+
+
+@pytest.mark.parametrize("svg, says", [
+    (polygon(600), "numbers in its paths"),
+    (nested_uses(6), "<use>"),
+    (nested_uses(2, fan=2).replace('<use href="#u1"/>', '<use href="#u2"/>', 1), "loop"),
+    (SVG.replace('viewBox="0 0 100 100"', 'viewBox="0 0 1e999 1"').format("<rect width='1' height='1'/>"),
+     "viewBox"),
+], ids=["points", "use-expansion", "use-loop", "infinite-viewbox"])
+@pytest.mark.parametrize("kind", ["rulebook", "cards"])
+def test_a_costly_or_broken_used_symbol_is_refused_naming_it(svg, says, kind, game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    (folder / "symbols").mkdir()
+    (folder / "symbols" / "bomb.svg").write_text(svg)
+    message = refused(kind, folder, tmp_path / "out")
+    assert "bomb.svg" in message and says in message
+
+
+def test_the_rulebooks_symbol_font_holds_only_the_symbols_it_shows(game_copy, tmp_path):
+    """Symbols the game does not use are never read: not a costly one, not a broken one, not
+    thousands of them."""
+    folder = game_copy(TINY_GAME)
+    (folder / "symbols").mkdir()
+    (folder / "symbols" / "costly.svg").write_text(polygon(4000))
+    (folder / "symbols" / "broken.svg").write_text("not XML")
+    os.mkfifo(folder / "symbols" / "pipe.svg")
+    for i in range(2000):
+        (folder / "symbols" / f"unused-{i}.svg").write_text(SQUARE)
+    out = tmp_path / "out"
+    status, text = run("rulebook", folder, "--out", out)
+    assert status == 0, text
+    glyphs = symbol_glyphs(out / "rulebook.pdf")
+    assert 2 <= len(glyphs) <= 6, glyphs  # bomb, gear, the star: what the rulebook of the tiny game shows
+
+
+def symbol_glyphs(pdf) -> set[str]:
+    """The glyph names of the embedded subset of the symbol font (its glyphs are named uniXXXX)."""
+    names = set()
+    for page in pypdf.PdfReader(pdf).pages:
+        for font in page["/Resources"]["/Font"].values():
+            descriptor = font.get_object().get("/FontDescriptor") or \
+                font.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+            if "CardgenSymbols" not in str(descriptor.get_object()["/FontName"]):
+                continue
+            stream = descriptor.get_object().get("/FontFile3") or descriptor.get_object().get("/FontFile2")
+            data = stream.get_object().get_data()
+            try:
+                font_file = TTFont(io.BytesIO(data))
+                names |= {g for g in font_file.getGlyphOrder() if g.startswith("uni")}
+            except Exception:  # a bare CFF table
+                from fontTools.cffLib import CFFFontSet
+
+                cff = CFFFontSet()
+                cff.decompile(io.BytesIO(data), None)
+                names |= {g for g in cff[cff.fontNames[0]].charset if g.startswith("uni")}
+    return names
+
+
+# --------------------------------------------------------------------------- images
+
+
+def test_a_nested_use_svg_shown_by_rules_md_is_refused(game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    (folder / "nested.svg").write_text(nested_uses(7))
+    (folder / "rules.md").write_text("# Rules\n\n![a picture](nested.svg)\n")
+    message = refused("rulebook", folder, tmp_path / "out")
+    assert "nested.svg" in message and "<use>" in message
+
+
+@pytest.mark.parametrize("url, says", [("a%00b.png", "cannot hold a NUL"), ("<a\0b.png>", "does not exist")],
+                         ids=["escaped", "raw"])  # Markdown reads a raw NUL as U+FFFD
+def test_a_nul_byte_in_a_markdown_image_url_is_refused(url, says, game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    (folder / "rules.md").write_text(f"# Rules\n\n![x]({url})\n")
+    status, text = run("rulebook", folder, "--out", tmp_path / "out")
+    assert status == 1 and says in text
+
+
+@pytest.mark.parametrize("how", ["css", "svg-image"])
+def test_an_image_bomb_is_refused_wherever_it_enters(how, game_copy, tmp_path):
+    """The check that refuses a bomb as card art also guards CSS url() and an SVG's <image>."""
+    folder = game_copy(TINY_GAME)
+    (folder / "big.png").write_bytes(huge_png(13000, 13000))
+    if how == "css":
+        (folder / "templates").mkdir()
+        (folder / "templates" / "game.css").write_text('body { background: url("big.png"); }\n')
+    else:
+        (folder / "picture.svg").write_text(SVG.format('<image href="big.png" width="10" height="10"/>'))
+        (folder / "rules.md").write_text("# Rules\n\n![a picture](picture.svg)\n")
+    message = refused("rulebook", folder, tmp_path / "out")
+    assert "big.png" in message and "13000x13000" in message
+
+
+def test_card_art_is_read_once_and_the_bytes_checked_are_drawn(game_copy, tmp_path, monkeypatch):
+    """Art is not checked and then opened again (a swap in between would draw unchecked bytes)."""
+    import builtins
+
+    folder = game_copy(TINY_GAME)
+    (folder / "art").mkdir()
+    (folder / "art" / "peek.png").write_bytes(png_bytes(40, 30))
+    set_card(folder, "Peek", art="art/peek.png")
+    art = os.path.realpath(folder / "art" / "peek.png")
+    opened = []
+
+    def counting(real):
+        def wrapper(file, *args, **kwargs):
+            if isinstance(file, (str, bytes, os.PathLike)):
+                opened.append(os.path.realpath(file))
+            return real(file, *args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(os, "open", counting(os.open))
+    monkeypatch.setattr(builtins, "open", counting(builtins.open))
+    assert attempt("cards", folder, tmp_path / "out") is None
+    assert opened.count(art) == 1
+
+
+@pytest.mark.parametrize("where", ["fonts/x.ttf", "art/peek.png"])
+def test_a_fifo_named_like_an_input_file_is_refused_not_waited_for(where, game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    (folder / where).parent.mkdir()
+    os.mkfifo(folder / where)
+    if where.startswith("art"):
+        set_card(folder, "Peek", art=where)
+    message = refused("rulebook" if where.startswith("fonts") else "cards", folder, tmp_path / "out")
+    assert "not a regular file" in message
+
+
+# --------------------------------------------------------------------------- templates
+
+
+@pytest.mark.parametrize("body, says", [
+    ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "loop over at most"),
+    ("{% for c in 'x' * 100000 %}{% for d in 'y' * 100000 %}{% endfor %}{% endfor %}", "loop over at most"),
+    ("{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+     "too large for a template"),
+    ("{% set ns = namespace(s=['x']) %}{% for i in range(64) %}{% set ns.s = ns.s + ns.s %}{% endfor %}",
+     "too large for a template"),
+    ('{{ "x"|center(10**9) }}', "too large for a template"),
+    ('{{ "x".center(10**9) }}', "too large for a template"),
+    ('{{ "%0999999999d"|format(1) }}', "too large for a template"),
+    ('{{ "{:>999999999}".format(1) }}', "too large for a template"),
+    ("{{ range(90000)|join('x' * 1000) }}", "too large for a template"),
+], ids=["nested-range", "nested-string-loops", "doubling-concat", "doubling-list", "center-filter",
+        "center-method", "format-filter", "format-method", "join"])
+def test_template_loops_and_values_have_limits(body, says, game_with_template, tmp_path):
+    folder = game_with_template(body)
+    message = refused("rulebook", folder, tmp_path / "out")
+    assert says in message and "rulebook.html" in message
+
+
+# --------------------------------------------------------------------------- writing the outputs
+
+
+def test_an_output_path_that_is_a_file_is_a_usage_error(tmp_path):
+    (tmp_path / "file").write_text("x")
+    for out in (tmp_path / "file", tmp_path / "file" / "sub"):
+        status, text = run("rulebook", TINY_GAME, "--out", out)
+        assert status == 2 and "--out" in text
+
+
+def test_a_read_only_output_folder_is_a_usage_error(tmp_path, monkeypatch):
+    """Simulated (tests may run as root, who may write anywhere): the staging folder cannot be made."""
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", kwargs.get("dir"))
+
+    monkeypatch.setattr(build.tempfile, "mkdtemp", read_only)
+    status, text = run("rulebook", TINY_GAME, "--out", tmp_path / "out")
+    assert status == 2 and "Read-only file system" in text and "choose an output folder" in text
+
+
+def test_a_full_disk_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
+    """Simulated: writing the card sheet fails with ENOSPC (the worker is forked with the patch)."""
+    from cardgen.render import cards
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(cards, "atomic_write", full)
+    out = tmp_path / "out"
+    status, text = run("cards", TINY_GAME, "--all-types", "--out", out)
+    assert status == 1 and "No space left on device" in text and "free some disk space" in text
+    assert [p.name for p in out.iterdir()] == []
+
+
+def test_a_long_setup_name_in_a_wide_script_gives_a_file_name_the_disk_accepts(game_copy, tmp_path):
+    folder = game_copy(TINY_GAME)
+    setups = folder / "setups.yaml"
+    name = "\U0001d400" * 80  # 80 letters, 320 bytes of UTF-8: more than a file name may hold
+    setups.write_text(setups.read_text().replace("name: Starter", f"name: {name}"))
+    out = tmp_path / "out"
+    status, text = run("cards", folder, "--out", out, "--no-backs")
+    assert status == 0, text
+    [sheet] = [p for p in out.iterdir() if p.suffix == ".pdf"]
+    assert len(sheet.name.encode("utf-8")) <= 120 and sheet.name.startswith("cards-\U0001d400")
+
+
+@pytest.mark.parametrize("argv", [["cards", "--bleed", "1000"], ["cards", "--bleed", "nan"],
+                                  ["checklist", "--players", "0"]], ids=["bleed", "bleed-nan", "players-0"])
+def test_options_out_of_range_are_usage_errors(argv, tmp_path):
+    status, text = run(argv[0], TINY_GAME, *argv[1:], "--out", tmp_path)
+    assert status == 2 and ("bleed" in text or "0 players cannot play" in text)
+    assert outputs(tmp_path) == []
+
+
+def test_reportlab_environment_settings_do_not_change_the_card_sheet(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    status, text = run("cards", TINY_GAME, "--all-types", "--out", tmp_path / "plain")
+    assert status == 0, text
+    env = dict(os.environ, PYTHONPATH=str(ROOT), RL_ttfAsciiReadable="0", RL_pdfComments="1",
+               RL_pdfMultiLine="1", RL_invariant="0", RL_pageCompression="0")
+    subprocess.run([sys.executable, "-m", "cardgen", "cards", str(TINY_GAME), "--all-types",
+                    "--out", str(tmp_path / "settings")], env=env, check=True, capture_output=True)
+    plain, settings = (hashlib.sha256((tmp_path / d / "cards-all-types.pdf").read_bytes()).hexdigest()
+                       for d in ("plain", "settings"))
+    assert plain == settings
+
+
+# --------------------------------------------------------------------------- the ceilings
+# Work no input limit foresees still ends: each output renders in a worker under a CPU-time and a
+# memory ceiling (cardgen/build.py), and hitting one is a clean failure naming the output.
+
+
+@pytest.mark.parametrize("body, limits, says", [
+    ("{% for i in range(1000) %}{% for j in range(999) %}{{ 'x'|center(99999)|length }}{% endfor %}{% endfor %}",
+     build.Limits(cpu_seconds=1), "used more than 1 s of CPU time"),
+    ("{% set kept = [] %}{% for i in range(100000) %}{{ kept.append('%d'|format(i) * 20000) or '' }}{% endfor %}",
+     build.Limits(), "needed more than 1024 MB of memory"),
+], ids=["cpu-time", "memory"])
+def test_work_no_limit_foresees_hits_the_ceiling_and_fails_cleanly(body, limits, says, game_with_template, tmp_path):
+    folder = game_with_template(body)
+    game, report = build.load_checked(str(folder))
+    result = build.run(game, report, build.plan_rulebook(game), tmp_path / "out", limits)
+    assert not result.bugs and len(result.failures) == 1
+    assert "the rulebook" in result.failures[0] and says in result.failures[0]
+    assert "likely cause" in result.failures[0]
+    assert outputs(tmp_path / "out") == []

@@ -1,0 +1,145 @@
+"""Issue 18: `cardgen build` killed (SIGKILL) at any moment leaves the last good outputs complete
+and as the manifest lists them, the next run removes what the killed one left behind, and no
+worker process outlives its build (see cardgen/build.py for the publishing promise)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardgen.build import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
+from conftest import ROOT, TINY_GAME
+from security.test_failures import run
+
+OLD = {"rulebook.pdf": b"%PDF-1.4 the last good rulebook", "checklists.pdf": b"%PDF-1.4 the last good checklists",
+       "cards-starter.pdf": b"%PDF-1.4 the last good card sheets"}
+
+
+def manifest_of(files: dict[str, bytes]) -> dict:
+    return {"outputs": {name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+                        for name, data in sorted(files.items())}}
+
+
+def last_good_outputs(out: Path) -> None:
+    out.mkdir()
+    for name, data in OLD.items():
+        (out / name).write_bytes(data)
+    (out / MANIFEST).write_text(json.dumps(manifest_of(OLD)))
+
+
+def assert_last_good_outputs(out: Path) -> None:
+    for name, data in OLD.items():
+        assert (out / name).read_bytes() == data, name
+    assert json.loads((out / MANIFEST).read_text()) == manifest_of(OLD)
+
+
+def debris(out: Path) -> list[str]:
+    return sorted(p.name for p in out.iterdir() if p.name.startswith((STAGE_PREFIX, PUBLISH_PREFIX)))
+
+
+def staged_files(out: Path) -> list[Path]:
+    return [f for folder in out.glob(f"{STAGE_PREFIX}*") for f in folder.iterdir()]
+
+
+def processes_naming(text: str) -> list[int]:
+    """Live (not zombie) processes whose command line holds `text`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if text.encode() in (entry / "cmdline").read_bytes() and \
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+MOMENTS = {
+    "while-loading": lambda out: time.sleep(0.3) or True,
+    "staging-started": lambda out: bool(list(out.glob(f"{STAGE_PREFIX}*"))),
+    "an-output-staged": lambda out: bool(staged_files(out)),
+}
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the workers through /proc")
+@pytest.mark.parametrize("moment", sorted(MOMENTS))
+def test_a_killed_build_leaves_the_last_good_outputs_and_no_workers(moment, tmp_path):
+    out = tmp_path / f"out-{moment}"
+    last_good_outputs(out)
+    build = subprocess.Popen([sys.executable, "-m", "cardgen", "build", str(TINY_GAME), "--out", str(out)],
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while not MOMENTS[moment](out):
+            assert build.poll() is None, f"the build ended before the moment {moment}"
+            assert time.monotonic() < deadline, f"the moment {moment} never came"
+            time.sleep(0.01)
+        if moment == "an-output-staged":
+            assert len(processes_naming(str(out))) >= 2  # the build and its workers
+        build.send_signal(signal.SIGKILL)
+        build.wait(10)
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait(10)
+    assert_last_good_outputs(out)
+    deadline = time.monotonic() + 10
+    while processes_naming(str(out)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_naming(str(out)) == [], "worker processes outlived the killed build"
+
+    status, text = run("checklist", TINY_GAME, "--out", out)  # the next run, of one small output
+    assert status == 0, text
+    assert debris(out) == []
+    assert (out / "rulebook.pdf").read_bytes() == OLD["rulebook.pdf"]
+    entries = json.loads((out / MANIFEST).read_text())["outputs"]
+    data = (out / "checklists.pdf").read_bytes()
+    assert data.startswith(b"%PDF") and entries["checklists.pdf"]["sha256"] == hashlib.sha256(data).hexdigest()
+
+
+class Killed(BaseException):
+    """Stands for SIGKILL in the middle of publishing (nothing after it runs but `finally`)."""
+
+
+def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
+    """A build killed after its commit (the rename of its staging folder) but before every file was
+    moved: the next run moves the rest and the manifest lists them all as built."""
+    from cardgen import build
+
+    out = tmp_path / "out"
+    last_good_outputs(out)
+    game, report = build.load_checked(str(TINY_GAME))
+    plan = build.Plan((build.Output("all-types", "the sheet of every card type"),
+                       build.Output("calibration", "the calibration sheet")))
+    real_replace, moves = os.replace, []
+
+    def replace_then_die(source, target, **kwargs):
+        if PUBLISH_PREFIX in str(source):
+            if moves:
+                raise Killed()
+            moves.append(target)
+        return real_replace(source, target, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace_then_die)
+    with pytest.raises(Killed):
+        build.run(game, report, plan, out)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert len(moves) == 1 and len(debris(out)) == 1  # one output published, the other still committed
+
+    status, text = run("checklist", TINY_GAME, "--out", out)
+    assert status == 0, text
+    assert debris(out) == []
+    entries = json.loads((out / MANIFEST).read_text())["outputs"]
+    for name in ("cards-all-types.pdf", "calibration-a4.pdf", "checklists.pdf"):
+        assert entries[name]["sha256"] == hashlib.sha256((out / name).read_bytes()).hexdigest(), name
+    assert (out / "rulebook.pdf").read_bytes() == OLD["rulebook.pdf"]
