@@ -204,7 +204,10 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
 
 
 def _total_to_print(reports: list["SetupReport"]) -> list[Finding]:
-    """One finding, at the setup that passes the limit, when all the setups print too many cards."""
+    """One finding, at the setup that passes the limit, when all the setups print too many cards
+    (and no setup is over its own limit, which says it better)."""
+    if any(f.code == "too-many-to-print" for report in reports for f in report.findings):
+        return []
     total = 0
     for report in reports:
         total += sum(report.print_counts.values())
