@@ -495,7 +495,7 @@ def load_game(game: str | os.PathLike | None = None) -> LoadResult:
                                            "every card type and the rulebook; add setups.yaml for decks, checklists "
                                            "and setup checks (see docs/data-format.md)"))
             docs[name] = NO_SETUPS
-        elif not reader.path.is_file():
+        elif not reader.path.exists():  # anything else there is read, or refused when not a regular file
             reader.error(None, "missing-file", f"the game folder has no {reader.path.name}",
                          f"create {name}.yaml{' (or cards.csv)' if name == 'cards' else ''} (see docs/data-format.md)")
             docs[name] = None

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import jinja2
 import jinja2.filters
+import jinja2.loaders
 import jinja2.utils
 import jinja2.visitor
 from jinja2.sandbox import SandboxedEnvironment
@@ -242,13 +243,21 @@ def _counted(items, budget: list[int]):
 
 class _ContainedLoader(jinja2.FileSystemLoader):
     """Templates from the game's templates/ and the shared ones; a template that is a symlink
-    leading out of the game folder, templates/ and art/ is refused."""
+    leading out of the game folder, templates/ and art/ is refused, and so is one that is not a
+    regular file (Jinja would pass over a pipe or folder of that name to the shared template)."""
 
     def __init__(self, searchpath, roots: tuple[Path, ...]):
         super().__init__(searchpath)
         self.roots = roots
 
     def get_source(self, environment, template):
+        for folder in self.searchpath:
+            candidate = Path(folder, *jinja2.loaders.split_template_path(template))
+            if candidate.is_file():
+                break
+            if candidate.exists():
+                raise BuildError(f"template '{template}' is not a regular file", str(candidate),
+                                 "a template must be a text file")
         source, filename, uptodate = super().get_source(environment, template)
         if not inside(filename, self.roots):
             raise BuildError(f"template '{template}' is a link leading outside the game folder, templates/ "

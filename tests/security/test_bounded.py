@@ -223,14 +223,16 @@ def test_card_art_is_read_once_and_the_bytes_checked_are_drawn(game_copy, tmp_pa
     assert opened.count(art) == 1
 
 
-@pytest.mark.parametrize("where", ["fonts/x.ttf", "art/peek.png"])
-def test_a_fifo_named_like_an_input_file_is_refused_not_waited_for(where, game_copy, tmp_path):
+@pytest.mark.parametrize("where, kind", [("fonts/x.ttf", "rulebook"), ("art/peek.png", "cards"),
+                                         ("templates/rulebook.html", "rulebook"), ("setups.yaml", "cards")])
+def test_a_fifo_named_like_an_input_file_is_refused_not_waited_for(where, kind, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
-    (folder / where).parent.mkdir()
-    os.mkfifo(folder / where)
     if where.startswith("art"):
         set_card(folder, "Peek", art=where)
-    message = refused("rulebook" if where.startswith("fonts") else "cards", folder, tmp_path / "out")
+    (folder / where).parent.mkdir(exist_ok=True)
+    (folder / where).unlink(missing_ok=True)
+    os.mkfifo(folder / where)
+    message = refused(kind, folder, tmp_path / "out")
     assert "not a regular file" in message
 
 
