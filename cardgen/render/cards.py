@@ -23,9 +23,9 @@ from reportlab.platypus import Paragraph
 
 from .. import images, layout, markup, symbols
 from ..engine import SetupReport
-from ..files import MAX_FONT_BYTES, UnreadableInput, read_input
 from ..layout import MM, Rect, Sheet
 from ..model import AUTO, Back, BuildError, Card, Color, Game, sheet_file_name
+from ..paths import game_roots
 from ..textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
 from ..write import atomic_write, output_dir
 
@@ -662,7 +662,7 @@ class CardPainter:
         """The bytes of the card's art as checked (load checked the file; were it changed since,
         it is checked again): what is drawn is what was checked."""
         try:
-            return images.checked(card.art_file, (self.game.folder, SHARED_ART))
+            return images.checked(card.art_file, game_roots(self.game.folder))
         except images.BadImage as exc:
             raise BuildError(f"card '{card.name}': art '{card.art}' {exc}", card.where, exc.hint) from None
 
