@@ -29,6 +29,7 @@ from .glyphs import place_in_source
 from .files import MAX_FONT_BYTES, UnreadableInput, read_input
 from .model import ERROR, BuildError, Card, Finding, Game, Layout
 from .paths import ART, display_path
+from .reportlab_config import reproducible
 
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 SMALLEST = 1.0  # the smallest size a finding measures: the layout's min_size cannot go below it
@@ -63,7 +64,8 @@ def _register_font(path: Path) -> str:
     except UnreadableInput as exc:
         raise BuildError(f"font {path.name} {exc}", str(path), "replace or remove the file in fonts/") from None
     name = f"{path.stem}-{hashlib.sha1(data).hexdigest()[:6]}"
-    pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))  # load checked that it can
+    with reproducible():  # the font keeps the settings it is made with
+        pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))  # load checked that it can
     return name
 
 

@@ -11,6 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..layout import MM, Sheet, card_size_mm
 from ..load.targets import CardPixels
 from ..model import BuildError, Card, Game
+from ..reportlab_config import reproducible
 from . import cards as card_sheets
 
 
@@ -26,7 +27,7 @@ def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
 
 def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool = False) -> bytes:
     """One page per (card, 'front'|'back'), each the card with its bleed."""
-    with card_sheets.reproducible():
+    with reproducible():
         buffer = io.BytesIO()
         canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
         canvas.setTitle(f"{game.title}: cards")

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
@@ -25,6 +22,7 @@ from .. import images, layout, markup, symbols
 from ..engine import SetupReport
 from ..layout import MM, Rect, Sheet
 from ..model import AUTO, Back, BuildError, Card, Color, Game, sheet_file_name
+from ..reportlab_config import reproducible
 from ..paths import game_roots
 from ..textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
 from ..write import atomic_write, output_dir
@@ -88,40 +86,6 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
     drawn with placeholders (no art) go into `placeholders` when given."""
     with reproducible():
         return _render_sheets(game, cards, sheet, backs, placeholders)
-
-
-@contextmanager
-def reproducible():
-    """Same input, same bytes, whatever the environment: ReportLab's settings, which RL_* variables
-    and a reportlab_settings file may change (RL_pdfComments, RL_ttfAsciiReadable, ...), are held
-    at ReportLab's defaults while a PDF is made; and ReportLab dates (and seeds the file id with)
-    SOURCE_DATE_EPOCH even in invariant mode, so it is set aside. Compressed streams also stay
-    binary: ASCII85 on top costs a fifth of the build time and a quarter more bytes, for PDF
-    readers that all take binary anyway."""
-    saved = {name: getattr(rl_config, name) for name in _RL_DEFAULTS}
-    saved_epoch = os.environ.pop("SOURCE_DATE_EPOCH", None)
-    for name, value in _RL_DEFAULTS.items():
-        setattr(rl_config, name, value)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            setattr(rl_config, name, value)
-        if saved_epoch is not None:
-            os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
-
-
-def _rl_defaults() -> dict:
-    from reportlab import rl_settings
-
-    # rl_config holds these in another form than rl_settings (a page size, search paths): they
-    # only say where to find fonts by name or the page size of documents cardgen sizes itself
-    converted = {"defaultPageSize", "T1SearchPath", "TTFSearchPath", "CMapSearchPath", "unShapedFontGlob"}
-    defaults = {name: getattr(rl_settings, name) for name in rl_settings.__all__ if name not in converted}
-    return defaults | {"useA85": 0}
-
-
-_RL_DEFAULTS = _rl_defaults()
 
 
 def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
