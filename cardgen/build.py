@@ -343,7 +343,7 @@ class Result:
 
 
 def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | None = None,
-        limits: Limits = LIMITS, on_event: Callable[[Event], None] = lambda event: None, *, clean: bool = False,
+        limits: Limits | None = None, on_event: Callable[[Event], None] = lambda event: None, *, clean: bool = False,
         inputs: cache.Snapshot | None = None, request: Any = None) -> Result:
     """Render the plan's outputs into a staging folder in `out` (default output/<game>/) and
     publish them when every one succeeded (see the module's docstring). `on_event` hears of
@@ -354,6 +354,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
     loaded (taken here if not given); `request`, the command's options, lets `reuse` answer
     the same command on unchanged files without loading the game."""
     out = output_dir(game, out)
+    limits = limits or LIMITS
     inputs = inputs or cache.snapshot(game.folder)
     result = Result(skipped=plan.skipped, title=game.title, notes=plan.notes)
     placeholders: set[str] = set()
@@ -457,6 +458,7 @@ def _render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage
     dies or runs over its time is killed and replaced, and its output reported as failed."""
     if not outputs:
         return
+    (stage / SCRATCH).mkdir()
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     pending = list(outputs)
     idle: list[_Worker] = []
@@ -489,6 +491,13 @@ def _render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage
     finally:
         for worker in idle + list(busy):
             worker.stop()
+        shutil.rmtree(stage / SCRATCH, ignore_errors=True)
+
+
+# The workers' temporary files (WeasyPrint's font files, which it removes only when a process
+# ends normally, and workers never do): a folder of the stage, so the build removes it, and the
+# next run does after a kill.
+SCRATCH = ".scratch"
 
 
 class _Worker:
@@ -534,6 +543,7 @@ class _Worker:
 
 def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits: Limits, parent: int) -> None:
     _die_with_parent(parent)
+    tempfile.tempdir = str(stage / SCRATCH)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
     signal.signal(signal.SIGXCPU, _out_of_time)

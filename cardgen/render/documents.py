@@ -251,6 +251,16 @@ class _ContainedLoader(jinja2.FileSystemLoader):
         self.roots = roots
 
     def get_source(self, environment, template):
+        try:
+            return self._contained_source(environment, template)
+        except jinja2.TemplateNotFound:  # an OSError too: templates look for optional ones this way
+            raise
+        except OSError as exc:  # a name the file system refuses (too long, ...): no file has it
+            shown = template if len(template) <= 60 else template[:57] + "..."
+            # a ValueError: reported as a template error at the line that names the template
+            raise ValueError(f"template '{shown}' cannot be read: {exc.strerror or exc}") from None
+
+    def _contained_source(self, environment, template):
         for folder in self.searchpath:
             candidate = Path(folder, *jinja2.loaders.split_template_path(template))
             if candidate.is_file():
@@ -433,17 +443,20 @@ def _font_subsetting():
 
 
 def _font_config():
-    return _font_config_of(os.getpid())
+    """One font configuration per process, kept for its life. A forked worker builds its own:
+    WeasyPrint skips a font face whose file is in the configuration's folder, and the parent's
+    folder is shared with the parent and its other workers, while the faces they registered are
+    not. The parent's configuration stays in the worker's table, untouched: dropping it there
+    would run its finaliser, which deletes the folder the parent still uses."""
+    process = os.getpid()
+    if process not in _FONT_CONFIGS:
+        from weasyprint.text.fonts import FontConfiguration
+
+        _FONT_CONFIGS[process] = FontConfiguration()
+    return _FONT_CONFIGS[process]
 
 
-@lru_cache(maxsize=1)
-def _font_config_of(process: int):
-    """One font configuration per process. A forked worker must not reuse its parent's: WeasyPrint
-    skips a font face whose file is in the configuration's folder, and that folder is shared with
-    the parent and its other workers, while the faces they registered are not."""
-    from weasyprint.text.fonts import FontConfiguration
-
-    return FontConfiguration()
+_FONT_CONFIGS: dict[int, object] = {}
 
 
 @contextmanager

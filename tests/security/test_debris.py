@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def debris(out: Path) -> list[str]:
 
 
 def staged_files(out: Path) -> list[Path]:
-    return [f for folder in out.glob(f"{STAGE_PREFIX}*") for f in folder.iterdir()]
+    return [f for folder in out.glob(f"{STAGE_PREFIX}*") for f in folder.iterdir() if f.is_file()]
 
 
 def processes_naming(text: str) -> list[int]:
@@ -143,3 +144,34 @@ def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
     for name in ("cards-all-types.pdf", "calibration-a4.pdf", "checklists.pdf"):
         assert entries[name]["sha256"] == hashlib.sha256((out / name).read_bytes()).hexdigest(), name
     assert (out / "rulebook.pdf").read_bytes() == OLD["rulebook.pdf"]
+
+
+def test_a_build_leaves_no_temporary_files(tmp_path, monkeypatch):
+    """WeasyPrint keeps a document's fonts in a temporary folder it removes only when its process
+    ends normally, which a build's workers never do: they keep theirs in the staging folder."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))  # the workers are forked with it
+    status, text = run("checklist", TINY_GAME, "--out", tmp_path / "out")
+    assert status == 0, text
+    assert list(temp.iterdir()) == []
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["cardgen-manifest.json", "checklists.pdf"]
+
+
+def test_each_worker_has_its_own_font_configuration(tmp_path):
+    """WeasyPrint skips a font face whose file is already in its configuration's folder. A worker
+    that shared its parent's configuration (made before the fork) skipped the fonts an earlier
+    worker had written there, and drew the document without them; finalising the parent's
+    configuration in a worker deleted the folder the parent still renders with."""
+    from cardgen import build
+    from cardgen.render import documents
+
+    game, report = build.load_checked(str(TINY_GAME))
+    before = documents.write_rulebook(game, report, tmp_path / "before").read_bytes()  # in this process
+    built = []
+    for out in ("first", "second"):  # each by a worker forked from this process
+        status, text = run("checklist", TINY_GAME, "--out", tmp_path / out)
+        assert status == 0, text
+        built.append((tmp_path / out / "checklists.pdf").read_bytes())
+    assert built[0] == built[1] == documents.write_checklists(game, report, tmp_path / "here").read_bytes()
+    assert documents.write_rulebook(game, report, tmp_path / "after").read_bytes() == before
