@@ -547,7 +547,7 @@ def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
     signal.signal(signal.SIGXCPU, _out_of_time)
-    _lower_limit("RLIMIT_AS", limits.memory_bytes)
+    _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
     while True:
         try:
             output = connection.recv()
@@ -578,10 +578,12 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
     except _OutOfTime:
         done.problem, done.spent = _over_the_limit(output, f"used more than {limits.cpu_seconds} s of CPU time"), True
     except MemoryError:
-        done.problem, done.spent = _over_the_limit(
-            output, f"needed more than {limits.memory_bytes >> 20} MB of memory"), True
+        done.problem, done.spent = _out_of_memory(output, limits), True
     except CardgenError as exc:
-        done.problem = str(exc)
+        if isinstance(exc.__context__, MemoryError):  # a library's failure, worded as a data problem
+            done.problem, done.spent = _out_of_memory(output, limits), True
+        else:
+            done.problem = str(exc)
     except OSError as exc:
         done.problem = str(output_error(exc, output.label))
     except Exception:  # noqa: BLE001 - anything else is a bug in cardgen: keep its traceback
@@ -592,8 +594,23 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
     return done
 
 
+def _out_of_memory(output: Output, limits: Limits) -> str:
+    return _over_the_limit(output, f"needed more than {limits.memory_bytes >> 20} MB of memory")
+
+
 def _out_of_time(signum, frame):
     raise _OutOfTime()
+
+
+def _address_space() -> int:
+    """The address space a worker starts with, inherited from the process that forked it (a test
+    runner or `cardgen serve` may hold a gigabyte of it): the memory ceiling counts from there.
+    0 where the system does not say."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _lower_limit(name: str, value: int) -> None:

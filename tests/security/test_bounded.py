@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import io
+import mmap
 import os
 import signal
 
@@ -347,7 +348,11 @@ def test_work_no_limit_foresees_hits_the_ceiling_and_fails_cleanly(body, limits,
                                                                    monkeypatch):
     folder = game_with_template(body)
     monkeypatch.setattr(build, "LIMITS", limits)
-    status, text = run("rulebook", folder, "--out", tmp_path / "out")
+    inherited = mmap.mmap(-1, limits.memory_bytes)  # address space the workers inherit, never touched
+    try:
+        status, text = run("rulebook", folder, "--out", tmp_path / "out")
+    finally:
+        inherited.close()
     assert status == 1 and "Traceback" not in text
     assert "the rulebook" in text and says in text and "likely cause" in text
     assert outputs(tmp_path / "out") == []
