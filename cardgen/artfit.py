@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import images
 from .layout import MM, Rect, card_size_mm, cover
 from .model import ERROR, WARNING, Card, Finding, Game
+from .paths import game_roots
 from .textfit import Scale
 
 WARN_PPI = 300
@@ -33,26 +34,30 @@ def check_art(game: Game) -> list[Finding]:
         return []  # load reported the layout's problem
     width, height = card_size_mm(game.card_size)
     box = art_box(game, width * MM, height * MM)
-    findings, seen = [], set()
+    findings, seen, roots = [], set(), game_roots(game.folder)
     for card in game.cards:
         if not card.printed or card.art_file is None:
             continue
-        ppi = effective_ppi(images.pixel_size(card.art_file), box)
+        try:
+            size = images.pixel_size(card.art_file, roots)
+        except images.BadImage:  # changed since load checked it: the renderer reports it
+            continue
+        ppi = effective_ppi(size, box)
         where = card.places["art"].where if "art" in card.places else card.where
         if ppi < WARN_PPI and where not in seen:  # a series shares its art line: said once
             seen.add(where)
-            findings.append(_low_resolution(card, ppi, where))
+            findings.append(_low_resolution(card, size, ppi, where))
     return findings
 
 
-def _low_resolution(card: Card, ppi: float, where) -> Finding:
+def _low_resolution(card: Card, size: tuple[int, int], ppi: float, where) -> Finding:
     fails = ppi < ERROR_PPI and not card.low_res
-    needed = f"{WARN_PPI} ppi needs {_pixels(card, ppi, WARN_PPI)}"
+    needed = f"{WARN_PPI} ppi needs {_pixels(size, ppi, WARN_PPI)}"
     return Finding(ERROR if fails else WARNING, "art-low-resolution",
                    f"card '{card.name}': its art prints at {int(ppi)} ppi ({needed})", where,
                    f"use a larger image{', or add low_res: ok to the card to print it anyway' if fails else ''}")
 
 
-def _pixels(card: Card, ppi: float, wanted: int) -> str:
-    width, height = images.pixel_size(card.art_file)
+def _pixels(size: tuple[int, int], ppi: float, wanted: int) -> str:
+    width, height = size
     return f"{round(width * wanted / ppi)}x{round(height * wanted / ppi)} px, it has {width}x{height}"

@@ -39,7 +39,7 @@ MODES = frozenset({"1", "L", "LA", "P", "RGB", "RGBA", "CMYK"})
 WIDE_GRAY = frozenset({"I;16", "I;16B", "I;16L", "I"})
 SVG_HINT = "simplify the drawing (fewer elements and points, no deeply nested <use>) or export it as a PNG"
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|nan)", re.I)
-_CACHED = 64
+_CACHED_BYTES = 256 * 1024 * 1024  # images kept checked, so art is read once per process
 
 
 class BadImage(ValueError):
@@ -75,7 +75,7 @@ def checked(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> byte
         raster_check(data, FORMATS[suffix])
     if key is not None:
         _checked[key] = data
-        while len(_checked) > _CACHED:
+        while sum(map(len, _checked.values())) > _CACHED_BYTES and len(_checked) > 1:
             _checked.popitem(last=False)
     return data
 
@@ -185,11 +185,11 @@ def _use_target(element) -> str:
     return ""
 
 
-def pixel_size(path: Path) -> tuple[int, int]:
-    """An image's width and height in pixels (an image checked() accepted)."""
+def pixel_size(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> tuple[int, int]:
+    """An image's width and height in pixels, from the bytes checked() accepts (BadImage if not)."""
     from PIL import Image
 
-    with Image.open(path) as image:
+    with Image.open(io.BytesIO(checked(path, roots))) as image:
         return image.size
 
 

@@ -205,7 +205,7 @@ def test_card_art_is_read_once_and_the_bytes_checked_are_drawn(game_copy, tmp_pa
     folder = game_copy(TINY_GAME)
     (folder / "art").mkdir()
     (folder / "art" / "peek.png").write_bytes(png_bytes(40, 30))
-    set_card(folder, "Peek", art="art/peek.png")
+    set_card(folder, "Peek", art="art/peek.png", low_res="ok")
     art = os.path.realpath(folder / "art" / "peek.png")
     opened = []
 
