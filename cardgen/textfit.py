@@ -154,16 +154,20 @@ class CardText:
         get their own smaller size)."""
         if self._deck_name_size is None:
             spec, box = self.design["name"], self.name_box()
-            style = self.style(spec, MEASURE_COLOR)
-            largest = self.scale.points(spec["size"])
-            sizes = []
-            for name in sorted({card.name for card in self.game.cards if card.printed}):
+            style, font = self.style(spec, MEASURE_COLOR), self.fonts[spec["font"]]
+            best = self.scale.points(spec["size"])
+            names = {card.name for card in self.game.cards if card.printed}
+            # widest first, and a name that fits at the size found so far cannot lower it: most
+            # names cost one wrap, not a search
+            for name in sorted(names, key=lambda n: (-pdfmetrics.stringWidth(n, font, 1), n)):
                 text = markup.escape(name)
-                fitted = fit_paragraph(lambda size: text, style, box.w, box.h, largest, spec["one_line_min"],
+                if _fits(text, style(best), box.w, box.h, max_lines=2):
+                    continue
+                fitted = fit_paragraph(lambda size: text, style, box.w, box.h, best, spec["one_line_min"],
                                        max_lines=2)
                 if fitted is not None:
-                    sizes.append(fitted.style.fontSize)
-            self._deck_name_size = min(sizes, default=largest)
+                    best = fitted.style.fontSize
+            self._deck_name_size = best
         return self._deck_name_size
 
     def flavor(self, card: Card, hex_color: str, min_size: float | None = None):
