@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 from . import artfit, expressions, glyphs, textfit
 from .balance import Balance, balance_of
 from .lint import check_text, image_findings
-from .model import ERROR, INFO, WARNING, Check, Component, Finding, Game, Setup, Step, matches
+from .model import COMPONENT_COUNTS, ERROR, INFO, WARNING, Check, Component, Finding, Game, Setup, Step, matches
 
 EPSILON = 1e-6
 EXPRESSION_HINT = "a count may use players, and hand where the setup gives hand: deal"
@@ -292,27 +292,29 @@ def _copies(setup: Setup, variables) -> tuple[int, list[Finding]]:
         return 0, [Finding(ERROR, "bad-expression", f"{setup.name}: copies: {exc}", setup.where)]
 
 
+def _count(spec, variables, what: str, where, findings: list[Finding]) -> int | None:
+    """A count spec's value at a player count, or None with the finding that says why it has none
+    (a player table without this player count, a value below 0)."""
+    try:
+        value = expressions.evaluate(spec, variables)
+    except expressions.ExpressionError as exc:
+        findings.append(Finding(ERROR, "bad-expression", f"{what}: {exc}", where,
+                                "give a value for every player count of every setup"))
+        return None
+    if value < 0:
+        findings.append(Finding(ERROR, "negative-count", f"{what} is {value}", where, "a count cannot be below 0"))
+        return None
+    return value
+
+
 def _component_counts(game: Game, setup: Setup, players: int, variables) -> tuple[dict[str, ComponentCount], list[Finding]]:
     """Every component's counts at a player count, with what is wrong with them."""
     out, findings = {}, []
     context = f"{setup.name}, {players} players"
     for component in game.components:
-        values = {}
-        for key in ("count", "each", "to_win"):
-            spec = getattr(component, key)
-            where = component.places.get(key, component.where)
-            if spec is None:
-                continue
-            try:
-                values[key] = expressions.evaluate(spec, variables)
-            except expressions.ExpressionError as exc:
-                findings.append(Finding(ERROR, "bad-expression", f"{context}: component '{component.id}': {key}: {exc}",
-                                        where, "give a value for every player count of every setup"))
-                continue
-            if values[key] < 0:
-                findings.append(Finding(ERROR, "negative-count", f"{context}: component '{component.id}': {key} is "
-                                        f"{values[key]}", where, "a count cannot be below 0"))
-                values[key] = None
+        values = {key: _count(getattr(component, key), variables, f"{context}: component '{component.id}': {key}",
+                              component.places.get(key, component.where), findings)
+                  for key in COMPONENT_COUNTS if getattr(component, key) is not None}
         counts = ComponentCount(component, values.get("count"), values.get("each"), values.get("to_win"), players)
         if counts.supply is not None and counts.supply < 0:
             findings.append(Finding(
@@ -325,19 +327,11 @@ def _component_counts(game: Game, setup: Setup, players: int, variables) -> tupl
 
 def _extras(setup: Setup, variables) -> tuple[dict[str, int], list[Finding]]:
     """Card id -> the extra copies each player gets at a player count (hand: extras)."""
-    out, findings = {}, []
+    findings: list[Finding] = []
     context = f"{setup.name}, {variables['players']} players: hand: extras"
-    for card, spec in setup.hand.extras:
-        where = setup.hand.places.get(card, setup.where)
-        try:
-            out[card] = expressions.evaluate(spec, variables)
-        except expressions.ExpressionError as exc:
-            findings.append(Finding(ERROR, "bad-expression", f"{context}: {exc}", where, EXPRESSION_HINT))
-            continue
-        if out[card] < 0:
-            findings.append(Finding(ERROR, "negative-count", f"{context}: {out.pop(card)} copies", where,
-                                    "a count cannot be below 0"))
-    return out, findings
+    values = {card: _count(spec, variables, f"{context}: {card}", setup.hand.places.get(card, setup.where), findings)
+              for card, spec in setup.hand.extras}
+    return {card: n for card, n in values.items() if n is not None}, findings
 
 
 def _initial_deck(game: Game, table: Counter, extras: Mapping[str, int], players: int, copies: int) -> dict[str, int]:
