@@ -128,8 +128,12 @@ def _card_texts(game: Game) -> Iterator[Printed]:
 
 def _game_texts(game: Game) -> Iterator[Printed]:
     file = _game_file(game)
-    yield Printed(game.title, "the game's title", place_in_source(game, file, game.title),
-                  game.layout["back"]["title_font"] if game.layout else None)
+    title_font = game.layout["back"]["title_font"] if game.layout else None
+    yield Printed(game.title, "the game's title", place_in_source(game, file, game.title), title_font)
+    for back in game.backs:
+        if back.title:
+            yield Printed(back.title, f"back '{back.id}' (title)", place_in_source(game, file, back.title, back.where),
+                          title_font)
     named = [("author", game.author), ("version", game.version), ("date", game.date)]
     for what, items in (("color", game.colors), ("kind", game.kinds), ("tag", game.tags)):
         for item in items:

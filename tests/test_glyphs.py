@@ -10,7 +10,7 @@ import pytest
 
 from cardgen import cli
 
-from conftest import TINY_GAME, check, edit
+from conftest import TEST_DATA, TINY_GAME, check, edit
 
 CJK = "漢"  # U+6F22: no shipped font has it
 
@@ -65,6 +65,15 @@ def test_a_character_no_font_has_is_an_error_at_its_place(game_copy, capsys, fil
     found = missing_glyph(out, f"tiny_game/{file}", *position(folder / file, char))
     for word in [*words, "remove the character"]:
         assert word in found, f"{word!r} not in {found!r}"
+
+
+def test_a_backs_own_title_is_read_against_the_back_title_font(game_copy, capsys):
+    folder = game_copy(TEST_DATA / "two_backs")
+    edit(folder / "game.yaml", "title: Shields,", "title: Łódź,")
+    code, out = check(folder, capsys)
+    assert code == 1
+    found = missing_glyph(out, "two_backs/game.yaml", *position(folder / "game.yaml", "Ł"))
+    assert "back 'shields' (title)" in found and "CabinSketch-Bold.ttf" in found and "fonts: {title:" in found
 
 
 def test_details_rules_and_cheat_sheet_are_read_against_the_documents_fonts(game_copy, capsys):
