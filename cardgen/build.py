@@ -580,8 +580,11 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
     except MemoryError:
         done.problem, done.spent = _out_of_memory(output, limits), True
     except CardgenError as exc:
-        if isinstance(exc.__context__, MemoryError):  # a library's failure, worded as a data problem
+        cause = exc.__context__  # a library's failure, worded as a problem of the data, may be one of these
+        if isinstance(cause, MemoryError):
             done.problem, done.spent = _out_of_memory(output, limits), True
+        elif isinstance(cause, OSError) and cause.errno in _FULL_DISK:
+            done.problem = str(output_error(cause, output.label))
         else:
             done.problem = str(exc)
     except OSError as exc:
@@ -763,6 +766,9 @@ _WRITE_HINTS = {
     errno.EPERM: "choose an output folder you can write to with --out",
     errno.ENOTDIR: "a part of the output path is a file: choose another folder with --out",
 }
+
+
+_FULL_DISK = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 def output_error(exc: OSError, what: str) -> CardgenError:

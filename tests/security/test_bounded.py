@@ -293,6 +293,19 @@ def test_a_full_disk_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
     assert [p.name for p in out.iterdir()] == []
 
 
+def test_a_full_disk_while_weasyprint_writes_its_fonts_is_the_full_disk_error(tmp_path, monkeypatch):
+    """Simulated: WeasyPrint keeps a document's fonts in a temporary folder (the worker's, in the
+    staging folder) and reports the failure to make it as its own."""
+    from weasyprint.text import fonts
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fonts, "mkdtemp", full)
+    status, text = run("checklist", TINY_GAME, "--out", tmp_path / "out")
+    assert status == 1 and "No space left on device" in text and "free some disk space" in text
+
+
 def test_a_long_setup_name_in_a_wide_script_is_refused_by_check(game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
     setups = folder / "setups.yaml"
