@@ -401,8 +401,11 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
 def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = None) -> Result | None:
     """What the last run of the same command published, if every input file and option is the
     same and its outputs are unchanged on disk; None if anything needs building. Loads nothing:
-    a build with nothing to do costs a digest of the input files and outputs."""
+    a build with nothing to do costs a digest of the input files and outputs. A folder a killed
+    run left behind is no answer: the run that removes it (`recover`) is a full one."""
     out = Path(out) if out else Path("output") / inputs.folder.name
+    if any(out.glob(f"{STAGE_PREFIX}*{STAGE_SUFFIX}")) or any(out.glob(f"{PUBLISH_PREFIX}*{STAGE_SUFFIX}")):
+        return None
     manifest = _read_manifest(out)
     last = manifest["cache"]["runs"].get(cache.request_key(inputs, request))
     known = _current_outputs(out, manifest)

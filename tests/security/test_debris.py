@@ -108,6 +108,17 @@ def test_a_killed_build_leaves_the_last_good_outputs_and_no_workers(moment, tmp_
     assert data.startswith(b"%PDF") and entries["checklists.pdf"]["sha256"] == hashlib.sha256(data).hexdigest()
 
 
+def test_a_command_with_nothing_to_do_still_removes_what_a_killed_run_left(tmp_path):
+    out = tmp_path / "out"
+    assert run("checklist", TINY_GAME, "--out", out)[0] == 0
+    left = out / f"{STAGE_PREFIX}killed.tmp"
+    left.mkdir()
+    (left / "checklists.pdf").write_bytes(b"%PDF-1.4 half")
+    status, text = run("checklist", TINY_GAME, "--out", out)  # up to date: nothing is rendered
+    assert status == 0 and "up to date" in text, text
+    assert debris(out) == []
+
+
 class Killed(BaseException):
     """Stands for SIGKILL in the middle of publishing (nothing after it runs but `finally`)."""
 
