@@ -169,9 +169,10 @@ class Plan:
     notes: tuple[str, ...] = ()  # what the user should know about the outputs (fewer cards a sheet)
 
 
-def plan_all(game: Game, report: GameReport, paper: str = "a4") -> Plan:
-    """`cardgen build`: the rulebook, the checklists, the cheat sheet when the game has one, and
-    the card sheets of every setup."""
+def plan_all(game: Game, report: GameReport, paper: str = "a4", exports: Sequence[str] = ()) -> Plan:
+    """`cardgen build`: the rulebook, the checklists, the cheat sheet when the game has one, the
+    card sheets of every setup, and the exports game.yaml names or `exports` asks for (of the
+    default setup, or of every card type when the game has no setups)."""
     outputs, skipped = [Output("rulebook", "the rulebook", paper)], []
     if game.setups:
         outputs.append(Output("checklists", "the checklists", paper))
@@ -184,6 +185,8 @@ def plan_all(game: Game, report: GameReport, paper: str = "a4") -> Plan:
     else:
         skipped.append(f"cheatsheet.pdf: {_NO_CHEATSHEET}")
     outputs += [_setup_sheets(s.setup.name, paper) for s in report.setups]
+    for target in dict.fromkeys((*game.exports, *exports)):
+        outputs += _export_outputs(game, report, _target(game, target, None), None, all_types=not game.setups)
     return Plan(tuple(outputs), tuple(skipped), _sheet_notes(game, paper, SheetOptions()) if report.setups else ())
 
 
@@ -362,7 +365,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
         recover(out)
         keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
         known = {} if clean else _current_outputs(out)
-        todo = [output for output in plan.outputs if keys[output] not in known or output.kind == "export"]
+        todo = _to_render(plan.outputs, keys, known)
         for output in plan.outputs:
             if output not in todo:
                 result.reused += [out / name for name in known[keys[output]]["files"]]
@@ -398,6 +401,18 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
     return result
 
 
+def _to_render(outputs: Sequence[Output], keys: dict[Output, str], known: dict) -> list[Output]:
+    """The outputs whose inputs changed. An export's parts share one folder, published whole, so
+    a changed part renders the others again too."""
+    changed = [output for output in outputs if keys[output] not in known]
+    exports = {_export_folder(output) for output in changed if output.export}
+    return [output for output in outputs if output in changed or output.export and _export_folder(output) in exports]
+
+
+def _export_folder(output: Output) -> tuple[str, str]:
+    return output.export.target.id, output.export.deck
+
+
 def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = None) -> Result | None:
     """What the last run of the same command published, if every input file and option is the
     same and its outputs are unchanged on disk; None if anything needs building. Loads nothing:
@@ -429,7 +444,7 @@ def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: 
         return cache.sheet_key(inputs, game, output, game.cards)
     if output.kind == "calibration":
         return cache.sheet_key(inputs, game, output, ())
-    if output.kind == "export":  # always redone whole: its folder is published as one
+    if output.kind == "export":  # its part of the target's files, from every card (the parts share one folder)
         return cache.sheet_key(inputs, game, output, game.cards)
     return cache.document_key(inputs, output)
 

@@ -167,6 +167,9 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
     _document_options(p, game_required=False)
+    p.add_argument("--export", action="append", default=[], metavar="TARGET",
+                   help="also export for a print service or Tabletop Simulator, as `cardgen export --to` "
+                        "(repeatable; game.yaml's exports: are always made)")
     p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("serve", help="a live preview in the browser: cards, report and documents, updated on every save")
@@ -271,7 +274,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_build(args) -> int:
-    return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper), summary=True)
+    return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper, args.export), summary=True)
 
 
 def cmd_serve(args) -> int:

@@ -362,6 +362,7 @@ class Game:
     extra: Mapping[str, Any] = field(default_factory=dict)  # reference: data for a game's own templates
     export_targets: Mapping[str, Any] = field(default_factory=dict)  # id -> load.targets.Target
     backs: tuple[Back, ...] = ()
+    exports: tuple[str, ...] = ()  # export targets `cardgen build` makes too
 
     def color(self, color_id: str) -> Color:
         return self.colors_by_id[color_id]

@@ -151,6 +151,37 @@ def test_a_game_adds_its_own_target_and_check_reports_a_bad_one(game_copy, tmp_p
     assert "export-targets.yaml:3:11" in out and "unknown-format" in out
 
 
+# --------------------------------------------------------------------------- exports in a build
+
+
+def test_a_build_makes_the_exports_game_yaml_names_and_those_asked_for_and_reuses_them(game_copy, tmp_path, capsys):
+    folder = game_copy()
+    with open(folder / "game.yaml", "a") as f:
+        f.write("exports: [tts]\n")
+    assert main(["build", str(folder), "--out", str(tmp_path), "--export", "mpc"]) == 0
+    made = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("export-*/*")}
+    assert {"sheet-01.jpg", "back.jpg", "index.csv", "back.png"} <= set(made)
+    manifest = json.loads((tmp_path / "cardgen-manifest.json").read_text())["outputs"]
+    assert "export-tts-starter/sheet-01.jpg" in manifest and "export-mpc-starter/back.png" in manifest
+    capsys.readouterr()
+    assert main(["build", str(folder), "--out", str(tmp_path), "--export", "mpc"]) == 0  # nothing changed
+    assert "0 file(s)" in capsys.readouterr().err
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("export-*/*")} == made
+    assert main(["build", str(folder), "--out", str(tmp_path), "--export", "nowhere"]) == 2
+
+
+def test_check_finds_an_export_in_game_yaml_that_cannot_be_made(game_copy, capsys):
+    folder = game_copy()
+    text = (folder / "game.yaml").read_text().replace("card_size: mini", "card_size: {width_mm: 80, height_mm: 80}")
+    (folder / "game.yaml").write_text(text + "exports: [tgc, ttss]\n")
+    assert main(["check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    line = len(text.splitlines()) + 1
+    assert f"game.yaml:{line}:11: error: exports: The Game Crafter (tgc) has no product for 80x80 mm cards [no-product]" in out
+    assert f"game.yaml:{line}:16: error: exports: no export target 'ttss' [unknown-export-target]" in out
+    assert "did you mean 'tts'?" in out
+
+
 # --------------------------------------------------------------------------- a card's own back
 
 

@@ -506,11 +506,12 @@ def load_game(game: str | os.PathLike | None = None) -> LoadResult:
     if any(doc is None for doc in docs.values()):
         return LoadResult(None, [f for r in readers.values() for f in r.findings])
 
-    from .targets import load_targets
+    from .targets import check_build_exports, load_targets
 
     builder = _GameBuilder(folder, readers)
     targets, target_findings = load_targets(folder)
     game = dataclasses.replace(builder.build(docs), export_targets=targets)
+    check_build_exports(game, targets, builder.exports_node, readers["game"])
     findings = [f for r in readers.values() for f in r.findings] + builder.extra_findings + target_findings
     findings += symbol_findings(game, builder.symbol_refs)
     return LoadResult(game, findings)
@@ -528,6 +529,7 @@ class _GameBuilder:
     def build(self, docs) -> Game:
         g = self.g
         top = g.mapping(docs["game"], schema.GAME)
+        self.exports_node = top.get("exports")
         backs = self._identified(top.get("backs"), schema.BACK, lambda ident, m: Back(
             ident, m.read("title", ""), m.read("background"), m.read("pattern"), m.read("border"),
             self._symbol(m, f"back '{ident}'", key="emblem"), g.where(m.get("title") or m.get("id"))))
@@ -574,6 +576,7 @@ class _GameBuilder:
             layout=self._layout(),
             cheatsheet=cheatsheet, extra=reference,
             backs=backs,
+            exports=tuple(top.read("exports", ())),
         )
 
     # -- game.yaml parts

@@ -383,6 +383,8 @@ GAME = Fields("game.yaml", {
                                       "own templates"),
     "text_checks": Field(TEXT_CHECKS),
     "backs": Field(ListOf(BACK), doc="card backs besides the game's own, named by colors, kinds or cards"),
+    "exports": Field(TextList(), doc="export targets `cardgen build` makes too (as `cardgen export --to`): "
+                                     "png, tgc, mpc, drivethru, tts or the game's own"),
 }, doc="a cardgen game: its title, colors, kinds, setup procedure and checks")
 
 RANGE = Fields("numbers", {"from": Field(Integer(0, MAX_NUMBER), True), "to": Field(Integer(0, MAX_NUMBER), True)})

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from ..layout import CARD_SIZES_MM
+from ..layout import CARD_SIZES_MM, card_size_mm
 from ..model import Finding
 from ..paths import ART
 from . import Reader, _did_you_mean
@@ -51,6 +51,33 @@ class Target:
     @property
     def sizes(self) -> dict[str, CardPixels]:
         return dict(self.size_table)
+
+    def missing_product(self, card_size) -> str | None:
+        """Why the target cannot make cards of this size (a vendor's fixed sizes), or None."""
+        if not self.sizes or isinstance(card_size, str) and card_size in self.sizes:
+            return None
+        if isinstance(card_size, str) and card_size in CARD_SIZES_MM:
+            label = card_size
+        else:
+            width, height = card_size_mm(card_size)
+            label = f"{width:g}x{height:g} mm"
+        return f"{self.name} ({self.id}) has no product for {label} cards"
+
+    def product_hint(self) -> str:
+        return (f"its card sizes are: {', '.join(self.sizes)}; set card_size in game.yaml, "
+                "or add the size to an export-targets.yaml in the game folder")
+
+
+def check_build_exports(game, targets: dict[str, Target], node, reader: Reader) -> None:
+    """game.yaml's exports: each a known target that makes cards of the game's size."""
+    nodes = node.value if isinstance(node, yaml.SequenceNode) else [node] * len(game.exports)
+    for name, node in zip(game.exports, nodes):
+        target = targets.get(name)
+        if target is None:
+            reader.error(node, "unknown-export-target", f"exports: no export target '{name}'",
+                         _did_you_mean(name, targets) or f"targets are: {', '.join(targets)}")
+        elif problem := target.missing_product(game.card_size):
+            reader.error(node, "no-product", f"exports: {problem}", target.product_hint())
 
 
 def load_targets(game_folder: Path) -> tuple[dict[str, Target], list[Finding]]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from ..layout import CARD_SIZES_MM, card_size_mm
+from ..layout import card_size_mm
 from ..load.targets import CardPixels, Target
 from ..model import BuildError, Card, Game
 from ..write import atomic_write
@@ -81,19 +81,9 @@ def card_pixels(game: Game, target: Target) -> CardPixels:
         width, height = card_size_mm(game.card_size)
         px = target.dpi / 25.4
         return CardPixels((width * px, height * px), target.bleed_mm * px, 3 * px)
-    size = game.card_size if isinstance(game.card_size, str) else None
-    if size not in target.sizes:
-        raise BuildError(f"{target.name} ({target.id}) has no product for {_size_label(game.card_size)} cards",
-                         hint=f"its card sizes are: {', '.join(target.sizes)}; set card_size in game.yaml, "
-                              "or add the size to an export-targets.yaml in the game folder")
-    return target.sizes[size]
-
-
-def _size_label(size) -> str:
-    if isinstance(size, str) and size in CARD_SIZES_MM:
-        return size
-    width, height = card_size_mm(size)
-    return f"{width:g}x{height:g} mm"
+    if problem := target.missing_product(game.card_size):
+        raise BuildError(problem, hint=target.product_hint())
+    return target.sizes[game.card_size]
 
 
 def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_dir: Path,
