@@ -266,14 +266,13 @@ def test_cheatsheet_command(tmp_path):
 def test_a_cheat_sheet_too_long_for_one_page_is_printed_on_more_with_a_warning(game_copy, tmp_path):
     """How far a text runs is known once laid out, after check: the build does not fail on it."""
     folder = game_copy(ROOT / "card_data" / "exploding_cards")
-    long_items = "".join(f'          - "Rule number {n}: {"a long reminder of what to do " * 6}"\n' for n in range(40))
+    long_items = "".join(f'          - "Rule {n}: {"a reminder of what to do " * 5}"\n' for n in range(10))
     edit(folder / "game.yaml", '        items:\n', '        items:\n' + long_items)
-    for _ in range(2):  # the second build reuses the sheet and says it again
-        proc = subprocess.run([sys.executable, "-m", "cardgen", "cheatsheet", str(folder), "--out", str(tmp_path)],
-                              capture_output=True, text=True, cwd=ROOT, timeout=300)
-        assert proc.returncode == 0, proc.stderr
-        assert re.search(r"the cheat sheet runs to \d+ pages even at 80% type size", proc.stdout + proc.stderr)
-    assert _words(tmp_path / "cheatsheet.pdf")[0] > 1
+    proc = subprocess.run([sys.executable, "-m", "cardgen", "cheatsheet", str(folder), "--out", str(tmp_path)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    said = re.search(r"the cheat sheet runs to (\d+) pages even at 80% type size", proc.stdout + proc.stderr)
+    assert said and int(said.group(1)) == _words(tmp_path / "cheatsheet.pdf")[0] > 1
 
 
 def test_zombie_kittens_stand_in_cards_are_counted_but_not_printed(reports):
