@@ -96,10 +96,15 @@ def _draws(label: str) -> bool:
 
 
 def _file_digest(path: Path) -> str:
+    """A file's SHA-256, read a megabyte at a time: a game folder may hold any file, of any size."""
+    digest = hashlib.sha256()
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open(path, "rb") as file:
+            for chunk in iter(lambda: file.read(1 << 20), b""):
+                digest.update(chunk)
     except OSError:  # vanished or unreadable: load reports it; the key just differs
         return "unreadable"
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=1)
