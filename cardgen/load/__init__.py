@@ -97,8 +97,8 @@ class _SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
             raise yaml.composer.ComposerError(
                 None, None, f"the YAML tag '{tag}' is not allowed in game data", event.start_mark
             )
-        if isinstance(event, yaml.ScalarEvent) and _UNUSABLE_CHARACTER.search(event.value):
-            raise _UnusableCharacter(None, None, _unusable_character(event.value), event.start_mark)
+        if isinstance(event, yaml.ScalarEvent) and UNUSABLE_CHARACTER.search(event.value):
+            raise _UnusableCharacter(None, None, unusable_character(event.value), event.start_mark)
         self._depth += 1
         self._nodes += 1
         if self._depth > MAX_DEPTH:
@@ -117,15 +117,15 @@ class _SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
 
 # Characters no game text can show or print: C0 and C1 controls (but tab, line feed and carriage
 # return), DEL, and lone surrogates (a YAML "\ud800" escape; no file can be written with one).
-_UNUSABLE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+UNUSABLE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 class _UnusableCharacter(yaml.composer.ComposerError):
     """A value with a control character or a lone surrogate."""
 
 
-def _unusable_character(value: str) -> str:
-    character = _UNUSABLE_CHARACTER.search(value).group()
+def unusable_character(value: str) -> str:
+    character = UNUSABLE_CHARACTER.search(value).group()
     return f"the value holds the character U+{ord(character):04X}, which cannot be shown or printed"
 
 

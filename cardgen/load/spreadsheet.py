@@ -20,7 +20,7 @@ import yaml
 
 from ..errors import UsageError
 from ..model import Finding
-from . import INT_PATTERN, MAX_NODES, Reader
+from . import INT_PATTERN, MAX_NODES, UNUSABLE_CHARACTER, Reader, unusable_character
 from .schema import CARD, CARDS, RANGE
 
 CARD_COLUMNS = tuple(CARD.fields)
@@ -54,6 +54,13 @@ class CsvReader(Reader):
     def document(self) -> yaml.Node | None:
         text = self.read_text(encoding="utf-8-sig")  # Excel starts its UTF-8 CSV with a byte-order mark
         if text is None:
+            return None
+        unusable = UNUSABLE_CHARACTER.search(text)
+        if unusable:  # as cards.yaml's values are refused (a terminal would obey an escape sequence)
+            line = text.count("\n", 0, unusable.start())
+            column = unusable.start() - text.rfind("\n", 0, unusable.start()) - 1
+            self.error(_scalar("", line, column), "unusable-character", unusable_character(unusable.group()),
+                       "remove the character from the cell")
             return None
         try:
             records = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True))

@@ -81,6 +81,14 @@ def test_control_characters_and_lone_surrogates_in_yaml_are_refused(escape, code
     text.encode("utf-8")  # no lone surrogate reaches the terminal
 
 
+def test_control_characters_in_cards_csv_are_refused(game_copy):
+    folder = game_copy(TINY_GAME)
+    (folder / "cards.yaml").unlink()
+    (folder / "cards.csv").write_text("name,color,kind\nBo\x1b[2J\x1b[Hom,red,hazard\n")
+    status, text = run("check", folder)
+    assert status == 1 and "[unusable-character]" in text and "cards.csv:2:3" in text and "\x1b" not in text
+
+
 def test_names_from_the_data_are_printed_with_control_characters_escaped(game_copy):
     """A right-to-left override is a valid character in a name but must not reorder the terminal."""
     folder = game_copy(TINY_GAME)
