@@ -197,6 +197,9 @@ def symbol_font(game: Game, names: Iterable[str] | None = None) -> bytes:
     return _font(tuple(files))
 
 
+GLYPH_REACH = 32 * UNITS_PER_EM  # font units a glyph may reach from the origin (a font stores 16-bit bounds)
+
+
 @lru_cache(maxsize=8)
 def _font(files: tuple[tuple[int, Path, int, int], ...]) -> bytes:
     from fontTools.fontBuilder import FontBuilder
@@ -255,7 +258,11 @@ def _draw_symbol(path: Path, pen) -> tuple[float, float, float, float] | None:
     if not list(outline.contours):
         return None
     left, top, right, bottom = outline.bounds
-    return left * scale + dx, dy - bottom * scale, right * scale + dx, dy - top * scale
+    bounds = left * scale + dx, dy - bottom * scale, right * scale + dx, dy - top * scale
+    if any(abs(value) > GLYPH_REACH for value in bounds):  # a font's bounds are 16-bit numbers
+        raise BuildError(f"symbol {path.name} draws far outside its viewBox", where,
+                         "keep the drawing inside the viewBox")
+    return bounds
 
 
 def _view_box(root) -> tuple[float, float, float, float]:

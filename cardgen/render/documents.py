@@ -84,8 +84,7 @@ def _render_template(env, game: Game, template_name: str, context: dict) -> str:
     except jinja2.TemplateNotFound as exc:
         raise BuildError(f"template '{exc.name}' not found",
                          hint=f"looked in {', '.join(str(p) for p in template_folders(game))}") from None
-    except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, ArithmeticError,
-            RecursionError) as exc:
+    except (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
         raise BuildError(f"template error: {exc}", _template_position(exc, game, env, template_name)) from None
     finally:
         _loop_budget.reset(token)

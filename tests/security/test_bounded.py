@@ -125,7 +125,8 @@ def test_a_fifo_in_place_of_rules_md_is_refused_not_waited_for(game_copy):
     (nested_uses(2, fan=2).replace('<use href="#u1"/>', '<use href="#u2"/>', 1), "loop"),
     (SVG.replace('viewBox="0 0 100 100"', 'viewBox="0 0 1e999 1"').format("<rect width='1' height='1'/>"),
      "viewBox"),
-], ids=["points", "use-expansion", "use-loop", "infinite-viewbox"])
+    (SVG.format('<rect width="50" height="50"/><rect x="90000" width="10" height="10"/>'), "far outside"),
+], ids=["points", "use-expansion", "use-loop", "infinite-viewbox", "far-outside"])
 @pytest.mark.parametrize("kind", ["rulebook", "cards"])
 def test_a_costly_or_broken_used_symbol_is_refused_naming_it(svg, says, kind, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
@@ -259,8 +260,9 @@ def test_a_fifo_named_like_an_input_file_is_refused_not_waited_for(where, kind, 
     ('{{ "{:>999999999}".format(1) }}', "too large for a template"),
     ("{{ range(90000)|join('x' * 1000) }}", "too large for a template"),
     ('{% extends "' + "rulebook" * 1000 + '.html" %}', "File name too long"),
+    ('{% extends "rulebook.html" %}{% extends "rulebook.html" %}', "extended multiple times"),
 ], ids=["nested-range", "nested-string-loops", "doubling-concat", "doubling-list", "center-filter",
-        "center-method", "format-filter", "format-method", "join", "long-template-name"])
+        "center-method", "format-filter", "format-method", "join", "long-template-name", "extends-twice"])
 def test_template_loops_and_values_have_limits(body, says, game_with_template, tmp_path):
     folder = game_with_template(body)
     message = refused("rulebook", folder, tmp_path / "out")
