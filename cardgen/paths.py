@@ -65,7 +65,16 @@ def local_file(url: str, game_folder: str | os.PathLike, origin: str) -> Path:
     if not inside(resolved, game_roots(game_folder)):
         raise BuildError(f"refused to fetch '{url}' (from {origin}): it is outside the game folder, "
                          "templates/ and art/", hint="keep images, CSS and fonts inside the game folder")
-    if not resolved.is_file():
+    try:
+        found = resolved.is_file()
+    except OSError as exc:  # a name the file system refuses (too long, ...): no file has it
+        raise BuildError(f"'{shortened(url)}' (from {origin}) cannot be read: {exc.strerror or exc}") from None
+    if not found:
         raise BuildError(f"'{url}' (from {origin}) does not exist",
                          hint=f"looked for {display_path(resolved, game_folder)}")
     return resolved
+
+
+def shortened(name: str, limit: int = 60) -> str:
+    """A name from the data as a message shows it: at most `limit` characters."""
+    return name if len(name) <= limit else name[:limit - 3] + "..."

@@ -35,7 +35,7 @@ from .. import glyphs, images, markup, symbols
 from ..files import MAX_FONT_BYTES, UnreadableInput, read_input
 from ..layout import PAPERS_MM, card_size_mm
 from ..engine import GameReport, PlayerCount, SetupReport, StepReport
-from ..paths import TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file
+from ..paths import TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file, shortened
 from ..model import BuildError, Card, Color, Game, Setup, Variation
 from ..report import component_rows, players_label
 from ..write import atomic_write
@@ -255,9 +255,8 @@ class _ContainedLoader(jinja2.FileSystemLoader):
         except jinja2.TemplateNotFound:  # an OSError too: templates look for optional ones this way
             raise
         except OSError as exc:  # a name the file system refuses (too long, ...): no file has it
-            shown = template if len(template) <= 60 else template[:57] + "..."
             # a ValueError: reported as a template error at the line that names the template
-            raise ValueError(f"template '{shown}' cannot be read: {exc.strerror or exc}") from None
+            raise ValueError(f"template '{shortened(template)}' cannot be read: {exc.strerror or exc}") from None
 
     def _contained_source(self, environment, template):
         for folder in self.searchpath:

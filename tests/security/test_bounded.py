@@ -183,9 +183,10 @@ def test_a_nested_use_svg_shown_by_rules_md_is_refused(game_copy, tmp_path):
     assert "nested.svg" in message and "<use>" in message
 
 
-@pytest.mark.parametrize("url, says", [("a%00b.png", "cannot hold a NUL"), ("<a\0b.png>", "does not exist")],
-                         ids=["escaped", "raw"])  # Markdown reads a raw NUL as U+FFFD
-def test_a_nul_byte_in_a_markdown_image_url_is_refused(url, says, game_copy, tmp_path):
+@pytest.mark.parametrize("url, says", [("a%00b.png", "cannot hold a NUL"), ("<a\0b.png>", "does not exist"),
+                                       ("b" * 5000 + ".svg", "File name too long")],
+                         ids=["escaped", "raw", "too-long"])  # Markdown reads a raw NUL as U+FFFD
+def test_a_markdown_image_url_with_a_nul_byte_or_too_long_a_name_is_refused(url, says, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
     (folder / "rules.md").write_text(f"# Rules\n\n![x]({url})\n")
     status, text = run("rulebook", folder, "--out", tmp_path / "out")
