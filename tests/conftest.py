@@ -28,6 +28,44 @@ def page_texts(path: Path) -> list[str]:
         document.close()
 
 
+def page_chars(path: Path) -> list[list[dict]]:
+    """Each page's drawn characters, read back with PDFium, as pdfplumber names them (text, size,
+    x0, x1, y0, y1 from the bottom-left, the box from the font's ascent to its descent) but some
+    fifty times faster."""
+    import pypdfium2.raw as pdfium
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        pages = []
+        for page in document:
+            text = page.get_textpage()
+            chars = []
+            for i in range(text.count_chars()):
+                character = text.get_text_range(i, 1)
+                if character.strip():
+                    x0, y0, x1, y1 = text.get_charbox(i, loose=True)
+                    chars.append({"text": character, "size": pdfium.FPDFText_GetFontSize(text.raw, i),
+                                  "x0": x0, "x1": x1, "y0": y0, "y1": y1})
+            pages.append(chars)
+        return pages
+    finally:
+        document.close()
+
+
+def words_in(chars: list[dict], x0: float, y0: float, x1: float, y1: float) -> str:
+    """The characters inside a box (PDF coordinates), as words in reading order."""
+    inside = [c for c in chars if x0 <= (c["x0"] + c["x1"]) / 2 <= x1 and y0 <= (c["y0"] + c["y1"]) / 2 <= y1]
+    inside.sort(key=lambda c: (-round(c["y0"]), c["x0"]))
+    words, last = [], None
+    for c in inside:
+        gap = last is None or abs(c["y0"] - last["y0"]) > 1 or c["x0"] - last["x1"] > 0.15 * c["size"]
+        if gap:
+            words.append("")
+        words[-1] += c["text"]
+        last = c
+    return " ".join(words)
+
+
 def report_for(folder):
     """The engine's report of a game (a name under card_data/ or a path) that must load cleanly."""
     result = load_game(folder)
