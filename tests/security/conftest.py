@@ -136,7 +136,8 @@ def web_server():
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.timeout = 5
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # a short poll: shutdown() waits for the next one, half a second by default, at every test
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", hits
