@@ -124,11 +124,10 @@ def test_a_game_without_rules_md_gets_generated_chapters(tmp_path):
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file()))
-def test_every_game_renders(name, tmp_path):
+def test_every_game_renders(name, puppy, tmp_path):
     game, report = checked(name)
-    if report.has_errors:
-        pytest.skip(f"{name} has error findings")
-    pages = page_texts(documents.write_rulebook(game, report, tmp_path))
+    assert not report.has_errors, [str(f) for f in report.every_finding() if f.level == "error"]
+    pages = puppy[3] if name == "exploding_puppy" else page_texts(documents.write_rulebook(game, report, tmp_path))
     assert game.title in pages[0]
     assert documents.write_checklists(game, report, tmp_path).is_file()
 

@@ -56,7 +56,7 @@ def fresh_copy(source: Path, tmp_path_factory) -> Path:
     return folder
 
 
-@settings(max_examples=400, **SETTINGS)
+@settings(max_examples=300, **SETTINGS)
 @given(which=st.sampled_from(FILES), document=documents)
 def test_random_documents_in_place_of_a_game_file(tmp_path_factory, which, document):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
@@ -77,7 +77,7 @@ def mutate(text: str, changes) -> str:
     return text
 
 
-@settings(max_examples=400, **SETTINGS)
+@settings(max_examples=300, **SETTINGS)
 @given(which=st.sampled_from(FILES), changes=edits)
 def test_random_edits_of_the_tiny_game(tmp_path_factory, which, changes):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
@@ -112,7 +112,7 @@ card_texts = st.lists(st.sampled_from(list("ab *_:<>&;#/\"'=\n\t[]{}%\\") + [
     max_size=30).map("".join)
 
 
-@settings(max_examples=200, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(name=card_texts.filter(lambda t: t.strip()), flavor=card_texts, text=card_texts)
 def test_random_card_texts_render_or_fail_cleanly(name, flavor, text):
     from cardgen import engine, load
@@ -129,7 +129,7 @@ def test_random_card_texts_render_or_fail_cleanly(name, flavor, text):
     assert pdf.startswith(b"%PDF")
 
 
-@settings(max_examples=200, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(which=st.sampled_from(FILES + ("layout.yaml",)), changes=edits)
 def test_random_edits_of_the_tiny_game_through_cardgen_cards(tmp_path_factory, which, changes):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
