@@ -66,6 +66,15 @@ def words_in(chars: list[dict], x0: float, y0: float, x1: float, y1: float) -> s
     return " ".join(words)
 
 
+@pytest.fixture(scope="session")
+def puppy_rulebook(tmp_path_factory):
+    """Exploding Puppy's rulebook, rendered once for the test files of a worker that read it."""
+    from cardgen.render import documents
+
+    report = report_for("exploding_puppy")
+    return report.game, report, documents.write_rulebook(report.game, report, tmp_path_factory.mktemp("rulebook"))
+
+
 def report_for(folder):
     """The engine's report of a game (a name under card_data/ or a path) that must load cleanly."""
     result = load_game(folder)

@@ -41,9 +41,8 @@ def flat(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def puppy(tmp_path_factory):
-    game, report = checked("exploding_puppy")
-    path = documents.write_rulebook(game, report, tmp_path_factory.mktemp("rulebook"))
+def puppy(puppy_rulebook):
+    game, report, path = puppy_rulebook
     return game, report, path, page_texts(path)
 
 

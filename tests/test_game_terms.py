@@ -105,12 +105,12 @@ def test_a_markdown_table_is_styled_like_the_generated_ones(tmp_path):
     assert '<table class="md-table">' in html
 
 
-def test_a_card_carries_its_own_symbol_in_the_rulebook(tmp_path):
-    game, report = checked("exploding_puppy")
+def test_a_card_carries_its_own_symbol_in_the_rulebook(puppy_rulebook):
+    game, report, path = puppy_rulebook
     imploding = next(c for c in game.cards if c.name == "Imploding Puppy")
     assert game.symbol_of(imploding) == "alarm" != game.color(imploding.color).symbol
     alarm = symbols.code_points(game)["alarm"]
-    text = pdf_text(documents.write_rulebook(game, report, tmp_path))
+    text = pdf_text(path)
     assert f"{alarm} Imploding Puppy" in text
 
 

@@ -69,10 +69,8 @@ def test_the_font_is_the_same_bytes_every_time(puppy_font):
     assert symbols.symbol_font(game) == first
 
 
-def test_the_rulebook_sets_each_color_symbol_in_the_symbol_font(tmp_path):
-    report = report_for("exploding_puppy")
-    game = load.load_game("exploding_puppy").game
-    path = documents.write_rulebook(game, report, tmp_path)
+def test_the_rulebook_sets_each_color_symbol_in_the_symbol_font(puppy_rulebook):
+    game, _, path = puppy_rulebook
     wanted = {symbols.code_points(game)[color.symbol] for color in game.colors}
     with pdfplumber.open(path) as pdf:
         chars = [c for page in pdf.pages for c in page.chars if symbols.FONT_FAMILY in c["fontname"]]
