@@ -56,7 +56,7 @@ def fresh_copy(source: Path, tmp_path_factory) -> Path:
     return folder
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=200, **SETTINGS)
 @given(which=st.sampled_from(FILES), document=documents)
 def test_random_documents_in_place_of_a_game_file(tmp_path_factory, which, document):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
@@ -77,7 +77,7 @@ def mutate(text: str, changes) -> str:
     return text
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=200, **SETTINGS)
 @given(which=st.sampled_from(FILES), changes=edits)
 def test_random_edits_of_the_tiny_game(tmp_path_factory, which, changes):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
