@@ -419,7 +419,7 @@ def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = 
     a build with nothing to do costs a digest of the input files and outputs. A folder a killed
     run left behind is no answer: the run that removes it (`recover`) is a full one."""
     out = Path(out) if out else Path("output") / inputs.folder.name
-    if any(out.glob(f"{STAGE_PREFIX}*{STAGE_SUFFIX}")) or any(out.glob(f"{PUBLISH_PREFIX}*{STAGE_SUFFIX}")):
+    if any(_left_behind(out)):
         return None
     manifest = _read_manifest(out)
     last = manifest["cache"]["runs"].get(cache.request_key(inputs, request))
@@ -830,10 +830,16 @@ def _locked(out: Path) -> Iterator[None]:
 def recover(out: Path) -> None:
     """Finish a publish a killed run had committed, and remove staging folders of killed runs.
     The caller holds the folder's lock."""
-    for folder in sorted(out.glob(f"{PUBLISH_PREFIX}*{STAGE_SUFFIX}")):
+    committed, staged = _left_behind(out)
+    for folder in committed:
         _publish(folder, out)
-    for folder in out.glob(f"{STAGE_PREFIX}*{STAGE_SUFFIX}"):
+    for folder in staged:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _left_behind(out: Path) -> tuple[list[Path], list[Path]]:
+    """The committed and the staging folders that killed runs left in an output folder."""
+    return sorted(out.glob(f"{PUBLISH_PREFIX}*{STAGE_SUFFIX}")), sorted(out.glob(f"{STAGE_PREFIX}*{STAGE_SUFFIX}"))
 
 
 def _new_stage(out: Path) -> Path:
@@ -851,9 +857,7 @@ def _commit(stage: Path, made: dict, runs: dict) -> Path:
     then rename it: that one rename commits the build."""
     committed = stage.with_name(PUBLISH_PREFIX + stage.name[len(STAGE_PREFIX):])
     try:
-        entries = {path.relative_to(stage).as_posix(): _entry(path.read_bytes())
-                   for path in sorted(stage.rglob("*")) if path.is_file()}
-        record = {"outputs": entries, "made": made, "runs": runs}
+        record = {"outputs": _staged_entries(stage), "made": made, "runs": runs}
         atomic_write(stage / _ENTRIES, json.dumps(record, sort_keys=True).encode("utf-8"))
         os.replace(stage, committed)
     except OSError as exc:
@@ -908,10 +912,14 @@ def _committed_record(committed: Path) -> dict:
             return record
     except (OSError, ValueError):
         pass
-    entries = {path.relative_to(committed).as_posix(): _entry(path.read_bytes())
-               for path in sorted(committed.rglob("*"))
-               if path.is_file() and path.name != _ENTRIES and not path.relative_to(committed).parts[0].startswith(".old-")}
-    return {"outputs": entries, "made": {}, "runs": {}}
+    return {"outputs": _staged_entries(committed), "made": {}, "runs": {}}
+
+
+def _staged_entries(folder: Path) -> dict[str, dict]:
+    """The size and SHA-256 of each output file in a staging or committed folder (not its
+    record, nor the old folders a publish set aside)."""
+    return {path.relative_to(folder).as_posix(): _entry(path.read_bytes()) for path in sorted(folder.rglob("*"))
+            if path.is_file() and path.name != _ENTRIES and not path.relative_to(folder).parts[0].startswith(".old-")}
 
 
 def _write_manifest(out: Path, published: dict, made: dict, runs: dict) -> None:
