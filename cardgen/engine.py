@@ -210,9 +210,9 @@ def _total_to_print(reports: list["SetupReport"]) -> list[Finding]:
         return []
     total = 0
     for report in reports:
-        total += sum(report.print_counts.values())
+        total += report.print_total
         if total > MAX_TOTAL_PRINT_CARDS:
-            every = sum(sum(r.print_counts.values()) for r in reports)
+            every = sum(r.print_total for r in reports)
             return [Finding(ERROR, "too-many-to-print", f"the setups print {every} cards in all; the limit is "
                             f"{MAX_TOTAL_PRINT_CARDS} (this setup passes it)", report.setup.where,
                             "check the counts and 'copies' of the setups, or split the game")]

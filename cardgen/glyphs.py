@@ -293,7 +293,7 @@ def _missing_on_cards(text: Printed, value: str, fonts: Mapping[str, frozenset[s
     runs = markup.emphasis_runs(value) if text.emphasis else [(0, len(value), False, False)]
     by_role: dict[str, dict[int, str]] = {}
     for start, end, bold, italic in runs:
-        role = _run_role(text.role, bold, italic)
+        role = run_role(text.role, bold, italic)
         if role in fonts:
             found = _missing(value, fonts[role], start, end)
             seen = by_role.setdefault(role, {})
@@ -301,7 +301,7 @@ def _missing_on_cards(text: Printed, value: str, fonts: Mapping[str, frozenset[s
     return ((role, missing) for role, missing in by_role.items() if missing)
 
 
-def _run_role(role: str, bold: bool, italic: bool) -> str:
+def run_role(role: str, bold: bool, italic: bool) -> str:
     """The font role drawing a run: emphasis switches within the text family only."""
     if role not in FAMILY:
         return role

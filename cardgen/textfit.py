@@ -25,7 +25,7 @@ from reportlab.platypus import Paragraph
 
 from . import markup, symbols
 from .layout import MM, Rect, card_size_mm
-from .glyphs import place_in_source
+from .glyphs import FAMILY, place_in_source, run_role
 from .files import MAX_FONT_BYTES, UnreadableInput, read_input
 from .model import ERROR, BuildError, Card, Finding, Game, Layout
 from .paths import ART, display_path
@@ -292,12 +292,11 @@ def _font_runs(value: str, fonts: Fonts, role: str, markup_applies: bool) -> lis
         return [(value, fonts[role])]
     if "\n" in value or markup.SYMBOL.search(value):
         return None
-    emphasis = {(False, False): "text", (True, False): "bold", (False, True): "italic", (True, True): "bold_italic"}
     runs = []
     for start, end, bold, italic in markup.emphasis_runs(value):
         if (bold or italic) and role != "text":
             return None
-        runs.append((value[start:end], fonts[emphasis[bold, italic] if role == "text" else role]))
+        runs.append((value[start:end], fonts[run_role(role, bold, italic)]))
     return runs
 
 
@@ -351,7 +350,7 @@ def ink_extent(paragraph) -> tuple[float, float]:
 def check_fit(game: Game) -> list[Finding]:
     """An error for each card text (and the game title on the back) that does not fit its box at
     the smallest size the layout allows, at the game's card size."""
-    if game.layout is None or not {"text", "bold", "italic", "bold_italic"} <= set(game.layout.fonts):
+    if game.layout is None or not set(FAMILY) <= set(game.layout.fonts):
         return []  # load reported the layout's problem
     width, height = card_size_mm(game.card_size)
     setter = CardText(game, width * MM, height * MM)

@@ -437,8 +437,8 @@ class CardPainter:
             spec = back_design(self.game, back)
             for symbol in self._back_symbols():
                 self.symbol_form(symbol, spec["pattern"])
-            if self._back_emblem(spec):
-                self.symbol_form(self._back_emblem(spec), spec["border"])
+            if emblem := self._back_emblem(spec):
+                self.symbol_form(emblem, spec["border"])
             self._form(name, lambda: self._draw_back(spec, self.game.back_title(back)))
         return name
 

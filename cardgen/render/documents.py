@@ -320,19 +320,19 @@ def allowed_roots(game: Game) -> list[Path]:
     return game_roots(game.folder)
 
 
-def checked_file(url: str, game: Game, origin: str) -> bytes:
-    """The bytes of the local file a URL names, read once and checked as what it is: an image by
+def checked_file(url: str, game: Game, origin: str) -> tuple[Path, bytes]:
+    """The local file a URL names and its bytes, read once and checked as what it is: an image by
     the images' check, a font or a style sheet by its size. Nothing else may be fetched."""
     path = local_file(url, game.folder, origin)
     suffix = path.suffix.lower()
     roots = allowed_roots(game)
     try:
         if suffix in images.FORMATS or suffix == images.SVG:
-            return images.checked(path, roots)
+            return path, images.checked(path, roots)
         if suffix in glyphs.FONT_SUFFIXES:
-            return read_input(path, MAX_FONT_BYTES, roots)
+            return path, read_input(path, MAX_FONT_BYTES, roots)
         if suffix == ".css":
-            return read_input(path, MAX_CSS_BYTES, roots)
+            return path, read_input(path, MAX_CSS_BYTES, roots)
     except images.BadImage as exc:
         raise BuildError(f"image '{url}' (from {origin}) {exc}", hint=exc.hint) from None
     except UnreadableInput as exc:
@@ -359,11 +359,10 @@ def _fetcher_class():
                                               {"Content-Type": "font/otf"})
                 if url.startswith(GENERATED + ":") and url == example_card_url(self.game):
                     return URLFetcherResponse(url, example_card_png(self.game), {"Content-Type": "image/png"})
-                data = checked_file(url, self.game, self.origin)
+                path, data = checked_file(url, self.game, self.origin)
             except BuildError as exc:
                 self.refused.append(exc)
                 raise
-            path = local_file(url, self.game.folder, self.origin)
             mime, _ = mimetypes.guess_type(path.name)
             return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime or "application/octet-stream"})
 
@@ -895,12 +894,16 @@ def format_number(value: float) -> str:
 def hand_label(game: Game, setup: Setup, played: PlayerCount) -> str:
     """'6 cards plus 1 Defuse' — what each player starts with at a player count: the setup's hand
     size there, or what the steps deal when the setup gives none."""
-    cards = game.cards_by_id
-    extras = [f"{n} {cards[card_id].name}" for card_id, n in played.extras.items() if n]
+    extras = _extras_each(game, played)
     if played.hand is None and extras:
         return " and ".join(extras)
     label = counted(played.hand if played.hand is not None else played.dealt_per_player, "card")
     return label + (" plus " + " and ".join(extras) if extras else "")
+
+
+def _extras_each(game: Game, played: PlayerCount) -> list[str]:
+    """The extra cards each player gets at a player count ('1 Defuse'), from the engine."""
+    return [f"{n} {game.card(card_id).name}" for card_id, n in played.extras.items() if n]
 
 
 def starting_hands(game: Game, report: SetupReport) -> list[tuple[int, str]]:
@@ -971,7 +974,7 @@ def _step_numbers(game: Game, played: PlayerCount, carried_out: StepReport) -> s
     """A step's numbers as the engine carried it out for this player count ('' when it has none)."""
     step, count = carried_out.step, carried_out.count
     if step.extras:
-        extras = [f"{n} {game.card(card_id).name}" for card_id, n in played.extras.items() if n]
+        extras = _extras_each(game, played)
         return f"{' and '.join(extras)} to each player" if extras else "nothing to deal in this setup"
     if count is None:
         return ""
