@@ -38,11 +38,15 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 from reportlab.platypus import Paragraph  # noqa: E402
 from svglib.svglib import svg2rlg  # noqa: E402
 
-from cardgen import build, layout, markup, symbols  # noqa: E402
+from cardgen.build import run as build  # noqa: E402
+from cardgen.layout import sheet as layout
+from cardgen.model import markup
+from cardgen.inputs import symbols
 from cardgen.render import cards  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from big_game import write_big_game  # noqa: E402
+from cardgen.check import load_checked
 
 
 def cpu_seconds() -> float:
@@ -115,14 +119,14 @@ LIMITS = build.Limits(cpu_seconds=600, wall_seconds=3600)
 
 def cards_command(folder: Path, out: Path) -> None:
     """What `cardgen cards GAME --out OUT --clean` does, minus argument parsing and printing."""
-    game, report = build.load_checked(str(folder))
+    game, report = load_checked(str(folder))
     result = build.run(game, report, build.plan_cards(game), out, LIMITS, clean=True)  # not reused from the last run
     assert result.ok, result.failures + result.bugs
 
 
 def bench(label: str, folder: Path, out: Path, repeat: int) -> tuple[int, float, float, float]:
     """(cards, cards command, render only, baseline) in CPU seconds."""
-    game, report = build.load_checked(str(folder))
+    game, report = load_checked(str(folder))
     setup = report.setup(game.default_setup or game.setups[0].name)
     deck = [card for card in game.cards for _ in range(setup.print_counts.get(card.id, 0))]
     sheet = layout.make_sheet("a4", game.card_size)
@@ -143,7 +147,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cardgen-bench-") as temp:
         temp = Path(temp)
-        game, _ = build.load_checked("exploding_puppy")
+        game, _ = load_checked("exploding_puppy")
         cards.render_sheets(game, list(game.cards[:9]), layout.make_sheet("a4", game.card_size))  # warm up
         print(f"CPU seconds, best of {args.repeat}; ratios against the baseline")
         bench("Exploding Puppy Default", ROOT / "card_data" / "exploding_puppy", temp / "out", args.repeat)

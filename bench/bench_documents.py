@@ -25,8 +25,11 @@ import weasyprint
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardgen import build, engine, load, symbols  # noqa: E402
+from cardgen.build import run as build  # noqa: E402
+from cardgen import load
+from cardgen.inputs import symbols
 from cardgen.render import documents  # noqa: E402
+from cardgen.check import check_game
 
 TEXT_BLOCKS = re.compile(r"<(p|li|td|th|h[1-4])\b[^>]*>(.*?)</\1>", re.S)
 TAGS = re.compile(r"<[^>]+>")
@@ -123,7 +126,7 @@ def main() -> None:
     args = parser.parse_args()
     result = load.load_game(args.game)
     game = result.game
-    report = engine.check_game(game, result.findings)
+    report = check_game(game, result.findings)
     # warm up: imports, font configuration, image cache (what a build pays once per process)
     documents.render_pdf(game, "checklists.html", documents.checklists_context(game, report, None, None))
     print(f"{game.title}: best of {args.repeat}")

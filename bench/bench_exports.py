@@ -23,8 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 import pypdfium2  # noqa: E402
 
-from cardgen import build, engine, load  # noqa: E402
+from cardgen.build import run as build  # noqa: E402
+from cardgen import load
 from cardgen.render import exports  # noqa: E402
+from cardgen.check import check_game
 
 
 def synthetic_game(count: int):
@@ -65,7 +67,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     game = synthetic_game(args.cards)
-    report = engine.check_game(game, [])
+    report = check_game(game, [])
     target = game.export_targets["tgc"]
     pixels = exports.card_pixels(game, target)
     chosen = exports.entries(game, {c.id: 1 for c in game.cards})

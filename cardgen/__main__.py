@@ -1,3 +1,3 @@
-from .cli import main
+from cardgen.cli import main
 
 raise SystemExit(main())

@@ -10,12 +10,21 @@ import traceback
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__, build, layout, load, report, scaffold, terminal
-from .errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
-from .layout import PAPERS_MM, PRINT_MODES, SPACINGS
-from .load import spreadsheet
-from .paths import display_path
-from .write import output_dir
+from cardgen import __version__, load, scaffold, terminal
+from cardgen.build import run as build
+from cardgen.layout import sheet as layout
+from cardgen.check import report
+from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
+from cardgen.model.sizes import PAPERS_MM, PRINT_MODES, SPACINGS
+from cardgen.load import spreadsheet
+from cardgen.inputs.paths import display_path
+from cardgen.render.write import output_dir
+from cardgen.model import sizes
+from cardgen.check import load_checked, check_folder
+from cardgen.model.texts import printable
+from cardgen import serve
+from cardgen.load import schema
+from cardgen.build.cache import snapshot
 
 DESCRIPTION = """\
 Make a print-and-play card game from a folder of YAML: card sheets ready to cut (with bleed,
@@ -53,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def say(text: str, stream=None) -> None:
     """Print text that may hold game data (stderr unless told): control characters escaped."""
-    print(report.printable(text), file=stream or sys.stderr)
+    print(printable(text), file=stream or sys.stderr)
 
 
 def _positive(text: str) -> int:
@@ -75,7 +84,7 @@ def _offset(text: str) -> tuple[float, float]:
 
 def _card_size(text: str) -> str:
     try:
-        layout.card_size_mm(text)
+        sizes.card_size_mm(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
@@ -218,8 +227,6 @@ def cmd_new(args) -> int:
 
 
 def cmd_schema(args) -> int:
-    from .load import schema
-
     if args.write:
         for path in schema.write_schemas(Path(args.write)):
             say(f"wrote {path}", sys.stdout)
@@ -244,7 +251,7 @@ def cmd_convert(args) -> int:
 
 
 def cmd_check(args) -> int:
-    checked = build.check(args.game)
+    checked = check_folder(args.game)
     say(report.check_as_json(checked) if args.json else report.check_as_text(checked), sys.stdout)
     return EXIT_OK if checked.ok else EXIT_DATA
 
@@ -278,8 +285,6 @@ def cmd_build(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from . import serve
-
     serve.serve(args.game, args.port, announce=lambda text: (say(text), sys.stderr.flush()))
     say("stopped")
     return EXIT_OK
@@ -290,8 +295,6 @@ def _build(args, plan_of, summary: bool = False) -> int:
     input files are read before loading: when they and the options are the same as at the
     command's last run in the output folder, and its outputs are unchanged there, nothing
     needs loading or building (unless --clean)."""
-    from .cache import snapshot
-
     folder = load.find_game_folder(args.game)
     inputs = snapshot(folder)
     request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")))
@@ -299,7 +302,7 @@ def _build(args, plan_of, summary: bool = False) -> int:
     if reused is not None:
         shown = terminal.display(sys.stderr, reused.title, 0)  # nothing to show progress of
         return _said(shown, reused, Path(args.out) if args.out else Path("output") / folder.name, summary)
-    game, checked = build.load_checked(folder)
+    game, checked = load_checked(folder)
     plan = plan_of(game, checked)
     with terminal.display(sys.stderr, game.title, len(plan.outputs)) as shown:
         result = build.run(game, checked, plan, args.out, on_event=shown.event, clean=args.clean, inputs=inputs,

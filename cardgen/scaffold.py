@@ -7,9 +7,9 @@ import re
 import shutil
 from pathlib import Path
 
-from .errors import UsageError
-from .load import schema
-from .paths import CARD_DATA
+from cardgen.errors import UsageError
+from cardgen.load import schema
+from cardgen.inputs.paths import CARD_DATA
 
 SHIPPED_GAMES = CARD_DATA
 STARTER = "starter"

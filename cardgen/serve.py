@@ -27,10 +27,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
 
-from . import build, cache, engine, load
-from .errors import CardgenError, UsageError
-from .model import ERROR, INFO, WARNING, Finding
-from .paths import ART, TEMPLATES
+from cardgen.build import run as build, cache
+from cardgen import load
+from cardgen.errors import CardgenError, UsageError
+from cardgen.model.game import ERROR, INFO, WARNING, Finding
+from cardgen.inputs.paths import ART, TEMPLATES
+from cardgen.check import check_game
+from cardgen.render import card_images
 
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
 PAGE_SCALE = 0.75  # document pages at 54 dpi: a readable thumbnail
@@ -164,7 +167,7 @@ class Preview:
             self._show(errors=_findings([f for f in loaded.findings if f.level == ERROR]), status="error")
             return
         game = loaded.game
-        report = engine.check_game(game, loaded.findings)
+        report = check_game(game, loaded.findings)
         errors = [f for f in report.every_finding() if f.level == ERROR]
         cards, problems = self._draw_cards(inputs, game, report)
         shown = {card["image"].rsplit("/", 1)[-1][:-len(".png")] for card in cards}
@@ -178,8 +181,6 @@ class Preview:
             self.documents_due.set()
 
     def _draw_cards(self, inputs: cache.Snapshot, game, report) -> tuple[list[dict], list[dict]]:
-        from .render import card_images
-
         counts = {s.setup.name: s.print_counts for s in report.setups}
         previous = {card["id"]: card for card in self.state["cards"]}
         shown, problems = [], []

@@ -2,7 +2,7 @@
 outputs being rendered (rich) and a summary table. Anywhere else (a pipe, a file, a CI log):
 nothing while it works and a plain summary, never an escape code.
 
-Text from game data goes through report.printable first, and into rich as Text (never markup),
+Text from game data goes through model.texts.printable first, and into rich as Text (never markup),
 so a title like `[bold]` or an escape character stays as typed."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from .build import Event, Result
-from .report import printable
+from cardgen.build.run import Event, Result
+from cardgen.model.texts import printable
 
 
 def display(stream: TextIO, title: str, outputs: int) -> "PlainDisplay":

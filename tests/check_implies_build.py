@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from cardgen.check import load_checked
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = (ROOT / "tests" / "data" / "tiny_game", ROOT / "card_data" / "starter")
@@ -225,10 +226,10 @@ def run_cli(*args: str) -> tuple[int, str]:
 
 def build_paths(folder: Path) -> None:
     """The build's rendering of the checked folder, short of WeasyPrint: raises what the build would."""
-    from cardgen import build, layout
+    from cardgen.layout import sheet as layout
     from cardgen.render import cards, cheatsheet, documents
 
-    game, report = build.load_checked(str(folder))
+    game, report = load_checked(str(folder))
     sheet = layout.make_sheet("a4", game.card_size)
     cards.render_sheets(game, [card for card in game.cards if card.printed] or list(game.cards), sheet)
     documents.render_html(game, "rulebook.html", documents.rulebook_context(game, report))

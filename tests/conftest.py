@@ -9,7 +9,7 @@ import pypdfium2
 import pytest
 
 from cardgen import cli
-from cardgen.engine import check_game
+from cardgen.check import check_game
 from cardgen.load import load_game
 
 ROOT = Path(__file__).resolve().parent.parent

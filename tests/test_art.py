@@ -12,7 +12,9 @@ import pypdfium2
 import pytest
 from PIL import Image
 
-from cardgen import artfit, layout, load
+from cardgen.check import artfit
+from cardgen.layout import sheet as layout
+from cardgen import load
 from cardgen.render import cards
 
 from conftest import TINY_GAME, check, edit

@@ -132,12 +132,12 @@ def test_an_unexpected_exception_while_rendering_is_a_bug_with_its_traceback(cap
 
 
 def test_an_unexpected_exception_in_check_is_a_bug_with_its_traceback(capsys, monkeypatch):
-    from cardgen import engine
+    from cardgen.check import engine
 
     def slip(*args, **kwargs):
         raise KeyError("a slip in cardgen")
 
-    monkeypatch.setattr(engine, "check_game", slip)
+    monkeypatch.setattr(engine, "check_setup", slip)
     code, err = run(capsys, "check", TINY_GAME)
     assert code == 3
     assert "Traceback" in err and "KeyError: 'a slip in cardgen'" in err and "bug in cardgen" in err

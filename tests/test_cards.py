@@ -12,14 +12,19 @@ import pdfplumber
 import pytest
 from PIL import Image
 
-from cardgen import engine, layout, load, markup, symbols, textfit
+from cardgen.layout import sheet as layout, textfit
+from cardgen import load
+from cardgen.model import markup
+from cardgen.inputs import symbols
 from cardgen.cli import main
-from cardgen.layout import MM, Rect
+from cardgen.model.sizes import MM
+from cardgen.layout.sheet import Rect
 from cardgen.errors import BuildError, UsageError
-from cardgen.paths import ART
+from cardgen.inputs.paths import ART
 from cardgen.render import cards
 
 from conftest import CARD_DATA, TINY_GAME, page_chars, words_in
+from cardgen.check import check_game
 
 TOL = 0.1 * MM
 
@@ -27,7 +32,7 @@ TOL = 0.1 * MM
 def checked(game_path):
     result = load.load_game(str(game_path))
     assert result.ok, [str(f) for f in result.findings]
-    return result.game, engine.check_game(result.game, result.findings)
+    return result.game, check_game(result.game, result.findings)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from cardgen import cli
-from cardgen.paths import ART
+from cardgen.inputs.paths import ART
 
 from conftest import check, edit
 

@@ -11,11 +11,13 @@ import pdfplumber
 import pypdf
 import pytest
 
-from cardgen import engine, load, paths
+from cardgen import load
+from cardgen.inputs import paths
 from cardgen.errors import BuildError, UsageError
 from cardgen.render import documents
 
 from conftest import CARD_DATA, TINY_GAME
+from cardgen.check import check_game
 
 TOC_LINE = re.compile(r"^(\d+(?:\.\d+)*) (.+?) (\d+)$")
 
@@ -23,7 +25,7 @@ TOC_LINE = re.compile(r"^(\d+(?:\.\d+)*) (.+?) (\d+)$")
 def checked(folder):
     result = load.load_game(folder)
     assert result.game is not None, result.findings
-    return result.game, engine.check_game(result.game, result.findings)
+    return result.game, check_game(result.game, result.findings)
 
 
 SYMBOLS = re.compile(r" ?[\ue000-\uf8ff]")  # the symbol font's characters (Private Use Area)

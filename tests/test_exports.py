@@ -9,11 +9,12 @@ import pdfplumber
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from cardgen import engine, load
+from cardgen import load
 from cardgen.cli import main
 from cardgen.render import cards
 
 from conftest import TEST_DATA, TINY_GAME, page_texts
+from cardgen.check import check_game
 
 TWO_BACKS = TEST_DATA / "two_backs"
 
@@ -24,7 +25,7 @@ MINI_FULL = {"tgc": (600, 825), "mpc": (597, 822)}
 @pytest.fixture(scope="module")
 def tiny():
     result = load.load_game(TINY_GAME)
-    report = engine.check_game(result.game, result.findings)
+    report = check_game(result.game, result.findings)
     counts = {c.id: 0 for c in result.game.cards}
     for name, n in report.setup("Starter").print_counts.items():
         counts[next(c.id for c in result.game.cards if c.name.casefold() == name.casefold())] = n

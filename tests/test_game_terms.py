@@ -13,10 +13,13 @@ import pypdfium2
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from cardgen import engine, layout, load, symbols
+from cardgen.layout import sheet as layout
+from cardgen import load
+from cardgen.inputs import symbols
 from cardgen.render import cards, documents
 
 from conftest import CARD_DATA
+from cardgen.check import check_game
 
 SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
 FRACTIONAL_CARDS = re.compile(r"\b\d+\.\d+ cards?\b")
@@ -26,7 +29,7 @@ WRONG_PLURAL = re.compile(r"(?<![\d.])1 cards\b")
 def checked(folder):
     result = load.load_game(folder)
     assert result.ok, [str(f) for f in result.findings]
-    return result.game, engine.check_game(result.game, result.findings)
+    return result.game, check_game(result.game, result.findings)
 
 
 def pdf_text(path) -> str:

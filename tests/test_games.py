@@ -12,8 +12,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from cardgen.engine import check_setup
-from cardgen.model import ERROR, WARNING
+from cardgen.check.engine import check_setup
+from cardgen.model.game import ERROR, WARNING
 from cardgen.cli import main
 from cardgen.render import cheatsheet as cheatsheet_renderer
 from cardgen.render.cheatsheet import write_cheatsheet

@@ -5,8 +5,10 @@ import itertools
 
 import pytest
 
-from cardgen import layout
-from cardgen.layout import MM, Rect
+from cardgen.layout import sheet as layout
+from cardgen.model.sizes import MM
+from cardgen.layout.sheet import Rect
+from cardgen.model import sizes
 
 TOL = 0.1 * MM
 
@@ -33,7 +35,7 @@ PER_PAGE = {
 }
 COMBOS = [(paper, size, bleed) for paper, size in PER_PAGE for bleed in (0, 3, 5)]
 SHEETS = [(paper, size, bleed, mode, spacing) for paper, size, bleed in COMBOS
-          for mode in layout.PRINT_MODES for spacing in layout.SPACINGS]
+          for mode in sizes.PRINT_MODES for spacing in sizes.SPACINGS]
 
 
 @pytest.mark.parametrize("paper, size", PER_PAGE)
@@ -65,13 +67,13 @@ def test_page_and_card_sizes_are_true_size():
     ("60x90", (60, 90)), ({"width_mm": "50", "height_mm": 70}, (50, 70)), (None, (63, 88)),
 ])
 def test_card_sizes(spec, expected):
-    assert layout.card_size_mm(spec) == expected
+    assert sizes.card_size_mm(spec) == expected
 
 
 @pytest.mark.parametrize("spec", ["huge", "63x", "x88", "0x88", "63x900", {"width_mm": 63}])
 def test_bad_card_sizes_are_refused(spec):
     with pytest.raises(ValueError):
-        layout.card_size_mm(spec)
+        sizes.card_size_mm(spec)
 
 
 def test_offsets():
@@ -101,7 +103,7 @@ def test_card_too_big_for_the_paper():
 
 def test_card_size_out_of_range_says_so():
     with pytest.raises(ValueError, match=r"300x400 mm is out of range \(20 to 300 mm\)"):
-        layout.card_size_mm("300x400")
+        sizes.card_size_mm("300x400")
 
 
 def sheet_of(paper, size, bleed, mode, spacing, offset=(0.0, 0.0)):
@@ -193,7 +195,7 @@ def through_the_sheet(sheet, rect: Rect) -> Rect:
     return Rect(sheet.page_w - rect.right, rect.y, rect.w, rect.h)
 
 
-@pytest.mark.parametrize("mode", layout.PRINT_MODES)
+@pytest.mark.parametrize("mode", sizes.PRINT_MODES)
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -2.0)])
 def test_each_back_lands_on_its_face_after_the_flip_or_fold(mode, offset):
     if mode == "gutterfold" and any(offset):

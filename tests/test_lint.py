@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from cardgen import lint
+from cardgen.check import lint
 from cardgen.load import load_game
 
 from conftest import CARD_DATA, report_for

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cardgen import cli
-from cardgen.model import ERROR
+from cardgen.model.game import ERROR
 
 from conftest import CARD_DATA, report_for
 

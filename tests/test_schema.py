@@ -14,9 +14,9 @@ import jsonschema
 import pytest
 import yaml
 
-from cardgen import cli, scaffold
+from cardgen import cli
 from cardgen.load import Reader, load_game, schema
-from cardgen.model import ERROR
+from cardgen.model.game import ERROR
 
 from conftest import CARD_DATA, ROOT, TEST_DATA
 

@@ -14,9 +14,12 @@ import pypdfium2
 import pytest
 from pypdf.generic import ContentStream
 
-from cardgen import layout, load, textfit
-from cardgen.layout import MM, Rect
+from cardgen.layout import sheet as layout, textfit
+from cardgen import load
+from cardgen.model.sizes import MM
+from cardgen.layout.sheet import Rect
 from cardgen.render import cards
+from cardgen.model import sizes
 
 from conftest import TEST_DATA, TINY_GAME
 
@@ -26,7 +29,7 @@ EXACT = 0.001 * MM  # what is drawn is where the layout says, to a thousandth of
 ALIGN = 0.1 * MM  # the issue's tolerance for a back over its face
 SIZES, PAPERS, BLEEDS = ("poker", "bridge", "tarot", "mini"), ("a4", "letter"), (0, 3, 5)
 # every size, paper and bleed; the print modes and --offset take turns across them
-COMBOS = [(size, paper, bleed, layout.PRINT_MODES[n % 3], (0.6, -0.4) if n % 2 and n % 3 != 2 else (0, 0))
+COMBOS = [(size, paper, bleed, sizes.PRINT_MODES[n % 3], (0.6, -0.4) if n % 2 and n % 3 != 2 else (0, 0))
           for n, (size, paper, bleed) in enumerate(itertools.product(SIZES, PAPERS, BLEEDS))]
 
 
@@ -331,8 +334,8 @@ def same_color(got, want) -> bool:
     return max(abs(a - b) for a, b in zip(got, want)) <= 3
 
 
-@pytest.mark.parametrize("mode", layout.PRINT_MODES)
-@pytest.mark.parametrize("spacing", layout.SPACINGS)
+@pytest.mark.parametrize("mode", sizes.PRINT_MODES)
+@pytest.mark.parametrize("spacing", sizes.SPACINGS)
 def test_each_card_and_its_own_back_paint_their_bleed(mode, spacing):
     """Just inside the bleed's outer edge, mid-side, each face shows its own color and each back
     its own background (the shields' back is green, the game's dark): no neighbour painted over

@@ -10,7 +10,8 @@ import pytest
 from fontTools.pens.recordingPen import DecomposingRecordingPen
 from fontTools.ttLib import TTFont
 
-from cardgen import load, symbols
+from cardgen import load
+from cardgen.inputs import symbols
 from cardgen.render import documents
 
 from conftest import TINY_GAME, report_for

@@ -11,8 +11,8 @@ import re
 import pdfplumber
 
 from cardgen import cli, load
-from cardgen.layout import MM
-from cardgen.textfit import CardText
+from cardgen.model.sizes import MM
+from cardgen.layout.textfit import CardText
 
 from conftest import TEST_DATA, TINY_GAME, check, edit
 

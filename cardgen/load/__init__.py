@@ -19,23 +19,57 @@ from typing import Any, Iterable
 
 import yaml
 
-from .. import expressions, images
-from ..errors import UsageError
-from ..files import UnreadableInput, read_input
-from ..layout import CARD_SIZES_MM, DEFAULT_CARD_SIZE
-from ..paths import ART, CARD_DATA, display_path, inside
+from cardgen.model import expressions
+from cardgen.inputs import images
+from cardgen.errors import UsageError
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
+from cardgen.inputs.paths import ART, CARD_DATA, display_path, inside
 
-from .cheatsheet import read_reference
-from .layout import read_layout
-from .symbol_checks import symbol_findings
-from ..model import (
-    COMPONENT_COUNTS, ERROR, WARNING, Attribute, Back, Card, Check, Color, Component, Finding, Game, Hand, Kind,
-    Layout, Passage, Setup, SetupLine, Step, Tag, TextChecks, Variation, Waiver, Where, file_name_problem, matches,
-    sheet_file_name, slugify,
+from cardgen.load.cheatsheet import read_reference
+from cardgen.load.layout import read_layout
+from cardgen.load.symbol_checks import symbol_findings
+from cardgen.model.game import (
+    COMPONENT_COUNTS,
+    ERROR,
+    WARNING,
+    Attribute,
+    Back,
+    Card,
+    Check,
+    Color,
+    Component,
+    Finding,
+    Game,
+    Hand,
+    Kind,
+    Layout,
+    Passage,
+    Setup,
+    SetupLine,
+    Step,
+    Tag,
+    TextChecks,
+    Variation,
+    Waiver,
+    Where,
+    file_name_problem,
+    matches,
+    sheet_file_name,
+    slugify,
 )
-from . import schema
-from .schema import (  # noqa: F401 - the limits and patterns are the schema's; others import them from here
-    HEX_PATTERN, ID_PATTERN, INT_PATTERN, KIND_ROLES, LEVELS, MAX_COUNT, MAX_PLAYERS, MAX_TEXT, Fields, Values,
+from cardgen.load import schema
+from cardgen.load.schema import (
+    HEX_PATTERN,
+    ID_PATTERN,
+    INT_PATTERN,
+    KIND_ROLES,
+    LEVELS,
+    MAX_COUNT,
+    MAX_PLAYERS,
+    MAX_TEXT,
+    Fields,
+    Values,
 )
 
 DEFAULT_GAME = "exploding_puppy"
@@ -481,7 +515,7 @@ NO_SETUPS = yaml.MappingNode("tag:yaml.org,2002:map", [])  # a game without setu
 
 
 def load_game(game: str | os.PathLike | None = None) -> LoadResult:
-    from .spreadsheet import cards_reader  # it builds on this module's Reader
+    from cardgen.load.spreadsheet import cards_reader
 
     folder = find_game_folder(game)
     readers = {"game": Reader(folder / "game.yaml"), "cards": cards_reader(folder),
@@ -506,7 +540,7 @@ def load_game(game: str | os.PathLike | None = None) -> LoadResult:
     if any(doc is None for doc in docs.values()):
         return LoadResult(None, [f for r in readers.values() for f in r.findings])
 
-    from .targets import check_build_exports, load_targets
+    from cardgen.load.targets import check_build_exports, load_targets
 
     builder = _GameBuilder(folder, readers)
     targets, target_findings = load_targets(folder)

@@ -2,8 +2,15 @@
 other keys stay free data for a game's own templates."""
 from __future__ import annotations
 
-from ..model import CheatSheet, ComboRow, Combos, SheetSection
-from .schema import CHEATSHEET, CHEATSHEET_GROUP_BY as GROUP_BY, COMBO_ROW, COMBOS, REFERENCE, SHEET_SECTION
+from cardgen.model.game import CheatSheet, ComboRow, Combos, SheetSection
+from cardgen.load.schema import (
+    CHEATSHEET,
+    CHEATSHEET_GROUP_BY as GROUP_BY,
+    COMBO_ROW,
+    COMBOS,
+    REFERENCE,
+    SHEET_SECTION,
+)
 
 
 def read_reference(reader, node, game_title: str) -> tuple[CheatSheet | None, dict]:

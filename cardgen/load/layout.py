@@ -14,10 +14,10 @@ from typing import Any, Mapping
 
 import yaml
 
-from ..files import MAX_FONT_BYTES, UnreadableInput, read_input
-from ..model import Layout
-from ..paths import ART, inside
-from .schema import AUTO, Field, Fields, HexColor, Number, Text
+from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
+from cardgen.model.game import Layout
+from cardgen.inputs.paths import ART, inside
+from cardgen.load.schema import AUTO, Field, Fields, HexColor, Number, Text
 
 DEFAULT_LAYOUT = ART / "card-layout.yaml"
 SHARED_FONTS = ART / "fonts"
@@ -64,7 +64,7 @@ LAYOUT = Fields("layout.yaml", {
 def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
     """The merged design; problems go to `reader` (a Reader of <folder>/layout.yaml), each at its
     node. The symbols it names go into `symbol_refs` as (name, where, what names it)."""
-    from . import _leads_out
+    from cardgen.load import _leads_out
 
     default = default_settings()
     settings = {section: dict(values) for section, values in default.items()}

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from .. import expressions
-from ..layout import CARD_SIDE_MM, CARD_SIZES_MM
-from ..model import AUTO, LEVELS
-from ..paths import SCHEMAS
+from cardgen.model import expressions
+from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
+from cardgen.model.game import AUTO, LEVELS
+from cardgen.inputs.paths import SCHEMAS
 
 MAX_TEXT = 4000
 MAX_NAME = 80
@@ -426,7 +426,7 @@ SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a ca
 def files() -> dict[str, Fields]:
     """Each game file's declaration. layout.yaml's settings are declared from the shipped default
     layout (load/layout.py), which reads its types from this module: hence imported here, late."""
-    from .layout import LAYOUT
+    from cardgen.load.layout import LAYOUT
 
     return {"game.yaml": GAME, "cards.yaml": CARDS, "setups.yaml": SETUPS, "layout.yaml": LAYOUT}
 

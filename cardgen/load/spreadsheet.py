@@ -18,10 +18,10 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import UsageError
-from ..model import Finding
-from . import INT_PATTERN, MAX_NODES, UNUSABLE_CHARACTER, Reader, unusable_character
-from .schema import CARD, CARDS, RANGE
+from cardgen.errors import UsageError
+from cardgen.model.game import Finding
+from cardgen.load import INT_PATTERN, MAX_NODES, UNUSABLE_CHARACTER, Reader, unusable_character
+from cardgen.load.schema import CARD, CARDS, RANGE
 
 CARD_COLUMNS = tuple(CARD.fields)
 LIST_COLUMNS = ("kind", "tags")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
-from .. import markup, symbols
-from ..model import ERROR, WARNING, Finding, Game, Where
-from ..paths import display_path
+from cardgen.model import markup
+from cardgen.inputs import symbols
+from cardgen.model.game import ERROR, WARNING, Finding, Game, Where
+from cardgen.inputs.paths import display_path
 
 STAR = "star"  # drawn below the symbol of cards with `star: true`
 

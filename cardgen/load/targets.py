@@ -3,69 +3,24 @@ art/export-targets.yaml and the game's own export-targets.yaml, which adds or re
 Checked here like the rest of the data, so that `cardgen export` never meets a bad entry."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from ..layout import CARD_SIZES_MM, card_size_mm
-from ..model import Finding
-from ..paths import ART
-from . import Reader, _did_you_mean
-from .schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET
+from cardgen.model.sizes import CARD_SIZES_MM
+from cardgen.model.game import Finding
+from cardgen.inputs.paths import ART
+from cardgen.load import Reader, _did_you_mean
+from cardgen.load.schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET
+from cardgen.model.targets import CardPixels, Target, TtsSheet
 
 SHIPPED = ART / "export-targets.yaml"
 
 
-@dataclass(frozen=True)
-class CardPixels:
-    """A card size at a target: trim width and height, bleed on each side and the safe zone
-    inside the trim line, in pixels at the target's dpi."""
-
-    trim: tuple[float, float]
-    bleed: float
-    safe: float
-
-    @property
-    def full(self) -> tuple[int, int]:
-        return round(self.trim[0] + 2 * self.bleed), round(self.trim[1] + 2 * self.bleed)
 
 
-@dataclass(frozen=True)
-class TtsSheet:
-    columns: int = 10
-    rows: int = 7
-    max_pixels: int = 4096
 
 
-@dataclass(frozen=True)
-class Target:
-    id: str
-    name: str
-    format: str
-    dpi: int
-    size_table: tuple[tuple[str, CardPixels], ...] = ()  # none: the game's own card size
-    bleed_mm: float = 3.0  # with no sizes: the bleed around the game's card size
-    sheet: TtsSheet = TtsSheet()
-
-    @property
-    def sizes(self) -> dict[str, CardPixels]:
-        return dict(self.size_table)
-
-    def missing_product(self, card_size) -> str | None:
-        """Why the target cannot make cards of this size (a vendor's fixed sizes), or None."""
-        if not self.sizes or isinstance(card_size, str) and card_size in self.sizes:
-            return None
-        if isinstance(card_size, str) and card_size in CARD_SIZES_MM:
-            label = card_size
-        else:
-            width, height = card_size_mm(card_size)
-            label = f"{width:g}x{height:g} mm"
-        return f"{self.name} ({self.id}) has no product for {label} cards"
-
-    def product_hint(self) -> str:
-        return (f"its card sizes are: {', '.join(self.sizes)}; set card_size in game.yaml, "
-                "or add the size to an export-targets.yaml in the game folder")
 
 
 def check_build_exports(game, targets: dict[str, Target], node, reader: Reader) -> None:

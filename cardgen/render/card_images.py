@@ -8,11 +8,12 @@ import pypdfium2
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from ..layout import MM, Sheet, card_size_mm
-from ..load.targets import CardPixels
-from ..model import BuildError, Card, Game
-from ..reportlab_config import reproducible
-from . import cards as card_sheets
+from cardgen.model.sizes import MM, card_size_mm
+from cardgen.layout.sheet import Sheet
+from cardgen.model.targets import CardPixels
+from cardgen.model.game import BuildError, Card, Game
+from cardgen.layout.reportlab_config import reproducible
+from cardgen.render import cards as card_sheets
 
 
 def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:

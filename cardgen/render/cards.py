@@ -18,14 +18,18 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from .. import images, layout, markup, symbols
-from ..engine import SetupReport
-from ..layout import MM, Rect, Sheet
-from ..model import AUTO, Back, BuildError, Card, Color, Game, sheet_file_name
-from ..reportlab_config import reproducible
-from ..paths import game_roots
-from ..textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
-from ..write import atomic_write, output_dir
+from cardgen.inputs import images, symbols
+from cardgen.layout import sheet as layout
+from cardgen.model import markup
+from cardgen.check.engine import SetupReport
+from cardgen.model.sizes import MM
+from cardgen.layout.sheet import Rect, Sheet
+from cardgen.model.game import AUTO, Back, BuildError, Card, Color, Game, sheet_file_name
+from cardgen.layout.reportlab_config import reproducible
+from cardgen.inputs.paths import game_roots
+from cardgen.layout.textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
+from cardgen.render.write import atomic_write, output_dir
+from cardgen.model import sizes
 
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
@@ -63,7 +67,7 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
     """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the
     duplex offset of a printer (flipping on the `mode`'s edge) against a light."""
     try:
-        sheet = layout.make_sheet(paper, layout.DEFAULT_CARD_SIZE, 0, offset, mode)
+        sheet = layout.make_sheet(paper, sizes.DEFAULT_CARD_SIZE, 0, offset, mode)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
     if sheet.backs_beside_faces:
@@ -122,7 +126,7 @@ def _place_backs(canvas: Canvas, painter: "CardPainter", sheet: Sheet, page: lis
 
 
 def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
-           bleed: float = layout.DEFAULT_BLEED_MM, backs: bool = True, offset: tuple[float, float] = (0, 0),
+           bleed: float = sizes.DEFAULT_BLEED_MM, backs: bool = True, offset: tuple[float, float] = (0, 0),
            mode: str = "long-edge", spacing: str = "gutter", png: bool = False,
            placeholders: set[str] | None = None) -> Path:
     try:

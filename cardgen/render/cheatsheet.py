@@ -34,12 +34,12 @@ from typing import Callable
 
 from markupsafe import Markup
 
-from ..layout import CARD_SIZES_MM, PAPERS_MM, card_size_mm
-from ..engine import GameReport, SetupReport
-from ..model import BuildError, Card, CheatSheet, Color, Game
-from ..report import players_label
-from ..write import atomic_write
-from . import documents
+from cardgen.model.sizes import CARD_SIZES_MM, PAPERS_MM, card_size_mm
+from cardgen.check.engine import GameReport, SetupReport
+from cardgen.model.game import BuildError, Card, CheatSheet, Color, Game
+from cardgen.model.texts import players_label
+from cardgen.render.write import atomic_write
+from cardgen.render import documents
 
 TEMPLATE = "cheatsheet.html"
 POCKET_MIN_MM = CARD_SIZES_MM["poker"]  # smaller cards would be unreadable: pocket copies are at least this

@@ -31,14 +31,25 @@ import jinja2.visitor
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from .. import glyphs, images, markup, symbols
-from ..files import MAX_FONT_BYTES, UnreadableInput, read_input
-from ..layout import PAPERS_MM, card_size_mm
-from ..engine import GameReport, PlayerCount, SetupReport, StepReport
-from ..paths import TEMPLATES as SHARED_TEMPLATES, display_path, game_roots, inside, local_file, shortened
-from ..model import BuildError, Card, Color, Game, Setup, Variation
-from ..report import component_rows, players_label
-from ..write import atomic_write
+from cardgen.inputs import images, symbols
+from cardgen.model import markup
+from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
+from cardgen.model.sizes import PAPERS_MM, card_size_mm
+from cardgen.check.engine import GameReport, PlayerCount, SetupReport, StepReport
+from cardgen.inputs.paths import (
+    TEMPLATES as SHARED_TEMPLATES,
+    display_path,
+    game_roots,
+    inside,
+    local_file,
+    shortened,
+)
+from cardgen.model.game import BuildError, Card, Color, Game, Setup, Variation
+from cardgen.check.report import component_rows
+from cardgen.model.texts import players_label
+from cardgen.render.write import atomic_write
+from cardgen.inputs import fonts
+from cardgen.render import card_images
 
 MAX_CSS_BYTES = 1024 * 1024
 # WeasyPrint warnings about the machine, not the document: not build failures
@@ -329,7 +340,7 @@ def checked_file(url: str, game: Game, origin: str) -> tuple[Path, bytes]:
     try:
         if suffix in images.FORMATS or suffix == images.SVG:
             return path, images.checked(path, roots)
-        if suffix in glyphs.FONT_SUFFIXES:
+        if suffix in fonts.FONT_SUFFIXES:
             return path, read_input(path, MAX_FONT_BYTES, roots)
         if suffix == ".css":
             return path, read_input(path, MAX_CSS_BYTES, roots)
@@ -489,11 +500,11 @@ def _image_cache() -> dict:
 
 def font_face_css(game: Game) -> str:
     """@font-face rules for every font shipped with the game or in art/fonts/."""
-    for path in glyphs.document_fonts(game):
+    for path in fonts.document_fonts(game):
         if not inside(path, allowed_roots(game)):
             raise BuildError(f"font {path.name} is a link leading outside the game folder and art/",
                              display_path(path, game.folder), "copy the font into the game's fonts/ folder")
-    return "\n".join(_font_face(path, display_path(path, game.folder)) for path in glyphs.document_fonts(game))
+    return "\n".join(_font_face(path, display_path(path, game.folder)) for path in fonts.document_fonts(game))
 
 
 @lru_cache(maxsize=64)
@@ -506,7 +517,7 @@ def _font_face(path: Path, where: str) -> str:
 def _font_names(path: Path, where: str) -> tuple[str, int, bool]:
     """Family, weight and italic flag from the font's own tables (the file name is a guess)."""
     try:
-        font = glyphs.document_font(path)
+        font = fonts.document_font(path)
     except (OSError, ValueError) as exc:
         raise BuildError(f"font {path.name} cannot be used: {exc}", where, "replace or remove the file in fonts/") from None
     return font.family, font.weight, font.italic
@@ -813,8 +824,6 @@ def example_card_url(game: Game) -> str:
 
 def example_card_png(game: Game) -> bytes:
     """The example card as the sheets print it (trimmed), at the diagram's width."""
-    from . import card_images
-
     card = _example_card(game)
     width_mm, height_mm = card_size_mm(game.card_size)
     width = round(DIAGRAM_WIDTH_MM / 25.4 * DIAGRAM_DPI)

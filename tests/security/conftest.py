@@ -15,17 +15,18 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from cardgen import engine, load
-from cardgen.model import BuildError
+from cardgen import load
+from cardgen.model.game import BuildError
 from cardgen.render import documents
 from conftest import TINY_GAME, page_texts
+from cardgen.check import check_game
 
 
 def checked(folder):
     """Load and check a game folder that must be clean."""
     result = load.load_game(folder)
     assert result.game is not None and result.ok, [str(f) for f in result.findings]
-    report = engine.check_game(result.game, result.findings)
+    report = check_game(result.game, result.findings)
     assert not report.has_errors, [str(f) for f in report.every_finding()]
     return result.game, report
 
@@ -154,7 +155,7 @@ def attempt(kind: str, folder, out: Path) -> str | None:
     problems = [str(f) for f in result.findings if f.level == "error"]
     if problems:
         return "\n".join(problems)
-    report = engine.check_game(result.game, result.findings)
+    report = check_game(result.game, result.findings)
     problems = [str(f) for f in report.every_finding() if f.level == "error"]
     if problems:
         return "\n".join(problems)

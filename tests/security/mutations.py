@@ -16,10 +16,12 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen import engine, layout, load
+from cardgen.layout import sheet as layout
+from cardgen import load
 from cardgen.cli import main
 from cardgen.errors import CardgenError
-from cardgen.paths import ART
+from cardgen.inputs.paths import ART
+from cardgen.check import check_game
 
 TINY_GAME = Path(__file__).resolve().parent.parent / "data" / "tiny_game"
 CASE_SECONDS = 30  # the bound for any input
@@ -124,7 +126,7 @@ def _exercise(folder: Path, target: str, out: Path, full: bool) -> tuple[str, st
     if code == 1:
         return "refused by check", ""
     result = load.load_game(folder)
-    report = engine.check_game(result.game, result.findings)
+    report = check_game(result.game, result.findings)
     try:
         if target in ("layout.yaml", "symbols/bomb.svg", "cards.yaml"):
             _cards(result.game, full)

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.build import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
+from cardgen.build.run import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
 from conftest import ROOT, TINY_GAME
 from security.test_failures import run
+from cardgen.check import load_checked
 
 OLD = {"rulebook.pdf": b"%PDF-1.4 the last good rulebook", "checklists.pdf": b"%PDF-1.4 the last good checklists",
        "cards-starter.pdf": b"%PDF-1.4 the last good card sheets"}
@@ -126,11 +127,11 @@ class Killed(BaseException):
 def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
     """A build killed after its commit (the rename of its staging folder) but before every file was
     moved: the next run moves the rest and the manifest lists them all as built."""
-    from cardgen import build
+    from cardgen.build import run as build
 
     out = tmp_path / "out"
     last_good_outputs(out)
-    game, report = build.load_checked(str(TINY_GAME))
+    game, report = load_checked(str(TINY_GAME))
     plan = build.Plan((build.Output("all-types", "the sheet of every card type"),
                        build.Output("calibration", "the calibration sheet")))
     real_replace, moves = os.replace, []
@@ -174,10 +175,9 @@ def test_each_worker_has_its_own_font_configuration(tmp_path):
     that shared its parent's configuration (made before the fork) skipped the fonts an earlier
     worker had written there, and drew the document without them; finalising the parent's
     configuration in a worker deleted the folder the parent still renders with."""
-    from cardgen import build
     from cardgen.render import documents
 
-    game, report = build.load_checked(str(TINY_GAME))
+    game, report = load_checked(str(TINY_GAME))
     before = documents.write_rulebook(game, report, tmp_path / "before").read_bytes()  # in this process
     built = []
     for out in ("first", "second"):  # each by a worker forked from this process

@@ -103,8 +103,8 @@ def test_random_edits_of_the_real_game(tmp_path_factory, which, changes):
 
 import dataclasses  # noqa: E402
 
-from cardgen import layout  # noqa: E402
-from cardgen.model import BuildError  # noqa: E402
+from cardgen.layout import sheet as layout  # noqa: E402
+from cardgen.model.game import BuildError  # noqa: E402
 
 card_texts = st.lists(st.sampled_from(list("ab *_:<>&;#/\"'=\n\t[]{}%\\") + [
     "**", ":bomb:", ":gear:", ":nope:", "<b>", "</b>", "&amp;", "&#65;", '<font color="[[[1]]]">', "</para>",
@@ -115,7 +115,7 @@ card_texts = st.lists(st.sampled_from(list("ab *_:<>&;#/\"'=\n\t[]{}%\\") + [
 @settings(max_examples=150, **SETTINGS)
 @given(name=card_texts.filter(lambda t: t.strip()), flavor=card_texts, text=card_texts)
 def test_random_card_texts_render_or_fail_cleanly(name, flavor, text):
-    from cardgen import engine, load
+    from cardgen import load
     from cardgen.render import cards
 
     result = load.load_game(TINY_GAME)

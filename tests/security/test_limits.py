@@ -7,11 +7,13 @@ import time
 
 import pytest
 
-from cardgen import engine, load
-from cardgen.model import BuildError
+from cardgen.check import engine
+from cardgen import load
+from cardgen.model.game import BuildError
 from conftest import TINY_GAME
 from security.conftest import attempt, checked, outputs, refused, set_card, timed
 from security.test_failures import run
+from cardgen.check import check_game
 
 
 def test_a_setup_that_would_print_a_million_cards_is_refused_fast(game_copy, tmp_path):
@@ -34,7 +36,7 @@ def test_copies_by_player_count_are_counted_too(game_copy):
         "setups:\n  - name: Starter\n    players: {min: 2, max: 3}\n    hand: {deal: 3}\n"
         "    copies: 'players * 1000'\n    cards: {Boom: 5, Shield: 4, Peek: 6, 'No': 5}\n")
     result = load.load_game(folder)
-    report = engine.check_game(result.game, result.findings)
+    report = check_game(result.game, result.findings)
     assert [f.code for f in report.every_finding() if f.level == "error"] == ["too-many-to-print"]
 
 

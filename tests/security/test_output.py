@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen import write
+from cardgen.render import write
 from conftest import ROOT, TINY_GAME
 from security.conftest import set_card
 from security.test_failures import run

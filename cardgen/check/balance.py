@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .model import Game
+from cardgen.model.game import Game
 
 LOSING, SAVING = "losing", "saving"
 

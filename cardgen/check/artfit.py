@@ -7,11 +7,12 @@ unless the card says `low_res: ok`).
 """
 from __future__ import annotations
 
-from . import images
-from .layout import MM, Rect, card_size_mm, cover
-from .model import ERROR, WARNING, Card, Finding, Game
-from .paths import game_roots
-from .textfit import Scale
+from cardgen.inputs import images
+from cardgen.model.sizes import MM, card_size_mm
+from cardgen.layout.sheet import Rect, cover
+from cardgen.model.game import ERROR, WARNING, Card, Finding, Game
+from cardgen.inputs.paths import game_roots
+from cardgen.layout.textfit import Scale
 
 WARN_PPI = 300
 ERROR_PPI = 150

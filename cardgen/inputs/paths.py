@@ -7,9 +7,9 @@ from typing import Iterable
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
-from .errors import BuildError
+from cardgen.errors import BuildError
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # cardgen/
 # templates/, art/ and card_data/ are inside the package when installed from a wheel
 # (pyproject.toml maps them there), beside it in a checkout or an editable install.
 PROJECT_ROOT = _PACKAGE if (_PACKAGE / "templates").is_dir() else _PACKAGE.parent

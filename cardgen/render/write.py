@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .model import Game
+from cardgen.model.game import Game
 
 
 def output_dir(game: Game, out: str | os.PathLike | None = None) -> Path:

@@ -21,10 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from . import images
-from .files import UnreadableInput, read_input
-from .paths import ART, inside
-from .model import BuildError, Game
+from cardgen.inputs import images
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.inputs.paths import ART, inside
+from cardgen.model.game import BuildError, Game
 
 SHARED_SYMBOLS = ART / "symbols"
 FONT_FAMILY = "CardgenSymbols"

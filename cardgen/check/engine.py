@@ -14,12 +14,23 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
-from . import artfit, expressions, glyphs, textfit
-from .balance import Balance, balance_of
-from .lint import check_text, image_findings
-from .model import COMPONENT_COUNTS, ERROR, INFO, WARNING, Check, Component, Finding, Game, Setup, Step, matches
+from cardgen.model import expressions
+from cardgen.check.balance import Balance, balance_of
+from cardgen.model.game import (
+    COMPONENT_COUNTS,
+    ERROR,
+    INFO,
+    WARNING,
+    Check,
+    Component,
+    Finding,
+    Game,
+    Setup,
+    Step,
+    matches,
+)
 
 EPSILON = 1e-6
 EXPRESSION_HINT = "a count may use players, and hand where the setup gives hand: deal"
@@ -190,17 +201,11 @@ def figure(value: float) -> float | int:
 # --------------------------------------------------------------------------- the engine
 
 
-def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
-    findings = list(load_findings)
+def play_out(game: Game) -> tuple[list[SetupReport], list[Finding]]:
+    """Every setup played out at each of its player counts, and the findings about the setups
+    together (what all of them print, cards no setup uses)."""
     reports = [check_setup(game, setup) for setup in game.setups]
-    findings += _total_to_print(reports)
-    findings += _unused_cards(game)
-    findings += check_text(game, reports)
-    findings += image_findings(game)
-    findings += glyphs.check_glyphs(game)
-    findings += textfit.check_fit(game)
-    findings += artfit.check_art(game)
-    return GameReport(game, reports, findings)
+    return reports, _total_to_print(reports) + _unused_cards(game)
 
 
 def _total_to_print(reports: list["SetupReport"]) -> list[Finding]:

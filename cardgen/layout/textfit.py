@@ -23,13 +23,14 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph
 
-from . import markup, symbols
-from .layout import MM, Rect, card_size_mm
-from .glyphs import FAMILY, place_in_source, run_role
-from .files import MAX_FONT_BYTES, UnreadableInput, read_input
-from .model import ERROR, BuildError, Card, Finding, Game, Layout
-from .paths import ART, display_path
-from .reportlab_config import reproducible
+from cardgen.model import markup
+from cardgen.inputs import symbols
+from cardgen.model.sizes import MM
+from cardgen.layout.sheet import Rect
+from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
+from cardgen.model.game import BuildError, Card, Game, Layout
+from cardgen.inputs.paths import ART
+from cardgen.layout.reportlab_config import reproducible
 
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 SMALLEST = 1.0  # the smallest size a finding measures: the layout's min_size cannot go below it
@@ -37,7 +38,10 @@ BACK_TITLE_MIN = 6.0  # the game title on the back shrinks down to this (scaled 
 SPACER = ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
 INLINE_SYMBOL = "cg-symbol"  # the onDraw callback that draws an inline symbol in its room
 MEASURE_COLOR = "#000000"  # color does not change a text's size: the check sets texts in black
-TEXT_TOO_LONG = "text-does-not-fit"
+
+# the layout's text family: font role -> (bold, italic), as ReportLab's family mapping sees it
+FAMILY = {"text": (False, False), "bold": (True, False), "italic": (False, True), "bold_italic": (True, True)}
+ROLE_OF = {flags: role for role, flags in FAMILY.items()}
 
 
 # --------------------------------------------------------------------------- fonts and scale
@@ -344,66 +348,9 @@ def ink_extent(paragraph) -> tuple[float, float]:
     return bottom, bottom + ink_height(style.fontName, style.fontSize, style.leading, lines)
 
 
-# --------------------------------------------------------------------------- the check
-
-
-def check_fit(game: Game) -> list[Finding]:
-    """An error for each card text (and the game title on the back) that does not fit its box at
-    the smallest size the layout allows, at the game's card size."""
-    if game.layout is None or not set(FAMILY) <= set(game.layout.fonts):
-        return []  # load reported the layout's problem
-    width, height = card_size_mm(game.card_size)
-    setter = CardText(game, width * MM, height * MM)
-    findings, fits = [], {}
-    for card in game.cards:
-        for field in ("name", "flavor", "text"):
-            value = getattr(card, field)
-            if not card.printed or not value:
-                continue
-            if (field, value) not in fits:  # cards often share a text: set each once
-                fits[field, value] = setter.surely_fits(field, value) or _set(setter, field, card) is not None
-            if not fits[field, value]:
-                findings.append(_card_text_too_long(setter, card, field))
-    findings.extend(_back_titles_too_long(game, setter))
-    return findings
-
-
-def _back_titles_too_long(game: Game, setter: CardText) -> list[Finding]:
-    """An error for the game's title and each back's own title that does not fit on a back."""
-    titles = {game.title: place_in_source(game, display_path(game.folder / "game.yaml", game.folder), game.title)(0)}
-    for back in game.backs:
-        titles.setdefault(game.back_title(back), back.where)
-    findings = []
-    for title, where in titles.items():
-        if setter.back_title(title, MEASURE_COLOR) is None:
-            needed = _size_of(setter.back_title(title, MEASURE_COLOR, SMALLEST))
-            findings.append(Finding(ERROR, TEXT_TOO_LONG, f"the title '{title}' does not fit on the card back "
-                                    f"{_needs(needed, setter.scale.points(BACK_TITLE_MIN))}", where,
-                                    "shorten the title, or use a smaller back title "
-                                    "(layout.yaml: back: {title_size: …})"))
-    return findings
-
-
-def _set(setter: CardText, field: str, card: Card, min_size: float | None = None):
-    return getattr(setter, field)(card, MEASURE_COLOR, min_size)
-
-
-def _card_text_too_long(setter: CardText, card: Card, field: str) -> Finding:
-    smallest = setter.design[field]["min_size"]
-    needed = _size_of(_set(setter, field, card, SMALLEST))
-    place = card.places.get(field)
-    allow = f"allow {needed:g} pt (layout.yaml: {field}: {{min_size: {needed:g}}}), " if needed else ""
-    return Finding(ERROR, TEXT_TOO_LONG, f"card '{card.name}': the {field} does not fit its box: "
-                   f"{_needs(needed, smallest)}", place.where if place else card.where,
-                   f"shorten the {field}, {allow}or enlarge the box in layout.yaml")
-
-
-def _size_of(paragraph) -> float | None:
-    """The size a text fits at, rounded down to what a layout can say (two decimals)."""
-    return math.floor(paragraph.style.fontSize * 100) / 100 if paragraph is not None else None
-
-
-def _needs(needed: float | None, smallest: float) -> str:
-    if needed is None:
-        return f"it does not fit even at {SMALLEST:g} pt"
-    return f"it needs {needed:g} pt, the smallest allowed is {smallest:g} pt"
+def run_role(role: str, bold: bool, italic: bool) -> str:
+    """The font role drawing a run: emphasis switches within the text family only."""
+    if role not in FAMILY:
+        return role
+    base_bold, base_italic = FAMILY[role]
+    return ROLE_OF[(base_bold or bold, base_italic or italic)]

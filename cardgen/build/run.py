@@ -45,11 +45,17 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from . import cache, engine, layout, load
-from .engine import GameReport
-from .errors import BuildError, CardgenError, UsageError
-from .model import ERROR, Finding, Game, slugify
-from .write import atomic_write, output_dir
+from cardgen.build import cache
+from cardgen.check import engine
+from cardgen.layout import sheet as layout
+from cardgen import load
+from cardgen.check.engine import GameReport
+from cardgen.errors import BuildError, CardgenError, UsageError
+from cardgen.model.game import ERROR, Finding, Game, slugify
+from cardgen.render.write import atomic_write, output_dir
+from cardgen.model import sizes
+from cardgen.render import cards, cheatsheet, documents, exports
+from cardgen.model.targets import Target
 
 MANIFEST = "cardgen-manifest.json"
 STAGE_PREFIX, PUBLISH_PREFIX, STAGE_SUFFIX = ".cardgen-build-", ".cardgen-publish-", ".tmp"
@@ -58,65 +64,14 @@ STAGE_PREFIX, PUBLISH_PREFIX, STAGE_SUFFIX = ".cardgen-build-", ".cardgen-publis
 # --------------------------------------------------------------------------- load and check
 
 
-class Rejected(BuildError):
-    """The game has error findings: nothing is built."""
-
-    def __init__(self, findings: Sequence[Finding], game_name: str):
-        super().__init__(f"{len(findings)} error(s) in {game_name}")
-        self.findings, self.game_name = list(findings), game_name
-
-    def __str__(self) -> str:
-        return "\n".join([*(str(f) for f in self.findings),
-                          f"{len(self.findings)} error(s): nothing was built. "
-                          f"Run 'cardgen check {self.game_name}' for the full report."])
 
 
-@dataclass(frozen=True)
-class Checked:
-    """A game loaded and checked: the engine's report, or only load's findings when the game
-    does not load cleanly (the engine runs on clean data; its findings would only echo them)."""
-
-    name: str  # the game folder's name
-    load_findings: tuple[Finding, ...]
-    report: GameReport | None
-
-    @property
-    def ok(self) -> bool:
-        return self.report is not None and not self.report.has_errors
-
-    def errors(self) -> list[Finding]:
-        findings = self.report.every_finding() if self.report else self.load_findings
-        return [f for f in findings if f.level == ERROR]
 
 
-def check(game_name: str) -> Checked:
-    """`cardgen check`: load the game and, when it loads cleanly, run the engine."""
-    folder = load.find_game_folder(game_name)
-    with _collector_paused():
-        result = load.load_game(folder)
-        report = engine.check_game(result.game, result.findings) if result.ok else None
-    return Checked(folder.name, tuple(result.findings), report)
 
 
-@contextmanager
-def _collector_paused():
-    """Loading allocates a node and a model object per value and frees almost nothing, so the
-    cycle collector's passes find no garbage: on a 5000-card game they took a third of `check`."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
-def load_checked(game_name: str) -> tuple[Game, GameReport]:
-    """Load and check a game; Rejected when load or the engine finds an error."""
-    checked = check(game_name)
-    if not checked.ok:
-        raise Rejected(checked.errors(), game_name)
-    return checked.report.game, checked.report
 
 
 # --------------------------------------------------------------------------- the plan
@@ -127,11 +82,11 @@ class SheetOptions:
     """How card sheets are printed (see `cardgen cards --help`)."""
 
     size: Any = None  # None: the game's card size
-    bleed: float = layout.DEFAULT_BLEED_MM
+    bleed: float = sizes.DEFAULT_BLEED_MM
     backs: bool = True
     offset: tuple[float, float] = (0.0, 0.0)
-    mode: str = "long-edge"  # layout.PRINT_MODES
-    spacing: str = "gutter"  # layout.SPACINGS
+    mode: str = "long-edge"  # sizes.PRINT_MODES
+    spacing: str = "gutter"  # sizes.SPACINGS
     png: bool = False
 
     def make_sheet(self, game: Game, paper: str) -> layout.Sheet:
@@ -142,7 +97,7 @@ class SheetOptions:
 class ExportPart:
     """One part of an export: a deck's cards for a target, split so that workers share the work."""
 
-    target: Any  # load.targets.Target
+    target: Target
     deck: str  # the setup's slug, or "all-types"
     counts: tuple[tuple[str, int], ...]  # (card id, copies)
     part: int = 0
@@ -255,8 +210,6 @@ def plan_export(game: Game, report: GameReport, target: str, setup: str | None =
 
 
 def _export_outputs(game: Game, report: GameReport, target, setup: str | None, all_types: bool) -> list[Output]:
-    from .render import exports
-
     if all_types:
         deck, counts = "all-types", {c.id: 1 for c in game.cards}
     else:
@@ -388,8 +341,6 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
                 made[keys[done.output]] = {"files": sorted(done.files), "placeholders": sorted(done.placeholders),
                                            "warnings": done.warnings}
             if placeholders:  # one warning for all the card sheets, not one per sheet
-                from .render import cards
-
                 result.warnings.append(cards.placeholder_warning(game, sorted(placeholders, key=str.casefold)))
             if result.ok:
                 runs = {} if request is None else {cache.request_key(inputs, request): {
@@ -688,46 +639,32 @@ class _Rendering:
 
 
 def _render_rulebook(output: Output, game, report, to: _Rendering) -> None:
-    from .render import documents
-
     documents.write_rulebook(game, report, to.folder, output.paper)
 
 
 def _render_checklists(output: Output, game, report, to: _Rendering) -> None:
-    from .render import documents
-
     documents.write_checklists(game, report, to.folder, output.paper, output.setup, output.players)
 
 
 def _render_cheatsheet(output: Output, game, report, to: _Rendering) -> None:
-    from .render import cheatsheet
-
     cheatsheet.write_cheatsheet(game, report, to.folder, output.paper, warn=to.warnings.append)
 
 
 def _render_setup_sheets(output: Output, game, report, to: _Rendering) -> None:
-    from .render import cards
-
     cards.write_setup_sheets(game, report.setup(output.setup), to.folder, players=output.players,
                              placeholders=to.placeholders, **_sheet_options(output))
 
 
 def _render_all_types(output: Output, game, report, to: _Rendering) -> None:
-    from .render import cards
-
     cards.write_proof_sheet(game, to.folder, placeholders=to.placeholders, **_sheet_options(output))
 
 
 def _render_calibration(output: Output, game, report, to: _Rendering) -> None:
-    from .render import cards
-
     cards.write_calibration(game, to.folder, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
                             png=output.sheet.png)
 
 
 def _render_export(output: Output, game, report, to: _Rendering) -> None:
-    from .render import exports
-
     job = output.export
     exports.export(game, job.target, job.deck, dict(job.counts), to.folder, to.published, job.part, job.parts)
 

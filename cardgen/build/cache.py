@@ -25,8 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from . import __version__
-from .paths import ART, TEMPLATES
+from cardgen import __version__
+from cardgen.inputs.paths import ART, TEMPLATES
 
 # the files of a game folder that load parses: their content reaches a key through the model
 DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".md")
@@ -112,7 +112,7 @@ def _toolchain() -> str:
     """cardgen's version, its source and the drawing libraries' versions, as one digest."""
     from importlib import metadata
 
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent  # cardgen/
     versions = []
     for name in DRAWING_LIBRARIES:
         try:

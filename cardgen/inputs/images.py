@@ -19,9 +19,9 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Iterable
 
-from .errors import BuildError
-from .files import UnreadableInput, read_input
-from .paths import game_roots, local_file
+from cardgen.errors import BuildError
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.inputs.paths import game_roots, local_file
 
 MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000

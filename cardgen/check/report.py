@@ -3,29 +3,19 @@ putting text that comes from game data on a terminal."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
-from .engine import GameReport, SetupReport, figure, known_table
-from .model import ERROR, INFO, WARNING, Finding, Game, Setup
-
-if TYPE_CHECKING:
-    from .build import Checked
-
-# C0 and C1 control characters (but line feed and tab) and the bidirectional overrides and
-# isolates: text from a game folder could otherwise clear the screen, move the cursor or
-# reorder a line on the terminal that shows it. Lone surrogates cannot be written at all.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+from cardgen.check.engine import GameReport, SetupReport, figure, known_table
+from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game
+from cardgen.model.texts import players_label
+from cardgen.check import Checked
 
 
-def printable(text: str) -> str:
-    """`text` with every control character shown as a \\uXXXX escape (valid in JSON too)."""
-    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def players_label(setup: Setup) -> str:
-    return setup.players_label
+
+
 
 
 @dataclass

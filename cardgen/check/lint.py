@@ -20,13 +20,25 @@ import difflib
 import re
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
-from . import images, markup
-from .model import ERROR, INFO, WARNING, BuildError, Card, Finding, Game, Passage, Setup, Waiver, Where
+from cardgen.inputs import images
+from cardgen.model import markup
+from cardgen.model.game import (
+    ERROR,
+    INFO,
+    WARNING,
+    BuildError,
+    Card,
+    Finding,
+    Game,
+    Passage,
+    Setup,
+    Waiver,
+    Where,
+)
+from cardgen.check.engine import PlayerCount, SetupReport
 
-if TYPE_CHECKING:  # the engine runs these checks with its reports
-    from .engine import PlayerCount, SetupReport
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"

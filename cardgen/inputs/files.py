@@ -11,7 +11,7 @@ import stat
 from pathlib import Path
 from typing import Iterable
 
-from .paths import inside
+from cardgen.inputs.paths import inside
 
 
 MAX_FONT_BYTES = 30 * 1024 * 1024

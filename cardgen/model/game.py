@@ -6,7 +6,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
 
-from .errors import BuildError, UsageError  # noqa: F401 - the stages raise data problems as model.BuildError
+from cardgen.errors import BuildError, UsageError  # noqa: F401 - the stages raise data problems as model.BuildError
+from cardgen.model.targets import Target
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 AUTO = "auto"  # a layout color the card renderer derives from the game's palette
@@ -360,7 +361,7 @@ class Game:
     layout: Layout | None = None  # None only for games built by hand (tests); load always sets it
     cheatsheet: CheatSheet | None = None  # None: the game has no cheat sheet
     extra: Mapping[str, Any] = field(default_factory=dict)  # reference: data for a game's own templates
-    export_targets: Mapping[str, Any] = field(default_factory=dict)  # id -> load.targets.Target
+    export_targets: Mapping[str, Target] = field(default_factory=dict)
     backs: tuple[Back, ...] = ()
     exports: tuple[str, ...] = ()  # export targets `cardgen build` makes too
 

@@ -10,75 +10,32 @@ font covers is an error at its file:line:column, naming the text and the charact
 """
 from __future__ import annotations
 
-import io
 import unicodedata
 from dataclasses import dataclass, fields, is_dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from . import markup, symbols
-from .files import MAX_FONT_BYTES, UnreadableInput, read_input
-from .lint import in_file, in_passage
-from .model import ERROR, Finding, Game, Where
-from .paths import ART, display_path
+from cardgen.model import markup
+from cardgen.inputs import symbols
+from cardgen.check.lint import in_file, in_passage
+from cardgen.model.game import ERROR, Finding, Game, Where
+from cardgen.inputs.paths import display_path
+from cardgen.inputs.fonts import document_font, document_fonts
+from cardgen.layout.textfit import run_role
 
 MISSING_GLYPH, BAD_FONT = "missing-glyph", "bad-font"
-FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2")
 NAMED = 5  # characters named in one finding
-# the layout's text family: font role -> (bold, italic), as ReportLab's family mapping sees it
-FAMILY = {"text": (False, False), "bold": (True, False), "italic": (False, True), "bold_italic": (True, True)}
-ROLE_OF = {flags: role for role, flags in FAMILY.items()}
 
 
 # --------------------------------------------------------------------------- fonts
 
 
-def document_fonts(game: Game) -> list[Path]:
-    """The font files the documents use: the game's fonts/ and art/fonts/."""
-    folders = [game.folder / "fonts", ART / "fonts"]
-    return sorted(p for folder in folders if folder.is_dir() for p in folder.iterdir()
-                  if p.suffix.lower() in FONT_SUFFIXES)
 
 
-@dataclass(frozen=True)
-class DocumentFont:
-    """What the documents take from a font file: its @font-face names and its characters."""
-
-    family: str
-    weight: int
-    italic: bool
-    characters: frozenset[str]
 
 
-def document_font(path: Path) -> DocumentFont:
-    """A font file as the documents use it (ValueError if it cannot be read): the check reads
-    each file this way, so a font the documents cannot use is found before the build."""
-    stat = path.stat()
-    return _document_font(path.resolve(), stat.st_mtime_ns, stat.st_size)
 
 
-@lru_cache(maxsize=64)
-def _document_font(path: Path, mtime: int, size: int) -> DocumentFont:
-    from fontTools.ttLib import TTFont
-
-    try:
-        with TTFont(io.BytesIO(read_input(path, MAX_FONT_BYTES)), lazy=True, fontNumber=0) as font:
-            for table in ("hhea", "hmtx", "maxp"):  # what a text shaper reads before any glyph
-                font[table]
-            name = font["name"]
-            family = (name.getDebugName(16) or name.getDebugName(1) or path.stem).replace('"', "")
-            os2 = font["OS/2"] if "OS/2" in font else None
-            weight = os2.usWeightClass if os2 else 400
-            italic = bool(os2.fsSelection & 1) if os2 else "italic" in path.stem.lower()
-            cmap = font.getBestCmap() or {}
-    except KeyError as exc:
-        raise ValueError(f"the font has no '{exc.args[0]}' table") from None
-    except UnreadableInput as exc:
-        raise ValueError(str(exc)) from None
-    except Exception as exc:  # fontTools raises many kinds of errors on broken files
-        raise ValueError(f"{exc.__class__.__name__}: {exc}") from None
-    return DocumentFont(family, weight, italic, frozenset(map(chr, cmap)))
 
 
 def _drawn(char: str) -> bool:
@@ -301,12 +258,6 @@ def _missing_on_cards(text: Printed, value: str, fonts: Mapping[str, frozenset[s
     return ((role, missing) for role, missing in by_role.items() if missing)
 
 
-def run_role(role: str, bold: bool, italic: bool) -> str:
-    """The font role drawing a run: emphasis switches within the text family only."""
-    if role not in FAMILY:
-        return role
-    base_bold, base_italic = FAMILY[role]
-    return ROLE_OF[(base_bold or bold, base_italic or italic)]
 
 
 def _finding(text: Printed, missing: Mapping[int, str], where_missing: str, hint: str) -> Finding:
