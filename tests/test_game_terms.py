@@ -1,4 +1,4 @@
-"""Documents speak each game's own terms (issue 15): a card's own symbol, a legend of only the
+"""Documents speak each game's own terms: a card's own symbol, a legend of only the
 parts the game's cards use, version text as written, singular for one card, no fractional card
 counts, short chapters that flow on. Read back from real PDFs."""
 from __future__ import annotations

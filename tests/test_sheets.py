@@ -26,7 +26,7 @@ from conftest import TEST_DATA, TINY_GAME
 TWO_BACKS = TEST_DATA / "two_backs"  # the tiny game whose shields have a back of their own
 
 EXACT = 0.001 * MM  # what is drawn is where the layout says, to a thousandth of a millimetre
-ALIGN = 0.1 * MM  # the tolerance for a back over its face
+ALIGN = 0.1 * MM  # the tolerance for a back over its face
 SIZES, PAPERS, BLEEDS = ("poker", "bridge", "tarot", "mini"), ("a4", "letter"), (0, 3, 5)
 # every size, paper and bleed; the print modes and --offset take turns across them
 COMBOS = [(size, paper, bleed, sizes.PRINT_MODES[n % 3], (0.6, -0.4) if n % 2 and n % 3 != 2 else (0, 0))

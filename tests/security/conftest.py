@@ -1,4 +1,4 @@
-"""Helpers for the threat tests: canary files outside the game folder, a counting web server,
+"""Helpers for the security tests: canary files outside the game folder, a counting web server,
 game copies with a template of their own, building outputs in-process (or failing to) and reading
 PDFs back (text and decompressed streams)."""
 from __future__ import annotations

@@ -24,7 +24,7 @@ from cardgen.inputs.paths import ART
 from cardgen.check import check_game
 
 TINY_GAME = Path(__file__).resolve().parent.parent / "data" / "tiny_game"
-CASE_SECONDS = 30  # the issue's bound for any input
+CASE_SECONDS = 30  # the longest any one input may take
 
 TEMPLATE = """{% extends "rulebook.html" %}
 {% block style %}{{ super() }} h1 { color: #123456; }{% endblock %}

@@ -1,8 +1,8 @@
-"""Issue 18: bounded work and clean failures under hostile or heavy input.
+"""Bounded work and clean failures under hostile or heavy input.
 
-Each input the issue found, rebuilt small: it ends with exit 1 or 2 and a clear message (or
+Each hostile input, rebuilt small: it ends with exit 1 or 2 and a clear message (or
 builds correctly), never a traceback. The limits refuse before the costly work starts, so each
-case here is quick; what a case would have cost without its limit is in the issue.
+case here is quick.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 18: `cardgen build` killed (SIGKILL) at any moment leaves the last good outputs complete
+"""`cardgen build` killed (SIGKILL) at any moment leaves the last good outputs complete
 and as the manifest lists them, the next run removes what the killed one left behind, and no
 worker process outlives its build (see cardgen/build.py for the publishing promise)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Threat 6: HTML, CSS and ReportLab markup injection. Every text field is escaped for HTML and for
+"""No HTML, CSS or ReportLab markup injection. Every text field is escaped for HTML and for
 ReportLab's paragraph markup, so tags typed in a card come out as the characters typed; colors,
 symbols, sizes and paths are checked by the schema instead of being passed through."""
 from __future__ import annotations

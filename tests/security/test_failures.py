@@ -1,4 +1,4 @@
-"""Threat 3: no silent failures. A missing image, a font that fails, a broken symbol, or an error
+"""No silent failures. A missing image, a font that fails, a broken symbol, or an error
 inside WeasyPrint or ReportLab gives a non-zero exit, no new output file and a message naming the
 card, font or template; never a traceback, never a PDF quietly missing a part."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Threat 12: no input makes cardgen print a traceback or exit with anything but 0, 1 or 2.
+"""No input makes cardgen print a traceback or exit with anything but 0, 1 or 2.
 
 Broken game folders are generated from the tiny test game and the real Exploding Puppy data:
 random YAML documents in place of each file, and random edits of the real text. Every run goes
@@ -99,7 +99,7 @@ def test_random_edits_of_the_real_game(tmp_path_factory, which, changes):
 # Card sheets are the output that turns data into markup (ReportLab paragraphs), so they get the
 # most: random card texts straight into the renderer, and random edits of the tiny game through
 # `cardgen cards`. Only BuildError (a clear message) may come out; the rulebook path shares its
-# loader and sandbox with these and costs seconds per example, so it is covered by the threat tests.
+# loader and sandbox with these and costs seconds per example, so it is covered by the other tests in tests/security.
 
 import dataclasses  # noqa: E402
 

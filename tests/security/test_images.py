@@ -1,4 +1,4 @@
-"""Threat 9: bad images. Decompression bombs, truncated files and files whose content does not
+"""Bad images. Decompression bombs, truncated files and files whose content does not
 match their extension are refused before anything is rendered, with a message naming the card:
 as card art (card sheets) and as Markdown images in a card's details (rulebook)."""
 from __future__ import annotations

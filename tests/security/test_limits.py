@@ -1,4 +1,4 @@
-"""Threat 4: huge values and runaway work. Numbers have ranges, inputs have sizes, and the work a
+"""Huge values and runaway work. Numbers have ranges, inputs have sizes, and the work a
 game folder can ask for has a ceiling: each limit gives a clear message, fast.
 (The loader's own limits on YAML size, nesting, counts and text are in test_yaml.py.)"""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Threat 1: a shared game folder must not make cardgen read files outside the game folder,
+"""A shared game folder must not make cardgen read files outside the game folder,
 templates/ and art/. Every test puts a canary file with a random secret outside the game folder,
 points the game at it in one way, and asserts a clear error and that the secret is in no output."""
 from __future__ import annotations

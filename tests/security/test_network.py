@@ -1,4 +1,4 @@
-"""Threat 2: no output ever fetches anything from the network. A local HTTP server counts the
+"""No output ever fetches anything from the network. A local HTTP server counts the
 requests it gets; every way a game folder can name a URL must give a clear error and zero requests."""
 from __future__ import annotations
 

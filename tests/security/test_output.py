@@ -1,4 +1,4 @@
-"""Threats 10 and 11: outputs appear complete or not at all, a failed build never damages the last
+"""Outputs appear complete or not at all, a failed build never damages the last
 good one, and the same inputs give byte-identical PDFs whatever the clock, time zone, working
 directory or user settings."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Threats 5 and 7: template injection and template typos.
+"""Template injection and template typos.
 
 Data values are never compiled as templates: `{{ 7*191 }}` typed in the data stays literal in the
 rulebook, the checklists, the cheat sheet and on the card sheet. A game folder's own templates run

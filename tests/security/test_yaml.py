@@ -1,4 +1,4 @@
-"""Threat 8 (YAML) and the loader's half of threat 4 (limits): each refused quickly and clearly."""
+"""Hostile YAML and the loader's limits (file size, nesting, counts, text): each refused quickly and clearly."""
 from __future__ import annotations
 
 import time
