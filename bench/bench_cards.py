@@ -39,13 +39,14 @@ from reportlab.platypus import Paragraph  # noqa: E402
 from svglib.svglib import svg2rlg  # noqa: E402
 
 from cardgen.build import run as build  # noqa: E402
+from cardgen.inputs import symbols
 from cardgen.layout import sheet as layout
 from cardgen.model import markup
-from cardgen.inputs import symbols
 from cardgen.render import cards  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from big_game import write_big_game  # noqa: E402
+
 from cardgen.check import load_checked
 
 

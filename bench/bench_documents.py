@@ -25,11 +25,11 @@ import weasyprint
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardgen.build import run as build  # noqa: E402
 from cardgen import load
+from cardgen.build import run as build  # noqa: E402
+from cardgen.check import check_game
 from cardgen.inputs import symbols
 from cardgen.render import documents  # noqa: E402
-from cardgen.check import check_game
 
 TEXT_BLOCKS = re.compile(r"<(p|li|td|th|h[1-4])\b[^>]*>(.*?)</\1>", re.S)
 TAGS = re.compile(r"<[^>]+>")

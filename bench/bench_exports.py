@@ -23,10 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 import pypdfium2  # noqa: E402
 
-from cardgen.build import run as build  # noqa: E402
 from cardgen import load
-from cardgen.render import exports  # noqa: E402
+from cardgen.build import run as build  # noqa: E402
 from cardgen.check import check_game
+from cardgen.render import exports  # noqa: E402
 
 
 def synthetic_game(count: int):

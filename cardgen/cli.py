@@ -7,24 +7,21 @@ import os
 import signal
 import sys
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from cardgen import __version__, load, scaffold, terminal
+from cardgen import __version__, load, scaffold, serve, terminal
 from cardgen.build import run as build
-from cardgen.layout import sheet as layout
-from cardgen.check import report
-from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
-from cardgen.model.sizes import PAPERS_MM, PRINT_MODES, SPACINGS
-from cardgen.load import spreadsheet
-from cardgen.inputs.paths import display_path
-from cardgen.render.write import output_dir
-from cardgen.model import sizes
-from cardgen.check import load_checked, check_folder
-from cardgen.model.texts import printable
-from cardgen import serve
-from cardgen.load import schema
 from cardgen.build.cache import snapshot
+from cardgen.check import check_folder, load_checked, report
+from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
+from cardgen.inputs.paths import display_path
+from cardgen.layout import sheet as layout
+from cardgen.load import schema, spreadsheet
+from cardgen.model import sizes
+from cardgen.model.sizes import PAPERS_MM, PRINT_MODES, SPACINGS
+from cardgen.model.texts import printable
+from cardgen.render.write import output_dir
 
 DESCRIPTION = """\
 Make a print-and-play card game from a folder of YAML: card sheets ready to cut (with bleed,

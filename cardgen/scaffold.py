@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 from cardgen.errors import UsageError
-from cardgen.load import schema
 from cardgen.inputs.paths import CARD_DATA
+from cardgen.load import schema
 
 SHIPPED_GAMES = CARD_DATA
 STARTER = "starter"

@@ -21,18 +21,20 @@ import shutil
 import signal
 import tempfile
 import threading
+from collections.abc import Callable
 from datetime import datetime, timezone
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from cardgen.build import run as build, cache
 from cardgen import load
-from cardgen.errors import CardgenError, UsageError
-from cardgen.model.game import ERROR, INFO, WARNING, Finding
-from cardgen.inputs.paths import ART, TEMPLATES
+from cardgen.build import cache
+from cardgen.build import run as build
 from cardgen.check import check_game
+from cardgen.errors import CardgenError, UsageError
+from cardgen.inputs.paths import ART, TEMPLATES
+from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.render import card_images
 
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen

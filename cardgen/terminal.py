@@ -15,7 +15,7 @@ from cardgen.build.run import Event, Result
 from cardgen.model.texts import printable
 
 
-def display(stream: TextIO, title: str, outputs: int) -> "PlainDisplay":
+def display(stream: TextIO, title: str, outputs: int) -> PlainDisplay:
     """The display for a build of `outputs` outputs, shown on `stream`."""
     cls = LiveDisplay if is_terminal(stream) else PlainDisplay
     return cls(stream, title, outputs)
@@ -56,7 +56,7 @@ class PlainDisplay:
     def __init__(self, stream: TextIO, title: str, outputs: int):
         self.stream, self.title, self.outputs = stream, title, outputs
 
-    def __enter__(self) -> "PlainDisplay":
+    def __enter__(self) -> PlainDisplay:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -104,7 +104,7 @@ class LiveDisplay(PlainDisplay):
         self.tasks: dict = {}
         self.started: dict = {}
 
-    def __enter__(self) -> "LiveDisplay":
+    def __enter__(self) -> LiveDisplay:
         self.progress.start()
         self.overall = self.progress.add_task(self._plain(f"building {self.title}"), total=self.outputs)
         return self

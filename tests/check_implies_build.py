@@ -28,11 +28,12 @@ import shutil
 import sys
 import traceback
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
+
 from cardgen.check import load_checked
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +79,7 @@ _Loader.yaml_implicit_resolvers = {
 _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|false)$"), list("tf"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def base_data(game: Path) -> dict:
     """The game's YAML files as data (read once: every case starts from a copy)."""
     return {name: yaml.load((game / name).read_text(encoding="utf-8"), Loader=_Loader) for name in DATA_FILES}

@@ -10,14 +10,13 @@ import re
 import pypdf
 import pypdfium2
 import pytest
+from conftest import TINY_GAME, check, edit
 from PIL import Image
 
+from cardgen import load
 from cardgen.check import artfit
 from cardgen.layout import sheet as layout
-from cardgen import load
 from cardgen.render import cards
-
-from conftest import TINY_GAME, check, edit
 
 # the tiny game's cards are mini (44x63 mm): the design's 34.5 mm high art box prints this high
 ART_HEIGHT_IN = 34.5 * 63 / 88 / 25.4

@@ -7,10 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from conftest import report_for
 
 from cardgen.load import load_game
-
-from conftest import report_for
 
 # Basic's table: 90 cards, of which 8 puppies (6 Exploding, 1 Imploding, 1 Confusing; role losing)
 # and 2 Defuse (role saving); every player is also dealt 1 Defuse. The procedure takes out the

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import pypdf
+from conftest import TINY_GAME, page_texts
 
 from cardgen import cli
 from cardgen.render.cards import PLACEHOLDERS_NAMED
-
-from conftest import TINY_GAME, page_texts
 
 
 def run(capsys, *argv) -> tuple[int, str]:

@@ -10,21 +10,21 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from conftest import CARD_DATA, TINY_GAME, page_chars, words_in
 from PIL import Image
 
-from cardgen.layout import sheet as layout, textfit
 from cardgen import load
-from cardgen.model import markup
-from cardgen.inputs import symbols
-from cardgen.cli import main
-from cardgen.model.sizes import MM
-from cardgen.layout.sheet import Rect
-from cardgen.errors import BuildError, UsageError
-from cardgen.inputs.paths import ART
-from cardgen.render import cards
-
-from conftest import CARD_DATA, TINY_GAME, page_chars, words_in
 from cardgen.check import check_game
+from cardgen.cli import main
+from cardgen.errors import BuildError, UsageError
+from cardgen.inputs import symbols
+from cardgen.inputs.paths import ART
+from cardgen.layout import sheet as layout
+from cardgen.layout import textfit
+from cardgen.layout.sheet import Rect
+from cardgen.model import markup
+from cardgen.model.sizes import MM
+from cardgen.render import cards
 
 TOL = 0.1 * MM
 

@@ -6,13 +6,10 @@ import re
 import shutil
 
 import pytest
+from conftest import check, edit
 
 from cardgen import cli
 from cardgen.inputs.paths import ART
-
-from conftest import check, edit
-
-
 
 
 def line_of(path, text: str) -> int:

@@ -4,7 +4,6 @@ run that file by hand for thousands more), in chunks that the test workers share
 from __future__ import annotations
 
 import pytest
-
 from check_implies_build import run
 
 CASES = 300

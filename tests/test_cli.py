@@ -5,9 +5,9 @@ import json
 import subprocess
 import sys
 
-from cardgen import __version__ as cardgen_version
-
 from conftest import ROOT
+
+from cardgen import __version__ as cardgen_version
 
 
 def cardgen(*args):

@@ -9,11 +9,10 @@ import shutil
 
 import pdfplumber
 import pytest
-
-from cardgen import cli
-
 from conftest import TEST_DATA, check, edit, report_for
 from test_check_finds import assert_finding, line_of
+
+from cardgen import cli
 
 GAME = TEST_DATA / "courtly_coins"
 HAND = {2: 3, 3: 2, 4: 1}
@@ -73,7 +72,7 @@ def test_each_checklist_has_the_exact_counts_of_its_player_count(documents, play
     cards = f"{hand} card{'s' if hand > 1 else ''}"
     assert f"Each hand {cards}" in text and f"Each hand {cards} (" not in text  # said once: nothing more to it
     assert f"→ {cards} to each player" in text
-    assert re.search(rf"Tokens of Affection 13\b", text)
+    assert re.search(r"Tokens of Affection 13\b", text)
     assert re.search(rf"Coins {COINS[players]}\b", text)
     assert f"To win {TO_WIN[players]} Tokens of Affection" in text
     assert f"Each player 2 Coins ({COINS[players] - 2 * players} stay in the supply)" in text

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import re
 
-from cardgen import cli
-
 from conftest import ROOT
+
+from cardgen import cli
 
 BUILT_IN_SYMBOLS = sorted(p.stem for p in (ROOT / "art" / "symbols").glob("*.svg"))
 

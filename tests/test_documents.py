@@ -10,14 +10,13 @@ from pathlib import Path
 import pdfplumber
 import pypdf
 import pytest
+from conftest import CARD_DATA, TINY_GAME
 
 from cardgen import load
-from cardgen.inputs import paths
-from cardgen.errors import BuildError, UsageError
-from cardgen.render import documents
-
-from conftest import CARD_DATA, TINY_GAME
 from cardgen.check import check_game
+from cardgen.errors import BuildError, UsageError
+from cardgen.inputs import paths
+from cardgen.render import documents
 
 TOC_LINE = re.compile(r"^(\d+(?:\.\d+)*) (.+?) (\d+)$")
 

@@ -7,14 +7,13 @@ import json
 
 import pdfplumber
 import pytest
+from conftest import TEST_DATA, TINY_GAME, page_texts
 from PIL import Image, ImageChops, ImageStat
 
 from cardgen import load
+from cardgen.check import check_game
 from cardgen.cli import main
 from cardgen.render import cards
-
-from conftest import TEST_DATA, TINY_GAME, page_texts
-from cardgen.check import check_game
 
 TWO_BACKS = TEST_DATA / "two_backs"
 

@@ -11,15 +11,14 @@ import pdfplumber
 import pypdf
 import pypdfium2
 import pytest
+from conftest import CARD_DATA
 from PIL import Image, ImageChops, ImageStat
 
-from cardgen.layout import sheet as layout
 from cardgen import load
-from cardgen.inputs import symbols
-from cardgen.render import cards, documents
-
-from conftest import CARD_DATA
 from cardgen.check import check_game
+from cardgen.inputs import symbols
+from cardgen.layout import sheet as layout
+from cardgen.render import cards, documents
 
 SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
 FRACTIONAL_CARDS = re.compile(r"\b\d+\.\d+ cards?\b")

@@ -7,10 +7,9 @@ import re
 
 import pdfplumber
 import pytest
+from conftest import TEST_DATA, TINY_GAME, check, edit
 
 from cardgen import cli
-
-from conftest import TEST_DATA, TINY_GAME, check, edit
 
 CJK = "漢"  # U+6F22: no shipped font has it
 

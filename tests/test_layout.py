@@ -6,9 +6,9 @@ import itertools
 import pytest
 
 from cardgen.layout import sheet as layout
-from cardgen.model.sizes import MM
 from cardgen.layout.sheet import Rect
 from cardgen.model import sizes
+from cardgen.model.sizes import MM
 
 TOL = 0.1 * MM
 

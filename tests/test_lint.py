@@ -7,11 +7,10 @@ import subprocess
 import sys
 
 import pytest
+from conftest import CARD_DATA, report_for
 
 from cardgen.check import lint
 from cardgen.load import load_game
-
-from conftest import CARD_DATA, report_for
 
 PUPPY = "card_data/exploding_puppy"
 IN_PUPPY = "exploding_puppy"  # findings name files from the game folder's parent

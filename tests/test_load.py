@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import TEST_DATA
 
 from cardgen.load import fill_pattern, load_game
-from conftest import TEST_DATA
 
 # Chapter 3 of the Exploding Puppy rules v1.1: (name, color, associated number).
 CHAPTER_3 = [

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-
 from conftest import ROOT
 
 SOURCES = ("pyproject.toml", "README.md", "cardgen", "templates", "art", "card_data")

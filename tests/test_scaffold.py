@@ -1,10 +1,10 @@
 """`cardgen new`: a game folder that checks clean at once, or a copy of a shipped game."""
 from __future__ import annotations
 
+from conftest import CARD_DATA, report_for
+
 from cardgen import cli
 from cardgen.model.game import ERROR
-
-from conftest import CARD_DATA, report_for
 
 
 def new(capsys, monkeypatch, tmp_path, *argv) -> tuple[int, str, str]:

@@ -13,12 +13,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from conftest import CARD_DATA, ROOT, TEST_DATA
 
 from cardgen import cli
 from cardgen.load import Reader, load_game, schema
 from cardgen.model.game import ERROR
-
-from conftest import CARD_DATA, ROOT, TEST_DATA
 
 DEFAULT_LAYOUT = ROOT / "art" / "card-layout.yaml"  # every setting: a complete layout.yaml
 

@@ -12,16 +12,16 @@ from dataclasses import dataclass
 import pypdf
 import pypdfium2
 import pytest
+from conftest import TEST_DATA, TINY_GAME
 from pypdf.generic import ContentStream
 
-from cardgen.layout import sheet as layout, textfit
 from cardgen import load
-from cardgen.model.sizes import MM
+from cardgen.layout import sheet as layout
+from cardgen.layout import textfit
 from cardgen.layout.sheet import Rect
-from cardgen.render import cards
 from cardgen.model import sizes
-
-from conftest import TEST_DATA, TINY_GAME
+from cardgen.model.sizes import MM
+from cardgen.render import cards
 
 TWO_BACKS = TEST_DATA / "two_backs"  # the tiny game whose shields have a back of their own
 
@@ -33,7 +33,7 @@ COMBOS = [(size, paper, bleed, sizes.PRINT_MODES[n % 3], (0.6, -0.4) if n % 2 an
           for n, (size, paper, bleed) in enumerate(itertools.product(SIZES, PAPERS, BLEEDS))]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def two_backs_game():
     result = load.load_game(str(TWO_BACKS))
     assert result.ok
@@ -140,7 +140,7 @@ def close(a: Rect, b: Rect, tolerance: float) -> bool:
     return all(abs(u - v) <= tolerance for u, v in zip((a.x, a.y, a.w, a.h), (b.x, b.y, b.w, b.h)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def built(size, paper, bleed, mode, offset, spacing="gutter", count=None):
     """One sheet (faces and backs) of the tiny game's cards, and its pages walked."""
     game = two_backs_game()
@@ -472,7 +472,7 @@ def glyphs(pdf: bytes, number: int) -> list[Glyph]:
         document.close()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def one_card_per_color():
     """Exploding Puppy's first card of each color (gray, green and blue once had white names
     at 3.1 to 4.0:1), faces only, and where each card's name and effect text go."""

@@ -5,11 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from conftest import CARD_DATA
 
 from cardgen import cli
 from cardgen.load import load_game
-
-from conftest import CARD_DATA
 
 SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
 

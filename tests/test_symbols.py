@@ -7,14 +7,13 @@ import io
 import pathops
 import pdfplumber
 import pytest
+from conftest import TINY_GAME, report_for
 from fontTools.pens.recordingPen import DecomposingRecordingPen
 from fontTools.ttLib import TTFont
 
 from cardgen import load
 from cardgen.inputs import symbols
 from cardgen.render import documents
-
-from conftest import TINY_GAME, report_for
 
 
 def glyph_outline(font: TTFont, character: str) -> pathops.Path:

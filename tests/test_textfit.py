@@ -9,12 +9,11 @@ import dataclasses
 import re
 
 import pdfplumber
+from conftest import TEST_DATA, TINY_GAME, check, edit
 
 from cardgen import cli, load
-from cardgen.model.sizes import MM
 from cardgen.layout.textfit import CardText
-
-from conftest import TEST_DATA, TINY_GAME, check, edit
+from cardgen.model.sizes import MM
 
 LONG = " ".join(["Everything everywhere all at once."] * 12)
 NEEDS = re.compile(r"it needs ([\d.]+) pt, the smallest allowed is ([\d.]+) pt")

@@ -5,9 +5,9 @@ do."""
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from cardgen import load
 from cardgen.check import artfit, fit, glyphs, lint

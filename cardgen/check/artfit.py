@@ -8,11 +8,11 @@ unless the card says `low_res: ok`).
 from __future__ import annotations
 
 from cardgen.inputs import images
-from cardgen.model.sizes import MM, card_size_mm
-from cardgen.layout.sheet import Rect, cover
-from cardgen.model.game import ERROR, WARNING, Card, Finding, Game
 from cardgen.inputs.paths import game_roots
+from cardgen.layout.sheet import Rect, cover
 from cardgen.layout.textfit import Scale
+from cardgen.model.game import ERROR, WARNING, Card, Finding, Game
+from cardgen.model.sizes import MM, card_size_mm
 
 WARN_PPI = 300
 ERROR_PPI = 150

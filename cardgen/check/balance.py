@@ -9,8 +9,9 @@ With N cards in a shuffled draw pile, L of them losing:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from cardgen.model.game import Game
 

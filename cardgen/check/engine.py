@@ -13,11 +13,12 @@ composition is what a player can expect on average, and exact wherever no chance
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from cardgen.model import expressions
 from cardgen.check.balance import Balance, balance_of
+from cardgen.model import expressions
 from cardgen.model.game import (
     COMPONENT_COUNTS,
     ERROR,
@@ -208,7 +209,7 @@ def play_out(game: Game) -> tuple[list[SetupReport], list[Finding]]:
     return reports, _total_to_print(reports) + _unused_cards(game)
 
 
-def _total_to_print(reports: list["SetupReport"]) -> list[Finding]:
+def _total_to_print(reports: list[SetupReport]) -> list[Finding]:
     """One finding, at the setup that passes the limit, when all the setups print too many cards
     (and no setup is over its own limit, which says it better)."""
     if any(f.code == "too-many-to-print" for report in reports for f in report.findings):
@@ -589,7 +590,7 @@ def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
     return findings
 
 
-def _pile_checks(game, setup, players, piles: "_Piles", components: Mapping[str, ComponentCount],
+def _pile_checks(game, setup, players, piles: _Piles, components: Mapping[str, ComponentCount],
                  variables) -> list[Finding]:
     findings = []
     for check in game.checks:

@@ -7,9 +7,9 @@ import math
 
 from cardgen.check.glyphs import place_in_source
 from cardgen.inputs.paths import display_path
-from cardgen.model.sizes import MM, card_size_mm
 from cardgen.layout.textfit import BACK_TITLE_MIN, FAMILY, MEASURE_COLOR, SMALLEST, CardText
 from cardgen.model.game import ERROR, Card, Finding, Game
+from cardgen.model.sizes import MM, card_size_mm
 
 TEXT_TOO_LONG = "text-does-not-fit"
 

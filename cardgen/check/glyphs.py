@@ -11,17 +11,18 @@ font covers is an error at its file:line:column, naming the text and the charact
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
-from cardgen.model import markup
-from cardgen.inputs import symbols
 from cardgen.check.lint import in_file, in_passage
-from cardgen.model.game import ERROR, Finding, Game, Where
-from cardgen.inputs.paths import display_path
+from cardgen.inputs import symbols
 from cardgen.inputs.fonts import document_font, document_fonts
+from cardgen.inputs.paths import display_path
 from cardgen.layout.textfit import run_role
+from cardgen.model import markup
+from cardgen.model.game import ERROR, Finding, Game, Where
 
 MISSING_GLYPH, BAD_FONT = "missing-glyph", "bad-font"
 NAMED = 5  # characters named in one finding

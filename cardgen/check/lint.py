@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
 
+from cardgen.check.engine import PlayerCount, SetupReport
 from cardgen.inputs import images
 from cardgen.model import markup
 from cardgen.model.game import (
@@ -37,8 +38,6 @@ from cardgen.model.game import (
     Waiver,
     Where,
 )
-from cardgen.check.engine import PlayerCount, SetupReport
-
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
@@ -318,7 +317,7 @@ class Spotted:
 
 
 
-def check_text(game: Game, setups: Sequence["SetupReport"]) -> list[Finding]:
+def check_text(game: Game, setups: Sequence[SetupReport]) -> list[Finding]:
     """Every text finding of the game, waivers applied (a waived finding becomes a note). The
     setup figures in the text are read against the engine's reports of the setups."""
     names = Names(game)
@@ -375,13 +374,13 @@ def _figure(word: str) -> int:
     return int(word) if word.isdigit() else NUMBER_WORDS[word.casefold()]
 
 
-def _in_scope(setups: Sequence["SetupReport"], text: Text) -> list["SetupReport"]:
+def _in_scope(setups: Sequence[SetupReport], text: Text) -> list[SetupReport]:
     if text.setup:
         return [s for s in setups if s.setup.id == text.setup.id]
     return list(setups)
 
 
-def _figures(text: Text, setups: Sequence["SetupReport"]) -> list[Spotted]:
+def _figures(text: Text, setups: Sequence[SetupReport]) -> list[Spotted]:
     out = []
     for sentence in _SENTENCE.finditer(text.value):
         out += _deal_figures(text, sentence, setups)
@@ -389,7 +388,7 @@ def _figures(text: Text, setups: Sequence["SetupReport"]) -> list[Spotted]:
     return out
 
 
-def _step_counts(played: "PlayerCount", wanted) -> list[int]:
+def _step_counts(played: PlayerCount, wanted) -> list[int]:
     """The counts of the steps picked by `wanted`, as the engine carried them out."""
     return [s.count for s in played.steps if wanted(s.step)]
 
@@ -402,7 +401,7 @@ def _sets_aside(step) -> bool:
     return step.action == "move" and step.count is not None and step.target not in ("deck", "hands")
 
 
-def _deal_figures(text: Text, sentence: re.Match, setups: Sequence["SetupReport"]) -> list[Spotted]:
+def _deal_figures(text: Text, sentence: re.Match, setups: Sequence[SetupReport]) -> list[Spotted]:
     out = []
     for match in _DEAL.finditer(sentence.group()):
         said = _figure(match.group(1))
@@ -419,7 +418,7 @@ def _deal_figures(text: Text, sentence: re.Match, setups: Sequence["SetupReport"
     return out
 
 
-def _set_aside_figures(text: Text, sentence: re.Match, setups: Sequence["SetupReport"]) -> list[Spotted]:
+def _set_aside_figures(text: Text, sentence: re.Match, setups: Sequence[SetupReport]) -> list[Spotted]:
     words = sentence.group()
     below, cards = _BELOW.search(words), _CARDS.search(words)
     if not below or not cards or "aside" not in words.casefold():

@@ -3,19 +3,13 @@ putting text that comes from game data on a terminal."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
+from cardgen.check import Checked
 from cardgen.check.engine import GameReport, SetupReport, figure, known_table
 from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game
 from cardgen.model.texts import players_label
-from cardgen.check import Checked
-
-
-
-
-
-
 
 
 @dataclass
@@ -55,14 +49,14 @@ def game_listing(name: str, game: Game | None) -> str:
     return "\n".join(lines)
 
 
-def check_as_json(checked: "Checked") -> str:
+def check_as_json(checked: Checked) -> str:
     """`cardgen check --json`: the engine's report, or the findings of a game that does not load."""
     data = checked.report.as_dict() if checked.report else {
         "game": checked.name, "setups": [], "findings": [f.as_dict() for f in checked.load_findings]}
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def check_as_text(checked: "Checked") -> str:
+def check_as_text(checked: Checked) -> str:
     """`cardgen check`: the engine's report, or the findings of a game that does not load."""
     if checked.report:
         return as_text(checked.report)

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from cardgen.inputs.paths import inside
-
 
 MAX_FONT_BYTES = 30 * 1024 * 1024
 

@@ -10,7 +10,6 @@ from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import ART
 from cardgen.model.game import Game
 
-
 FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2")
 
 

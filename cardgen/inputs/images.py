@@ -16,8 +16,8 @@ import math
 import os
 import re
 from collections import OrderedDict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from cardgen.errors import BuildError
 from cardgen.inputs.files import UnreadableInput, read_input

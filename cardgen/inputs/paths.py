@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import io
 import math
 import re
+from collections.abc import Iterable
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Iterable
 
 from cardgen.inputs import images
 from cardgen.inputs.files import UnreadableInput, read_input
@@ -112,7 +112,7 @@ def check_svg(path: Path) -> str:
     return text
 
 
-@lru_cache(maxsize=None)
+@cache
 def drawing(path: Path):
     """The symbol as a ReportLab drawing (what the card renderer draws), parsed from the checked
     text: svglib would otherwise read the images, entities and files a symbol points to."""
@@ -287,7 +287,7 @@ class _Style:
                                  "stroke-linecap": "butt", "stroke-linejoin": "miter", "stroke-miterlimit": "4"}
         self.transform = transform or Identity
 
-    def child(self, element) -> "_Style":
+    def child(self, element) -> _Style:
         values = dict(self.values)
         declarations = (d.split(":", 1) for d in element.get("style", "").split(";") if ":" in d)
         own = {**element.attrib, **{k.strip(): v.strip() for k, v in declarations}}

@@ -6,13 +6,19 @@ PDF readers see it. Nothing here draws; `render.cards` paints into these rectang
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
+
 from cardgen.model.sizes import (
-    DEFAULT_BLEED_MM, DEFAULT_CARD_SIZE, MM, PRINT_MODES, SPACINGS, card_size_mm,
+    DEFAULT_BLEED_MM,
+    DEFAULT_CARD_SIZE,
+    MM,
+    PRINT_MODES,
+    SPACINGS,
+    card_size_mm,
     paper_size_mm,
 )
-
 
 PRINT_EDGE_MM = 5.0  # home printers leave the paper's edge blank: nothing is drawn this close to it
 MARK_GAP_MM = 0.5  # crop marks start this far outside the bleed...
@@ -39,13 +45,13 @@ class Rect:
     def top(self) -> float:
         return self.y + self.h
 
-    def grow(self, left: float, bottom: float, right: float, top: float) -> "Rect":
+    def grow(self, left: float, bottom: float, right: float, top: float) -> Rect:
         return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
 
-    def inset(self, d: float) -> "Rect":
+    def inset(self, d: float) -> Rect:
         return self.grow(-d, -d, -d, -d)
 
-    def moved(self, dx: float, dy: float) -> "Rect":
+    def moved(self, dx: float, dy: float) -> Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
 

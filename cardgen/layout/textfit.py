@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Callable, Mapping
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER
@@ -23,14 +23,14 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph
 
-from cardgen.model import markup
 from cardgen.inputs import symbols
-from cardgen.model.sizes import MM
-from cardgen.layout.sheet import Rect
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
-from cardgen.model.game import BuildError, Card, Game, Layout
 from cardgen.inputs.paths import ART
 from cardgen.layout.reportlab_config import reproducible
+from cardgen.layout.sheet import Rect
+from cardgen.model import markup
+from cardgen.model.game import BuildError, Card, Game, Layout
+from cardgen.model.sizes import MM
 
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 SMALLEST = 1.0  # the smallest size a finding measures: the layout's min_size cannot go below it
@@ -60,7 +60,7 @@ class Fonts:
         return self.roles[role]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _register_font(path: Path) -> str:
     """ReportLab font name from the file's content, so equal fonts give equal PDFs anywhere."""
     try:
@@ -83,7 +83,7 @@ class Scale:
     sy: float
 
     @classmethod
-    def of(cls, design: Layout, card_w: float, card_h: float) -> "Scale":
+    def of(cls, design: Layout, card_w: float, card_h: float) -> Scale:
         size = design["design"]
         return cls(card_w, card_h, card_w / (size["width"] * MM), card_h / (size["height"] * MM))
 
@@ -242,12 +242,12 @@ class CardText:
         return _fits(markup.escape(text), self.style(spec, hex_color)(size), box.w, box.h, max_lines=1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _style_factory(font: str, family: str, leading: float, hex_color: str, split_words: bool = False):
     """Paragraph styles by size, for one font and color (styles are reused across cards).
     Words are only split across lines when `split_words` (a last resort for names)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def at(size: float) -> ParagraphStyle:
         # <b>/<i> inside the text map through the body family; the base font may differ (titles)
         return ParagraphStyle(f"{font}-{size}", fontName=font, fontSize=size, leading=size * leading,
@@ -319,13 +319,13 @@ def _word_widths(runs: list[tuple[str, str]], size: float) -> tuple[list[float],
     return words, space * size
 
 
-@lru_cache(maxsize=None)
+@cache
 def _character_widths(font: str) -> Callable[[str], float]:
     """A character's advance at size 1 in a registered font, as ReportLab measures it."""
     face = pdfmetrics.getFont(font).face
     widths, default = face.charWidths, face.defaultWidth
 
-    @lru_cache(maxsize=None)
+    @cache
     def width(character: str) -> float:
         return widths.get(ord(character), default) * 0.001
 

@@ -12,23 +12,35 @@ import difflib
 import math
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 
-from cardgen.model import expressions
-from cardgen.inputs import images
 from cardgen.errors import UsageError
+from cardgen.inputs import images
 from cardgen.inputs.files import UnreadableInput, read_input
-from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
 from cardgen.inputs.paths import ART, CARD_DATA, display_path, inside
-
+from cardgen.load import schema
 from cardgen.load.cheatsheet import read_reference
 from cardgen.load.layout import read_layout
+from cardgen.load.schema import (
+    HEX_PATTERN,
+    ID_PATTERN,
+    INT_PATTERN,
+    KIND_ROLES,
+    LEVELS,
+    MAX_COUNT,
+    MAX_PLAYERS,
+    MAX_TEXT,
+    Fields,
+    Values,
+)
 from cardgen.load.symbol_checks import symbol_findings
+from cardgen.model import expressions
 from cardgen.model.game import (
     COMPONENT_COUNTS,
     ERROR,
@@ -58,19 +70,7 @@ from cardgen.model.game import (
     sheet_file_name,
     slugify,
 )
-from cardgen.load import schema
-from cardgen.load.schema import (
-    HEX_PATTERN,
-    ID_PATTERN,
-    INT_PATTERN,
-    KIND_ROLES,
-    LEVELS,
-    MAX_COUNT,
-    MAX_PLAYERS,
-    MAX_TEXT,
-    Fields,
-    Values,
-)
+from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
 
 DEFAULT_GAME = "exploding_puppy"
 MAX_FILE_BYTES = 2_000_000
@@ -166,7 +166,7 @@ def unusable_character(value: str) -> str:
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
-def _leads_out(reader: "Reader", folder: Path) -> bool:
+def _leads_out(reader: Reader, folder: Path) -> bool:
     """A game file that is a symlink leading out of the game folder is an error, never read."""
     if inside(reader.path, [folder]):
         return False
@@ -655,7 +655,7 @@ class _GameBuilder:
         return self._identified(node, schema.KIND, lambda ident, m: Kind(
             ident, m.read("name", ""), m.read("meaning", ""), self._role(m), self._back_id(self.g, m.get("back"))))
 
-    def _back_id(self, reader: "Reader", node) -> str | None:
+    def _back_id(self, reader: Reader, node) -> str | None:
         """A color's, kind's or card's back: the id of one of game.yaml's backs."""
         ident = reader.text(node, "back")
         if not ident:

@@ -2,15 +2,17 @@
 other keys stay free data for a game's own templates."""
 from __future__ import annotations
 
-from cardgen.model.game import CheatSheet, ComboRow, Combos, SheetSection
 from cardgen.load.schema import (
     CHEATSHEET,
-    CHEATSHEET_GROUP_BY as GROUP_BY,
     COMBO_ROW,
     COMBOS,
     REFERENCE,
     SHEET_SECTION,
 )
+from cardgen.load.schema import (
+    CHEATSHEET_GROUP_BY as GROUP_BY,
+)
+from cardgen.model.game import CheatSheet, ComboRow, Combos, SheetSection
 
 
 def read_reference(reader, node, game_title: str) -> tuple[CheatSheet | None, dict]:

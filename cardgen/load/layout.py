@@ -8,16 +8,17 @@ where it is typed, so the renderer receives a design it can draw.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
-from cardgen.model.game import Layout
 from cardgen.inputs.paths import ART, inside
 from cardgen.load.schema import AUTO, Field, Fields, HexColor, Number, Text
+from cardgen.model.game import Layout
 
 DEFAULT_LAYOUT = ART / "card-layout.yaml"
 SHARED_FONTS = ART / "fonts"

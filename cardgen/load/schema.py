@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from cardgen.model import expressions
-from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
-from cardgen.model.game import AUTO, LEVELS
 from cardgen.inputs.paths import SCHEMAS
+from cardgen.model import expressions
+from cardgen.model.game import AUTO, LEVELS
+from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
 
 MAX_TEXT = 4000
 MAX_NAME = 80

@@ -19,9 +19,9 @@ from pathlib import Path
 import yaml
 
 from cardgen.errors import UsageError
-from cardgen.model.game import Finding
 from cardgen.load import INT_PATTERN, MAX_NODES, UNUSABLE_CHARACTER, Reader, unusable_character
 from cardgen.load.schema import CARD, CARDS, RANGE
+from cardgen.model.game import Finding
 
 CARD_COLUMNS = tuple(CARD.fields)
 LIST_COLUMNS = ("kind", "tags")

@@ -3,12 +3,12 @@ be drawn, with the same code (cardgen/symbols.py) the card sheets and the docume
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
-from cardgen.model import markup
 from cardgen.inputs import symbols
-from cardgen.model.game import ERROR, WARNING, Finding, Game, Where
 from cardgen.inputs.paths import display_path
+from cardgen.model import markup
+from cardgen.model.game import ERROR, WARNING, Finding, Game, Where
 
 STAR = "star"  # drawn below the symbol of cards with `star: true`
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import yaml
 
-from cardgen.model.sizes import CARD_SIZES_MM
-from cardgen.model.game import Finding
 from cardgen.inputs.paths import ART
 from cardgen.load import Reader, _did_you_mean
 from cardgen.load.schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET
+from cardgen.model.game import Finding
+from cardgen.model.sizes import CARD_SIZES_MM
 from cardgen.model.targets import CardPixels, Target, TtsSheet
 
 SHIPPED = ART / "export-targets.yaml"

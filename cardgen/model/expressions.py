@@ -6,7 +6,8 @@ data can never call into Python.
 from __future__ import annotations
 
 import ast
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 VARIABLES = ("players", "hand")
 FUNCTIONS = {"min": min, "max": max}

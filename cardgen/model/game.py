@@ -1,10 +1,11 @@
 """The game model: frozen dataclasses built by `load` and read by every later stage."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from cardgen.errors import BuildError, UsageError  # noqa: F401 - the stages raise data problems as model.BuildError
 from cardgen.model.targets import Target

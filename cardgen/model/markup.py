@@ -9,8 +9,8 @@ always well nested.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import Callable, Iterator
 
 from markdown_it import MarkdownIt
 

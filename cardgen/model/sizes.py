@@ -4,8 +4,8 @@ Everything in millimetres unless named otherwise; one place for every default a 
 loader or a renderer falls back on."""
 from __future__ import annotations
 
-from typing import Any, Mapping
-
+from collections.abc import Mapping
+from typing import Any
 
 MM = 72 / 25.4  # points per millimetre
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from cardgen.model.sizes import CARD_SIZES_MM, card_size_mm
 
 

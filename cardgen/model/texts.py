@@ -5,7 +5,6 @@ import re
 
 from cardgen.model.game import Setup
 
-
 # C0 and C1 control characters (but line feed and tab) and the bidirectional overrides and
 # isolates: text from a game folder could otherwise clear the screen, move the cursor or
 # reorder a line on the terminal that shows it. Lone surrogates cannot be written at all.

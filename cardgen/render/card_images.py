@@ -8,11 +8,11 @@ import pypdfium2
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.model.sizes import MM, card_size_mm
-from cardgen.layout.sheet import Sheet
-from cardgen.model.targets import CardPixels
-from cardgen.model.game import BuildError, Card, Game
 from cardgen.layout.reportlab_config import reproducible
+from cardgen.layout.sheet import Sheet
+from cardgen.model.game import BuildError, Card, Game
+from cardgen.model.sizes import MM, card_size_mm
+from cardgen.model.targets import CardPixels
 from cardgen.render import cards as card_sheets
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
@@ -18,18 +19,17 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from cardgen.inputs import images, symbols
-from cardgen.layout import sheet as layout
-from cardgen.model import markup
 from cardgen.check.engine import SetupReport
-from cardgen.model.sizes import MM
-from cardgen.layout.sheet import Rect, Sheet
-from cardgen.model.game import AUTO, Back, BuildError, Card, Color, Game, sheet_file_name
-from cardgen.layout.reportlab_config import reproducible
+from cardgen.inputs import images, symbols
 from cardgen.inputs.paths import game_roots
+from cardgen.layout import sheet as layout
+from cardgen.layout.reportlab_config import reproducible
+from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import INLINE_SYMBOL, CardText, Fonts, ink_extent
+from cardgen.model import markup, sizes
+from cardgen.model.game import AUTO, Back, BuildError, Card, Color, Game, sheet_file_name
+from cardgen.model.sizes import MM
 from cardgen.render.write import atomic_write, output_dir
-from cardgen.model import sizes
 
 PNG_DPI = 150
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
@@ -118,7 +118,7 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
     return buffer.getvalue()
 
 
-def _place_backs(canvas: Canvas, painter: "CardPainter", sheet: Sheet, page: list[Card],
+def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[Card],
                  placed: list[tuple[Rect, Rect]]) -> None:
     """Each card's own back where it lands behind its face."""
     for card, (slot, cell) in zip(page, placed):
@@ -170,7 +170,7 @@ HINTS = {
 SCALE_HINT = "Print at 100 % / actual size (no fit to page): the scale must measure 50 mm and 2 in."
 
 
-def _canvas(game: Game, sheet: Sheet, fonts: "Fonts", what: str, backs: bool) -> tuple[Canvas, io.BytesIO]:
+def _canvas(game: Game, sheet: Sheet, fonts: Fonts, what: str, backs: bool) -> tuple[Canvas, io.BytesIO]:
     """A canvas whose document says what it is, embeds every font it names (the text font is the
     initial font, not Helvetica) and asks viewers to print at 100 % on the mode's duplex edge."""
     buffer = io.BytesIO()
@@ -234,7 +234,7 @@ def _draw_fold_line(canvas: Canvas, sheet: Sheet) -> None:
     canvas.restoreState()
 
 
-def _draw_print_hint(canvas: Canvas, sheet: Sheet, fonts: "Fonts", backs: bool) -> None:
+def _draw_print_hint(canvas: Canvas, sheet: Sheet, fonts: Fonts, backs: bool) -> None:
     """In the strip outside the cards: a scale of 50 mm above and 2 in below one line, then how
     to print. Upright strips read from bottom to top."""
     box = sheet.info_box()

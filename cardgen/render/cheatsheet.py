@@ -28,18 +28,18 @@ cheatsheet-pocket.pdf (one page of card-sized copies to cut out, one per player)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from markupsafe import Markup
 
-from cardgen.model.sizes import CARD_SIZES_MM, PAPERS_MM, card_size_mm
 from cardgen.check.engine import GameReport, SetupReport
 from cardgen.model.game import BuildError, Card, CheatSheet, Color, Game
+from cardgen.model.sizes import CARD_SIZES_MM, PAPERS_MM, card_size_mm
 from cardgen.model.texts import players_label
-from cardgen.render.write import atomic_write
 from cardgen.render import documents
+from cardgen.render.write import atomic_write
 
 TEMPLATE = "cheatsheet.html"
 POCKET_MIN_MM = CARD_SIZES_MM["poker"]  # smaller cards would be unreadable: pocket copies are at least this

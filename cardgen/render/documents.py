@@ -18,8 +18,8 @@ import os
 import re
 import traceback
 import types
-from dataclasses import dataclass, field
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -31,25 +31,26 @@ import jinja2.visitor
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from cardgen.inputs import images, symbols
-from cardgen.model import markup
-from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
-from cardgen.model.sizes import PAPERS_MM, card_size_mm
 from cardgen.check.engine import GameReport, PlayerCount, SetupReport, StepReport
+from cardgen.check.report import component_rows
+from cardgen.inputs import fonts, images, symbols
+from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import (
     TEMPLATES as SHARED_TEMPLATES,
+)
+from cardgen.inputs.paths import (
     display_path,
     game_roots,
     inside,
     local_file,
     shortened,
 )
+from cardgen.model import markup
 from cardgen.model.game import BuildError, Card, Color, Game, Setup, Variation
-from cardgen.check.report import component_rows
+from cardgen.model.sizes import PAPERS_MM, card_size_mm
 from cardgen.model.texts import players_label
-from cardgen.render.write import atomic_write
-from cardgen.inputs import fonts
 from cardgen.render import card_images
+from cardgen.render.write import atomic_write
 
 MAX_CSS_BYTES = 1024 * 1024
 # WeasyPrint warnings about the machine, not the document: not build failures
@@ -575,7 +576,7 @@ class Part:
     level: int
     title: str
     prose: str = ""
-    children: list["Part"] = field(default_factory=list)
+    children: list[Part] = field(default_factory=list)
     number: str = ""
     html: Markup = Markup("")
     color: Color | None = None
@@ -818,7 +819,7 @@ DIAGRAM_WIDTH_MM, DIAGRAM_DPI = 56, 300
 def example_card_url(game: Game) -> str:
     """The URL the rulebook shows the example card under: the fetcher draws it (card_images)."""
     card = _example_card(game)
-    digest = hashlib.sha256(f"{game.id}\0{card.id if card else ''}".encode("utf-8")).hexdigest()[:16]
+    digest = hashlib.sha256(f"{game.id}\0{card.id if card else ''}".encode()).hexdigest()[:16]
     return f"{GENERATED}:card-{digest}.png"
 
 

@@ -24,11 +24,11 @@ from pathlib import Path
 
 from PIL import Image
 
+from cardgen.model.game import BuildError, Card, Game
 from cardgen.model.sizes import card_size_mm
 from cardgen.model.targets import CardPixels, Target
-from cardgen.model.game import BuildError, Card, Game
-from cardgen.render.write import atomic_write
 from cardgen.render import card_images
+from cardgen.render.write import atomic_write
 
 TTS_FIRST_ID = 100  # TTS card ids are deck number * 100 + slot
 JPEG_QUALITY = 92

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from conftest import TINY_GAME, page_texts
 
 from cardgen import load
+from cardgen.check import check_game
 from cardgen.model.game import BuildError
 from cardgen.render import documents
-from conftest import TINY_GAME, page_texts
-from cardgen.check import check_game
 
 
 def checked(folder):

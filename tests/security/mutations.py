@@ -16,12 +16,12 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.layout import sheet as layout
 from cardgen import load
+from cardgen.check import check_game
 from cardgen.cli import main
 from cardgen.errors import CardgenError
 from cardgen.inputs.paths import ART
-from cardgen.check import check_game
+from cardgen.layout import sheet as layout
 
 TINY_GAME = Path(__file__).resolve().parent.parent / "data" / "tiny_game"
 CASE_SECONDS = 30  # the longest any one input may take

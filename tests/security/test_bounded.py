@@ -15,12 +15,12 @@ import signal
 
 import pypdf
 import pytest
+from conftest import TINY_GAME
 from fontTools.ttLib import TTFont
 
+from cardgen import load
 from cardgen.build import run as build
 from cardgen.check import engine
-from cardgen import load
-from conftest import TINY_GAME
 from security.conftest import attempt, huge_png, outputs, png_bytes, refused, set_card
 from security.test_failures import run
 

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TINY_GAME
 
 from cardgen.build.run import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
-from conftest import ROOT, TINY_GAME
-from security.test_failures import run
 from cardgen.check import load_checked
+from security.test_failures import run
 
 OLD = {"rulebook.pdf": b"%PDF-1.4 the last good rulebook", "checklists.pdf": b"%PDF-1.4 the last good checklists",
        "cards-starter.pdf": b"%PDF-1.4 the last good card sheets"}

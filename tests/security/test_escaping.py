@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from conftest import TINY_GAME
 
 from cardgen import load
-from conftest import TINY_GAME
 from security.conftest import attempt, pdf_text
 
 NAME = '<font color="[[[1]]]">Evil</font>'

@@ -7,9 +7,9 @@ import contextlib
 import io
 
 import pytest
+from conftest import TINY_GAME
 
 from cardgen.cli import main
-from conftest import TINY_GAME
 from security.conftest import outputs, refused, set_card
 
 

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from conftest import CARD_DATA, TINY_GAME
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardgen.cli import main
-from conftest import CARD_DATA, TINY_GAME
 
 FILES = ("game.yaml", "cards.yaml", "setups.yaml")
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

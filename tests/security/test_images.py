@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from conftest import TINY_GAME
+
 from security.conftest import attempt, huge_png, png_bytes, refused, set_card, timed
 
 

@@ -6,14 +6,13 @@ from __future__ import annotations
 import time
 
 import pytest
-
-from cardgen.check import engine
-from cardgen import load
-from cardgen.model.game import BuildError
 from conftest import TINY_GAME
+
+from cardgen import load
+from cardgen.check import check_game, engine
+from cardgen.model.game import BuildError
 from security.conftest import attempt, checked, outputs, refused, set_card, timed
 from security.test_failures import run
-from cardgen.check import check_game
 
 
 def test_a_setup_that_would_print_a_million_cards_is_refused_fast(game_copy, tmp_path):

@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_GAME
+
 from security.conftest import attempt, outputs, pdf_streams, pdf_text, refused, set_card
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,8 +3,8 @@ requests it gets; every way a game folder can name a URL must give a clear error
 from __future__ import annotations
 
 import pytest
-
 from conftest import TINY_GAME
+
 from security.conftest import attempt, png_bytes, refused, set_card
 
 URLS = {

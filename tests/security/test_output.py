@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TINY_GAME
 
 from cardgen.render import write
-from conftest import ROOT, TINY_GAME
 from security.conftest import set_card
 from security.test_failures import run
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from conftest import TINY_GAME
+
 from security.conftest import attempt, pdf_text, refused
 
 INJECTED = "{{ 7*191 }}"  # 1337 if it were ever evaluated
