@@ -21,10 +21,11 @@ from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
 
+from cardgen.errors import BuildError
 from cardgen.inputs import images
 from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import ART, inside
-from cardgen.model.game import BuildError, Game
+from cardgen.model.game import Game
 
 SHARED_SYMBOLS = ART / "symbols"
 FONT_FAMILY = "CardgenSymbols"
@@ -192,6 +193,7 @@ def symbol_font(game: Game, names: Iterable[str] | None = None) -> bytes:
     files = []
     for name, character in sorted(chosen.items()):
         path = symbol_path(game, name)
+        assert path is not None, name  # code_points names only symbols that have a file
         info = path.stat()
         files.append((ord(character), path, info.st_mtime_ns, info.st_size))
     return _font(tuple(files))
@@ -265,13 +267,21 @@ def _draw_symbol(path: Path, pen) -> tuple[float, float, float, float] | None:
     return bounds
 
 
+def _leading_number(text: str) -> float:
+    """The number a length starts with ('12px' is 12)."""
+    found = _NUMBER.match(text)
+    if found is None:
+        raise ValueError(f"'{text}' is not a length")
+    return float(found.group())
+
+
 def _view_box(root) -> tuple[float, float, float, float]:
     box = root.get("viewBox")
     if box:
         x, y, width, height = (float(n) for n in _NUMBER.findall(box))
     else:
         x = y = 0.0
-        width, height = (float(_NUMBER.match(root.get(a, "")).group()) for a in ("width", "height"))
+        width, height = (_leading_number(root.get(a, "")) for a in ("width", "height"))
     if width <= 0 or height <= 0:
         raise ValueError("the viewBox has no size")
     return x, y, width, height
@@ -316,7 +326,7 @@ def _shapes(element, style: _Style):
                 yield _outline(child, own, evenodd=own.values["fill-rule"] == "evenodd")
             if stroke:
                 line = _outline(child, own, evenodd=False, transformed=False)
-                width = float(_NUMBER.match(own.values["stroke-width"]).group())
+                width = _leading_number(own.values["stroke-width"])
                 caps, joins = _caps_and_joins()
                 line.stroke(width, caps[own.values["stroke-linecap"]], joins[own.values["stroke-linejoin"]],
                             float(own.values["stroke-miterlimit"]))
