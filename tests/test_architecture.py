@@ -1,0 +1,106 @@
+"""The stage packages keep their order: no import circle, no import from a lower stage to a
+higher one, no cardgen import hidden inside a function, no module over 600 lines
+(docs/architecture.md)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "cardgen"
+# each stage may import the stages before it; the faces (cardgen's top-level modules) any stage
+STAGES = ("errors", "model", "inputs", "layout", "load", "check", "render", "build")
+MAX_LINES = 600
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if path.name == "__init__.py" else parts)
+
+
+def is_module(name: str) -> bool:
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def cardgen_imports(tree: ast.AST) -> list[tuple[ast.stmt, str]]:
+    """(statement, imported module) for every import of a cardgen module."""
+    found: list[tuple[ast.stmt, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("cardgen"):
+            module = node.module or ""
+            submodules = [f"{module}.{alias.name}" for alias in node.names if is_module(f"{module}.{alias.name}")]
+            found += [(node, name) for name in submodules or [module]]
+        elif isinstance(node, ast.Import):
+            found += [(node, alias.name) for alias in node.names if alias.name.startswith("cardgen")]
+    return found
+
+
+def stage(module: str) -> int | None:
+    """The stage's place in STAGES; None for the faces (cli, serve, terminal, scaffold)."""
+    if module == "cardgen":
+        return 0  # the package itself holds only its version
+    parts = module.split(".")
+    name = parts[1] if len(parts) > 1 else ""
+    return STAGES.index(name) if name in STAGES else None
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
+GRAPH = {name: {target for _, target in cardgen_imports(tree)} for name, tree in TREES.items()}
+
+
+def test_the_stages_exist_with_their_modules():
+    assert {stage(name) for name in MODULES} >= set(range(len(STAGES)))
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_a_module_imports_only_its_own_stage_and_those_before_it(module):
+    own = stage(module)
+    if own is None:
+        return  # a face may call any stage
+    upward = sorted(target for target in GRAPH[module] if stage(target) is None or stage(target) > own)
+    assert not upward, f"{module} ({STAGES[own]}) imports from a later stage: {upward}"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_cardgen_import_hides_inside_a_function(module):
+    hidden = [(node.lineno, target) for node, target in cardgen_imports(TREES[module]) if node.col_offset > 0]
+    assert not hidden, f"{module} imports inside a block: {hidden}"
+
+
+def test_the_import_graph_has_no_circle():
+    state: dict[str, str] = {}
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = "open"
+        for target in sorted(GRAPH.get(module, ())):
+            if target == module or target not in GRAPH:
+                continue
+            if state.get(target) == "open":
+                circle = path[path.index(target):] + [target]
+                raise AssertionError("import circle: " + " -> ".join(circle))
+            if target not in state:
+                visit(target, path + [target])
+        state[module] = "done"
+
+    for module in sorted(GRAPH):
+        if module not in state:
+            visit(module, [module])
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_is_over_600_lines(module):
+    lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{module} has {lines} lines"
+
+
+def test_the_checker_catches_what_it_looks_for(tmp_path):
+    """The graph rules above see real violations (so they cannot pass by looking at nothing)."""
+    tree = ast.parse("def f():\n    from cardgen.build import cache\nfrom cardgen.render import write\n")
+    imports = cardgen_imports(tree)
+    assert sorted((node.col_offset > 0, target) for node, target in imports) == [
+        (False, "cardgen.render.write"), (True, "cardgen.build.cache")]
+    assert stage("cardgen.build.cache") > stage("cardgen.model.game")
+    assert stage("cardgen.cli") is None
