@@ -49,7 +49,7 @@ from cardgen.build import cache
 from cardgen.check import engine
 from cardgen.layout import sheet as layout
 from cardgen import load
-from cardgen.check.engine import GameReport
+from cardgen.check.reports import GameReport
 from cardgen.errors import BuildError, CardgenError, UsageError
 from cardgen.model.game import ERROR, Finding, Game, slugify
 from cardgen.render.write import atomic_write, output_dir

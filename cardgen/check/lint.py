@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cardgen.check.engine import PlayerCount, SetupReport
+from cardgen.check.reports import PlayerCount, SetupReport
 from cardgen.inputs import images
 from cardgen.model import markup
 from cardgen.model.game import (

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardgen.check import Checked
-from cardgen.check.engine import GameReport, SetupReport, figure, known_table
+from cardgen.check.engine import known_table
+from cardgen.check.reports import GameReport, SetupReport, figure
 from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game
 from cardgen.model.texts import players_label
 

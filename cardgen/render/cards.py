@@ -19,7 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from cardgen.check.engine import SetupReport
+from cardgen.check.reports import SetupReport
 from cardgen.inputs import images, symbols
 from cardgen.inputs.paths import game_roots
 from cardgen.layout import sheet as layout

@@ -31,8 +31,8 @@ import jinja2.visitor
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from cardgen.check.engine import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.check.report import component_rows
+from cardgen.check.reports import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.inputs import fonts, images, symbols
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import (

@@ -1,0 +1,166 @@
+"""reports: what the engine found for each setup and player count, as the documents, the terminal
+and the JSON report read it."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardgen.check.balance import Balance
+from cardgen.model.game import ERROR, Component, Finding, Game, Setup, Step
+
+EPSILON = 1e-6
+
+
+@dataclass
+class StepReport:
+    """One setup step as carried out at a player count (steps whose `when` is false are left out)."""
+
+    step: Step
+    count: int | None  # the step's count at this player count (each player's when it deals to each); None: all
+    moved: float  # the cards it moved in all (on average, where they are picked at random)
+    dealt_each: float  # the cards it gave each player
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"action": self.step.action, "from": self.step.source, "to": self.step.target,
+                "text": self.step.text, "count": self.count, "moved": figure(self.moved)}
+
+
+@dataclass
+class ComponentCount:
+    """A component (coins, tokens...) at one player count; None where its spec could not be evaluated."""
+
+    component: Component
+    total: int | None
+    each: int | None = None  # each player's share at the start
+    to_win: int | None = None
+    players: int = 0
+
+    @property
+    def supply(self) -> int | None:
+        """What stays in the supply once every player has their share (None: no share is given)."""
+        if self.total is None or self.each is None:
+            return None
+        return self.total - self.each * self.players
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "each": self.each, "supply": self.supply, "to_win": self.to_win}
+
+
+@dataclass
+class PlayerCount:
+    players: int
+    copies: int  # how many times the setup's table is laid out
+    hand: int | None  # the setup's hand: deal at this player count (None: not declared, or an error)
+    extras: dict[str, int]  # card id -> the extra copies each player gets (hand: extras) at this player count
+    starting_deck: dict[str, int]  # card id -> copies laid out before the first step (stand-ins too)
+    print_counts: dict[str, int]  # card id -> copies to print for this player count (printed cards only)
+    steps: list[StepReport]
+    dealt_per_player: float
+    draw_pile: float
+    draw_by_kind: dict[str, float]
+    draw_by_color: dict[str, float]
+    piles: dict[str, float]  # every pile but the draw pile ("hands": all hands together)
+    findings: list[Finding] = field(default_factory=list)
+    balance: Balance | None = None
+    components: dict[str, ComponentCount] = field(default_factory=dict)  # component id -> its counts
+
+    @property
+    def set_aside(self) -> float:
+        """Cards in no hand and not in the draw pile."""
+        return sum(n for name, n in self.piles.items() if name != "hands")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "copies": self.copies,
+            "hand": self.hand,
+            "extras": self.extras,
+            "starting_deck": self.starting_deck,
+            "steps": [s.as_dict() for s in self.steps],
+            "dealt_per_player": figure(self.dealt_per_player),
+            "draw_pile": figure(self.draw_pile),
+            "draw_pile_by_kind": {k: figure(v) for k, v in self.draw_by_kind.items()},
+            "draw_pile_by_color": {k: figure(v) for k, v in self.draw_by_color.items()},
+            "piles": {k: figure(v) for k, v in self.piles.items()},
+            "set_aside": figure(self.set_aside),
+            "balance": self.balance.as_dict() if self.balance else None,
+            "components": {k: c.as_dict() for k, c in self.components.items()},
+        }
+
+
+@dataclass
+class SetupReport:
+    setup: Setup
+    total: int
+    by_color: dict[str, int]
+    by_kind: dict[str, int]
+    print_counts: dict[str, int]  # card id -> copies to print so that every player count can be played
+    unknown_counts: list[str]
+    players: list[PlayerCount]
+    findings: list[Finding]
+
+    @property
+    def print_total(self) -> int:
+        return sum(self.print_counts.values())
+
+    def player_count(self, players: int) -> PlayerCount:
+        self.setup.require_players(players)
+        return next(p for p in self.players if p.players == players)
+
+    def all_findings(self) -> list[Finding]:
+        return self.findings + [f for p in self.players for f in p.findings]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.setup.name,
+            "total": self.total,
+            "by_color": self.by_color,
+            "by_kind": self.by_kind,
+            "players": [p.as_dict() for p in self.players],
+            "print_counts": self.print_counts,
+            "print_total": self.print_total,
+            "unknown_counts": self.unknown_counts,
+            "findings": [f.as_dict() for f in self.all_findings()],
+        }
+
+
+@dataclass
+class GameReport:
+    game: Game
+    setups: list[SetupReport]
+    findings: list[Finding]
+
+    def every_finding(self) -> list[Finding]:
+        return self.findings + [f for s in self.setups for f in s.all_findings()]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.level == ERROR for f in self.every_finding())
+
+    def setup(self, name: str) -> SetupReport:
+        wanted = self.game.setup(name).id
+        return next(s for s in self.setups if s.setup.id == wanted)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game.id,
+            "title": self.game.title,
+            "setups": [s.as_dict() for s in self.setups],
+            "findings": [f.as_dict() for f in self.findings],
+        }
+
+
+def settle(value: float) -> float:
+    """Drop the float noise of proportional takes, so whole counts compare equal to integers."""
+    return round(value, 9) + 0.0
+
+
+def settle_all(values: Mapping[str, float]) -> dict[str, float]:
+    return {k: settle(v) for k, v in values.items()}
+
+
+def figure(value: float) -> float | int:
+    """A count as the report gives it: a whole number as an int, any other to two decimals."""
+    rounded = round(value, 2)
+    return int(rounded) if abs(rounded - round(rounded)) < EPSILON else rounded
