@@ -38,7 +38,7 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 from reportlab.platypus import Paragraph  # noqa: E402
 from svglib.svglib import svg2rlg  # noqa: E402
 
-from cardgen.build import run as build  # noqa: E402
+from cardgen import build  # noqa: E402
 from cardgen.inputs import symbols
 from cardgen.layout import sheet as layout
 from cardgen.model import markup

@@ -25,8 +25,10 @@ import weasyprint
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardgen import load
-from cardgen.build import run as build  # noqa: E402
+from cardgen import (
+    build,  # noqa: E402
+    load,
+)
 from cardgen.check import check_game
 from cardgen.inputs import symbols
 from cardgen.render import documents  # noqa: E402

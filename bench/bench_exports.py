@@ -23,8 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 import pypdfium2  # noqa: E402
 
-from cardgen import load
-from cardgen.build import run as build  # noqa: E402
+from cardgen import (
+    build,  # noqa: E402
+    load,
+)
 from cardgen.check import check_game
 from cardgen.render import exports  # noqa: E402
 

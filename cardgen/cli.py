@@ -10,8 +10,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from cardgen import __version__, load, scaffold, serve, terminal
-from cardgen.build import run as build
+from cardgen import __version__, build, load, scaffold, serve, terminal
 from cardgen.build.cache import snapshot
 from cardgen.check import check_folder, load_checked, report
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError

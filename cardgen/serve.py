@@ -28,9 +28,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from cardgen import load
+from cardgen import build, load
 from cardgen.build import cache
-from cardgen.build import run as build
 from cardgen.check import check_game
 from cardgen.errors import CardgenError, UsageError
 from cardgen.inputs.paths import ART, TEMPLATES

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from cardgen.build.run import Event, Result
+from cardgen.build import Event, Result
 from cardgen.model.texts import printable
 
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from cardgen import __version__
 from cardgen.inputs.paths import ART, TEMPLATES

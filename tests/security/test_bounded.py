@@ -18,8 +18,8 @@ import pytest
 from conftest import TINY_GAME
 from fontTools.ttLib import TTFont
 
-from cardgen import load
-from cardgen.build import run as build
+from cardgen import build, load
+from cardgen.build import publish
 from cardgen.check import engine
 from security.conftest import attempt, huge_png, outputs, png_bytes, refused, set_card
 from security.test_failures import run
@@ -287,7 +287,7 @@ def test_a_read_only_output_folder_is_a_usage_error(tmp_path, monkeypatch):
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system", kwargs.get("dir"))
 
-    monkeypatch.setattr(build.tempfile, "mkdtemp", read_only)
+    monkeypatch.setattr(publish.tempfile, "mkdtemp", read_only)
     status, text = run("rulebook", TINY_GAME, "--out", tmp_path / "out")
     assert status == 2 and "Read-only file system" in text and "choose an output folder" in text
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TINY_GAME
 
-from cardgen.build.run import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
+from cardgen.build.publish import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
 from cardgen.check import load_checked
 from security.test_failures import run
 
@@ -127,7 +127,7 @@ class Killed(BaseException):
 def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
     """A build killed after its commit (the rename of its staging folder) but before every file was
     moved: the next run moves the rest and the manifest lists them all as built."""
-    from cardgen.build import run as build
+    from cardgen import build
 
     out = tmp_path / "out"
     last_good_outputs(out)

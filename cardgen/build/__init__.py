@@ -1,0 +1,349 @@
+"""build: plans the outputs of a command, renders each in a worker process under a CPU-time,
+memory and wall-clock ceiling, stages them and publishes them all together or not at all.
+
+Every building command goes through here, `cardgen build` with a plan of every output and
+`cardgen rulebook` (and the others) with a plan of one, as do the tests and the benches.
+
+Publishing, the promise a reader of the output folder can rely on:
+
+1. every output is written into a staging folder inside the output folder,
+   `.cardgen-build-<id>.tmp/`; a failed or killed build leaves the old outputs untouched, and
+   the next run removes the staging folder;
+2. when every output succeeded, the size and SHA-256 of each staged file are written into the
+   staging folder, and it is renamed `.cardgen-publish-<id>.tmp/`: that one rename commits
+   the build;
+3. its files are moved over the old outputs, each by one atomic rename, and then
+   `cardgen-manifest.json` is written (atomically), listing each output with its size and
+   SHA-256 as staged. A run killed during step 3 is finished by the next run writing to the
+   folder, before it does anything else (the files moved before the kill are in the manifest
+   too: their entries were committed with the rest).
+
+So each output file is always complete, and the outputs form one build exactly when each of
+them matches the manifest. Runs writing to the same folder take turns (a lock on the folder).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardgen.build import cache
+from cardgen.build.plan import (
+    ExportPart,
+    Output,
+    Plan,
+    SheetOptions,
+    plan_all,
+    plan_cards,
+    plan_cheatsheet,
+    plan_checklists,
+    plan_export,
+    plan_rulebook,
+)
+from cardgen.build.publish import (
+    MANIFEST,
+    commit,
+    current_outputs,
+    left_behind,
+    locked,
+    new_stage,
+    output_error,
+    output_folder,
+    publish_committed,
+    read_manifest,
+    recover,
+)
+from cardgen.build.workers import LIMITS, Event, Limits, render_all
+from cardgen.check.reports import GameReport
+from cardgen.model.game import Game
+from cardgen.render import cards
+from cardgen.render.write import output_dir
+
+__all__ = [
+    "LIMITS", "MANIFEST", "Event", "ExportPart", "Limits", "Output", "Plan", "Result", "SheetOptions", "output_error",
+    "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export", "plan_rulebook", "recover", "reuse",
+    "run",
+]
+
+
+
+# --------------------------------------------------------------------------- load and check
+
+
+
+
+
+
+
+
+
+
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+# --------------------------------------------------------------------------- running a plan
+
+
+
+
+
+
+
+
+@dataclass
+class Result:
+    written: list[Path] = field(default_factory=list)
+    reused: list[Path] = field(default_factory=list)  # outputs already up to date: not rebuilt
+    notes: tuple[str, ...] = ()
+    failures: list[str] = field(default_factory=list)  # one clean message per failed output
+    bugs: list[str] = field(default_factory=list)  # tracebacks of unexpected exceptions
+    warnings: list[str] = field(default_factory=list)
+    skipped: tuple[str, ...] = ()
+    title: str = ""  # the game's
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.bugs
+
+
+def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | None = None,
+        limits: Limits | None = None, on_event: Callable[[Event], None] = lambda event: None, *, clean: bool = False,
+        inputs: cache.Snapshot | None = None, request: Any = None) -> Result:
+    """Render the plan's outputs into a staging folder in `out` (default output/<game>/) and
+    publish them when every one succeeded (see the module's docstring). `on_event` hears of
+    each output as it starts and ends, or that it was up to date.
+
+    Outputs whose inputs are unchanged since they were published are not rendered again
+    (unless `clean`). `inputs` is the snapshot of the input files taken before the game was
+    loaded (taken here if not given); `request`, the command's options, lets `reuse` answer
+    the same command on unchanged files without loading the game."""
+    out = output_dir(game, out)
+    limits = limits or LIMITS
+    inputs = inputs or cache.snapshot(game.folder)
+    result = Result(skipped=plan.skipped, title=game.title, notes=plan.notes)
+    placeholders: set[str] = set()
+    with locked(output_folder(out)):
+        recover(out)
+        keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
+        known = {} if clean else current_outputs(out)
+        todo = _to_render(plan.outputs, keys, known)
+        for output in plan.outputs:
+            if output not in todo:
+                result.reused += [out / name for name in known[keys[output]]["files"]]
+                placeholders.update(known[keys[output]]["placeholders"])
+                result.warnings += known[keys[output]].get("warnings", [])
+                on_event(Event("reused", output))
+        made: dict[str, dict] = {}
+        stage = new_stage(out)
+        try:
+            outputs = render_all(game, report, todo, stage, limits,
+                                  lambda output: on_event(Event("started", output)))
+            for done in outputs:
+                on_event(Event("failed" if done.problem or done.bug else "finished", done.output))
+                placeholders |= done.placeholders
+                result.warnings += done.warnings
+                if done.problem:
+                    result.failures.append(done.problem)
+                if done.bug:
+                    result.bugs.append(done.bug)
+                made[keys[done.output]] = {"files": sorted(done.files), "placeholders": sorted(done.placeholders),
+                                           "warnings": done.warnings}
+            if placeholders:  # one warning for all the card sheets, not one per sheet
+                result.warnings.append(cards.placeholder_warning(game, sorted(placeholders, key=str.casefold)))
+            if result.ok:
+                runs = {} if request is None else {cache.request_key(inputs, request): {
+                    "outputs": [keys[o] for o in plan.outputs], "warnings": result.warnings,
+                    "skipped": list(plan.skipped), "title": game.title}}
+                result.written = publish_committed(commit(stage, made, runs), out)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+    return result
+
+
+def _to_render(outputs: Sequence[Output], keys: dict[Output, str], known: dict) -> list[Output]:
+    """The outputs whose inputs changed. An export's parts share one folder, published whole, so
+    a changed part renders the others again too."""
+    changed = [output for output in outputs if keys[output] not in known]
+    exports = {_export_folder(output) for output in changed if output.export}
+    return [output for output in outputs if output in changed or output.export and _export_folder(output) in exports]
+
+
+def _export_folder(output: Output) -> tuple[str, str]:
+    return output.export.target.id, output.export.deck
+
+
+def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = None) -> Result | None:
+    """What the last run of the same command published, if every input file and option is the
+    same and its outputs are unchanged on disk; None if anything needs building. Loads nothing:
+    a build with nothing to do costs a digest of the input files and outputs. A folder a killed
+    run left behind is no answer: the run that removes it (`recover`) is a full one."""
+    out = Path(out) if out else Path("output") / inputs.folder.name
+    if any(left_behind(out)):
+        return None
+    manifest = read_manifest(out)
+    last = manifest["cache"]["runs"].get(cache.request_key(inputs, request))
+    known = current_outputs(out, manifest)
+    if not isinstance(last, dict) or not all(key in known for key in last.get("outputs", ())):
+        return None
+    files = [out / name for key in last["outputs"] for name in known[key]["files"]]
+    return Result(reused=files, warnings=list(last.get("warnings", ())), skipped=tuple(last.get("skipped", ())),
+                  title=str(last.get("title", "")))
+
+
+def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
+    """An output's cache key: card sheets from the cards they print, documents from everything."""
+    if output.kind == "cards":
+        printed = report.setup(output.setup)
+        setup = printed.setup
+        wanted = ({line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
+                  | set(printed.print_counts))
+        return cache.sheet_key(inputs, game, (output, printed.print_counts),
+                               [c for c in game.cards if c.id in wanted], [setup])
+    if output.kind == "all-types":
+        return cache.sheet_key(inputs, game, output, game.cards)
+    if output.kind == "calibration":
+        return cache.sheet_key(inputs, game, output, ())
+    if output.kind == "export":  # its part of the target's files, from every card (the parts share one folder)
+        return cache.sheet_key(inputs, game, output, game.cards)
+    return cache.document_key(inputs, output)
+
+
+# --------------------------------------------------------------------------- the workers
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+# --------------------------------------------------------------------------- the renderers
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+# --------------------------------------------------------------------------- staging and publishing
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
