@@ -208,7 +208,7 @@ def _to_render(outputs: Sequence[Output], keys: dict[Output, str], known: dict) 
 
 
 def _export_folder(output: Output) -> tuple[str, str]:
-    return output.export.target.id, output.export.deck
+    return output.part.target.id, output.part.deck
 
 
 def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = None) -> Result | None:
@@ -232,7 +232,7 @@ def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = 
 def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
     """An output's cache key: card sheets from the cards they print, documents from everything."""
     if output.kind == "cards":
-        printed = report.setup(output.setup)
+        printed = report.setup(output.setup_name)
         setup = printed.setup
         wanted = ({line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
                   | set(printed.print_counts))
