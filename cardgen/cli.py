@@ -16,7 +16,7 @@ from cardgen.check import check_folder, load_checked, report
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
-from cardgen.load import schema, spreadsheet
+from cardgen.load import editor_schemas, spreadsheet
 from cardgen.model import sizes
 from cardgen.model.sizes import PAPERS_MM, PRINT_MODES, SPACINGS
 from cardgen.model.texts import printable
@@ -224,13 +224,13 @@ def cmd_new(args) -> int:
 
 def cmd_schema(args) -> int:
     if args.write:
-        for path in schema.write_schemas(Path(args.write)):
+        for path in editor_schemas.write_schemas(Path(args.write)):
             say(f"wrote {path}", sys.stdout)
         return EXIT_OK
     say("Put each line at the top of its file: editors with YAML support (yaml-language-server: VS Code's\n"
         "YAML extension, Neovim, Helix, Zed, ...) then check and complete the file as you type.", sys.stdout)
-    for name in schema.files():
-        say(f"  {name:<12} {schema.modeline(name)}", sys.stdout)
+    for name in editor_schemas.files():
+        say(f"  {name:<12} {editor_schemas.modeline(name)}", sys.stdout)
     return EXIT_OK
 
 

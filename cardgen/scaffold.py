@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cardgen.errors import UsageError
 from cardgen.inputs.paths import CARD_DATA
-from cardgen.load import schema
+from cardgen.load import editor_schemas
 
 SHIPPED_GAMES = CARD_DATA
 STARTER = "starter"
@@ -39,7 +39,7 @@ def new_game(target: str | Path, source: str = STARTER) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__"))
     if source == STARTER:
         _retitle(target / "game.yaml", target.name.replace("_", " ").replace("-", " ").title())
-    for name in schema.files():
+    for name in editor_schemas.files():
         if (target / name).is_file():
             _point_editors_at_schema(target / name)
     return target
@@ -49,7 +49,7 @@ def _point_editors_at_schema(path: Path) -> None:
     """Start the file with the line that makes editors validate and complete it (see `cardgen schema`)."""
     text = path.read_text(encoding="utf-8")
     if not text.startswith("# yaml-language-server:"):
-        path.write_text(schema.modeline(path.name) + "\n" + text, encoding="utf-8")
+        path.write_text(editor_schemas.modeline(path.name) + "\n" + text, encoding="utf-8")
 
 
 def _retitle(game_yaml: Path, title: str) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import TEST_DATA
 
-from cardgen.load import fill_pattern, load_game
+from cardgen.load import load_game
+from cardgen.load.cards import fill_pattern
 
 # Chapter 3 of the Exploding Puppy rules v1.1: (name, color, associated number).
 CHAPTER_3 = [

@@ -16,7 +16,8 @@ import yaml
 from conftest import CARD_DATA, ROOT, TEST_DATA
 
 from cardgen import cli
-from cardgen.load import Reader, load_game, schema
+from cardgen.load import editor_schemas, load_game, schema
+from cardgen.load.reader import Reader
 from cardgen.model.game import ERROR
 
 DEFAULT_LAYOUT = ROOT / "art" / "card-layout.yaml"  # every setting: a complete layout.yaml
@@ -73,7 +74,7 @@ def write(path: Path, data) -> None:
 
 
 def validator(name: str) -> jsonschema.Draft7Validator:
-    return jsonschema.Draft7Validator(schema.json_schema(schema.files()[name], name))
+    return jsonschema.Draft7Validator(editor_schemas.json_schema(editor_schemas.files()[name], name))
 
 
 def schema_errors(name: str, data) -> list[str]:
@@ -86,7 +87,7 @@ def schema_errors(name: str, data) -> list[str]:
 def test_the_shipped_schema_files_are_the_declarations_made_json():
     """Regenerate with `cardgen schema --write cardgen/schemas` when a declaration changes."""
     shipped = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "cardgen" / "schemas").glob("*.json")}
-    assert shipped == schema.schema_texts()
+    assert shipped == editor_schemas.schema_texts()
     for text in shipped.values():
         jsonschema.Draft7Validator.check_schema(yaml.safe_load(text))
 
@@ -94,16 +95,16 @@ def test_the_shipped_schema_files_are_the_declarations_made_json():
 def test_the_schema_command_prints_each_files_line_and_writes_the_files(capsys, tmp_path):
     assert cli.main(["schema"]) == 0
     out = capsys.readouterr().out
-    for name in schema.files():
-        assert f"# yaml-language-server: $schema={schema.schema_file(name).as_posix()}" in out
-        assert schema.schema_file(name).is_file()
+    for name in editor_schemas.files():
+        assert f"# yaml-language-server: $schema={editor_schemas.schema_file(name).as_posix()}" in out
+        assert editor_schemas.schema_file(name).is_file()
     assert cli.main(["schema", "--write", str(tmp_path / "s")]) == 0
-    assert {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "s").iterdir()} == schema.schema_texts()
+    assert {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "s").iterdir()} == editor_schemas.schema_texts()
 
 
 @pytest.mark.parametrize("game", SHIPPED)
 def test_every_shipped_game_is_valid_against_the_schemas(game):
-    for name in schema.files():
+    for name in editor_schemas.files():
         if (CARD_DATA / game / name).is_file():
             assert schema_errors(name, read_as_editors(CARD_DATA / game / name)) == [], name
 
@@ -118,7 +119,7 @@ def test_new_games_start_with_the_line_that_points_editors_at_the_schemas(capsys
     for game in ("quest", "pups"):
         for name in ("game.yaml", "cards.yaml", "setups.yaml"):  # neither has a layout.yaml
             first, rest = (tmp_path / game / name).read_text(encoding="utf-8").split("\n", 1)
-            assert first == f"# yaml-language-server: $schema={schema.schema_file(name).as_posix()}"
+            assert first == f"# yaml-language-server: $schema={editor_schemas.schema_file(name).as_posix()}"
             assert Path(first.split("=", 1)[1]).is_file()
     assert (tmp_path / "pups" / "cards.yaml").read_text(encoding="utf-8").split("\n", 1)[1] == \
         (CARD_DATA / "exploding_puppy" / "cards.yaml").read_text(encoding="utf-8")
@@ -177,7 +178,7 @@ def _declared(t: schema.Type, out: dict) -> dict:
 
 
 DECLARED = {}
-for _spec in (*schema.files().values(), schema.EXPORT_TARGET):  # export targets: art/ and a game's own table
+for _spec in (*editor_schemas.files().values(), schema.EXPORT_TARGET):  # export targets: art/ and a game's own table
     _declared(_spec, DECLARED)
 
 
@@ -232,7 +233,7 @@ def _mutations():
     each declared key given a value of the wrong shape."""
     places = {}
     for game in ("starter", "good_puppies", "exploding_puppy"):
-        for name, spec in schema.files().items():
+        for name, spec in editor_schemas.files().items():
             found: dict = {}
             _first_places(read_as_editors(game_file(CARD_DATA / game, name)), spec, (), found)
             for ident, path in found.items():
@@ -262,6 +263,6 @@ def test_the_shipped_games_written_back_as_plain_yaml_still_load(tmp_path):
     """The mutation tests above write the data back with PyYAML: that alone changes nothing."""
     for game in ("starter", "good_puppies", "exploding_puppy"):
         folder = shutil.copytree(CARD_DATA / game, tmp_path / game)
-        for name in schema.files():
+        for name in editor_schemas.files():
             write(folder / name, read_as_editors(game_file(folder, name)))
         assert loader_errors(folder) == []

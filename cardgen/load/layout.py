@@ -17,6 +17,7 @@ import yaml
 
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import ART, inside
+from cardgen.load.reader import leads_out
 from cardgen.load.schema import AUTO, Field, Fields, HexColor, Number, Text
 from cardgen.model.game import Layout
 
@@ -65,12 +66,10 @@ LAYOUT = Fields("layout.yaml", {
 def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
     """The merged design; problems go to `reader` (a Reader of <folder>/layout.yaml), each at its
     node. The symbols it names go into `symbol_refs` as (name, where, what names it)."""
-    from cardgen.load import _leads_out
-
     default = default_settings()
     settings = {section: dict(values) for section, values in default.items()}
     node = None
-    if reader.path.exists() and not _leads_out(reader, folder):
+    if reader.path.exists() and not leads_out(reader, folder):
         node = reader.document()
     if node is not None:
         sections = reader.mapping(node, LAYOUT)

@@ -13,14 +13,11 @@ loader keeps every scalar as typed, so where it reads text the schema accepts an
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from cardgen.inputs.paths import SCHEMAS
 from cardgen.model import expressions
 from cardgen.model.game import AUTO, LEVELS
 from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
@@ -424,12 +421,6 @@ SETUP = Fields("setup", {
 })
 SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a cardgen game's setups")
 
-def files() -> dict[str, Fields]:
-    """Each game file's declaration. layout.yaml's settings are declared from the shipped default
-    layout (load/layout.py), which reads its types from this module: hence imported here, late."""
-    from cardgen.load.layout import LAYOUT
-
-    return {"game.yaml": GAME, "cards.yaml": CARDS, "setups.yaml": SETUPS, "layout.yaml": LAYOUT}
 
 
 # --------------------------------------------------------------------------- reading and the JSON Schema
@@ -471,35 +462,11 @@ class Values(dict):
         return declared.type.read(self.reader, self[key], declared.label or key)
 
 
-def json_schema(spec: Fields, title: str) -> dict:
-    defs: dict = {}
-    body = spec.json(defs)
-    out = {"$schema": DRAFT, "title": title, **body}
-    if defs:
-        out["definitions"] = dict(sorted(defs.items()))
-    return out
 
 
-def schema_file(yaml_name: str) -> Path:
-    """The JSON Schema shipped for a game file, e.g. game.yaml -> cardgen/schemas/game.schema.json."""
-    return SCHEMAS / f"{Path(yaml_name).stem}.schema.json"
 
 
-def schema_texts() -> dict[str, str]:
-    """Each shipped schema file's name and text, made from the declarations above."""
-    return {schema_file(name).name: json.dumps(json_schema(spec, f"cardgen {name}"), indent=2, ensure_ascii=False) + "\n"
-            for name, spec in files().items()}
 
 
-def write_schemas(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in schema_texts().items():
-        (folder / name).write_text(text, encoding="utf-8")
-        written.append(folder / name)
-    return written
 
 
-def modeline(yaml_name: str) -> str:
-    """The comment that makes editors (through yaml-language-server) validate and complete a game file."""
-    return f"# yaml-language-server: $schema={schema_file(yaml_name).as_posix()}"

@@ -19,8 +19,9 @@ from pathlib import Path
 import yaml
 
 from cardgen.errors import UsageError
-from cardgen.load import INT_PATTERN, MAX_NODES, UNUSABLE_CHARACTER, Reader, unusable_character
-from cardgen.load.schema import CARD, CARDS, RANGE
+from cardgen.load.reader import Reader
+from cardgen.load.schema import CARD, CARDS, INT_PATTERN, RANGE
+from cardgen.load.yaml_nodes import MAX_NODES, UNUSABLE_CHARACTER, unusable_character
 from cardgen.model.game import Finding
 
 CARD_COLUMNS = tuple(CARD.fields)

@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from cardgen.inputs.paths import ART
-from cardgen.load import Reader, _did_you_mean
+from cardgen.load.reader import Reader, did_you_mean
 from cardgen.load.schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET
 from cardgen.model.game import Finding
 from cardgen.model.sizes import CARD_SIZES_MM
@@ -30,7 +30,7 @@ def check_build_exports(game, targets: dict[str, Target], node, reader: Reader) 
         target = targets.get(name)
         if target is None:
             reader.error(node, "unknown-export-target", f"exports: no export target '{name}'",
-                         _did_you_mean(name, targets) or f"targets are: {', '.join(targets)}")
+                         did_you_mean(name, targets) or f"targets are: {', '.join(targets)}")
         elif problem := target.missing_product(game.card_size):
             reader.error(node, "no-product", f"exports: {problem}", target.product_hint())
 
@@ -73,7 +73,7 @@ def _target(r: Reader, name: str, node) -> Target | None:
     fmt = m.read("format", "")
     if "format" in m and fmt not in EXPORT_FORMATS:
         r.error(m["format"], "unknown-format", f"export target '{name}': unknown format '{fmt}'",
-                _did_you_mean(fmt, EXPORT_FORMATS) or f"formats are: {', '.join(EXPORT_FORMATS)}")
+                did_you_mean(fmt, EXPORT_FORMATS) or f"formats are: {', '.join(EXPORT_FORMATS)}")
     sizes = _sizes(r, name, m["sizes"]) if "sizes" in m else {}
     sheet = r.mapping(m["sheet"], TTS_SHEET) if "sheet" in m else None
     target = Target(name, m.read("name", ""), fmt, m.read("dpi"), tuple(sizes.items()), m.read("bleed_mm", 3.0),
@@ -90,7 +90,7 @@ def _sizes(r: Reader, name: str, node) -> dict[str, CardPixels]:
         size = r.text(size_node, "card size")
         if size not in CARD_SIZES_MM:
             r.error(size_node, "unknown-size", f"export target '{name}': unknown card size '{size}'",
-                    _did_you_mean(size, CARD_SIZES_MM) or f"sizes are: {', '.join(CARD_SIZES_MM)}")
+                    did_you_mean(size, CARD_SIZES_MM) or f"sizes are: {', '.join(CARD_SIZES_MM)}")
             continue
         m = r.mapping(spec, CARD_PIXELS, f"export target '{name}', {size}")
         trim = r.sequence(m.get("trim"), "trim")

@@ -18,9 +18,10 @@ import pytest
 from conftest import TINY_GAME
 from fontTools.ttLib import TTFont
 
-from cardgen import build, load
+from cardgen import build
 from cardgen.build import publish
 from cardgen.check import engine
+from cardgen.load.rules import MAX_RULES_HEADINGS, MAX_TABLE_COLUMNS
 from security.conftest import attempt, huge_png, outputs, png_bytes, refused, set_card
 from security.test_failures import run
 
@@ -56,8 +57,8 @@ def no_hang():
 
 
 @pytest.mark.parametrize("rules, code", [
-    ("".join(f"## Part {i}\n\nText.\n\n" for i in range(load.MAX_RULES_HEADINGS + 1)), "too-many-headings"),
-    ("| " + " | ".join("c" * (load.MAX_TABLE_COLUMNS + 1)) + " |\n|" + "---|" * (load.MAX_TABLE_COLUMNS + 1) + "\n",
+    ("".join(f"## Part {i}\n\nText.\n\n" for i in range(MAX_RULES_HEADINGS + 1)), "too-many-headings"),
+    ("| " + " | ".join("c" * (MAX_TABLE_COLUMNS + 1)) + " |\n|" + "---|" * (MAX_TABLE_COLUMNS + 1) + "\n",
      "table-too-wide"),
 ], ids=["headings", "table-columns"])
 def test_rules_md_with_too_many_headings_or_columns_is_refused_by_check(rules, code, game_copy, tmp_path):

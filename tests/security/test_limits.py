@@ -10,6 +10,9 @@ from conftest import TINY_GAME
 
 from cardgen import load
 from cardgen.check import check_game, engine
+from cardgen.load.schema import MAX_TEXT
+from cardgen.load.setups import MAX_SETUPS
+from cardgen.load.yaml_nodes import MAX_FILE_BYTES
 from cardgen.model.game import BuildError
 from security.conftest import attempt, checked, outputs, refused, set_card, timed
 from security.test_failures import run
@@ -42,7 +45,7 @@ def test_copies_by_player_count_are_counted_too(game_copy):
 def test_a_rules_md_too_long_to_lay_out_is_refused_before_rendering(game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
     (folder / "rules.md").write_text("# Rules\n\n" + ("Lorem ipsum dolor sit amet. " * 40 + "\n\n") * 900)
-    assert 1_000_000 < (folder / "rules.md").stat().st_size < load.MAX_FILE_BYTES  # a legal YAML-sized file
+    assert 1_000_000 < (folder / "rules.md").stat().st_size < MAX_FILE_BYTES  # a legal YAML-sized file
     message, seconds = timed(attempt, "rulebook", folder, tmp_path / "out")
     assert message and "rules.md" in message and "file-too-large" in message
     assert seconds < 5
@@ -51,7 +54,7 @@ def test_a_rules_md_too_long_to_lay_out_is_refused_before_rendering(game_copy, t
 def test_too_many_setups_are_refused(game_copy):
     folder = game_copy(TINY_GAME)
     setups = "".join(f"  - {{name: S{i}, players: {{min: 2, max: 3}}, cards: {{Boom: 5}}}}\n"
-                     for i in range(load.MAX_SETUPS + 5))
+                     for i in range(MAX_SETUPS + 5))
     (folder / "setups.yaml").write_text("setups:\n" + setups)
     codes = [f.code for f in load.load_game(folder).findings if f.level == "error"]
     assert codes == ["too-many-setups"]
@@ -83,7 +86,7 @@ def test_print_options_have_a_range(option, tmp_path):
 
 def test_text_too_long_to_fit_is_refused_fast(game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
-    set_card(folder, "Peek", text=("A very long effect with **bold** and :bomb: symbols. " * 80)[:load.MAX_TEXT])
+    set_card(folder, "Peek", text=("A very long effect with **bold** and :bomb: symbols. " * 80)[:MAX_TEXT])
     message, seconds = timed(attempt, "cards", folder, tmp_path / "out")
     assert message and "card 'Peek'" in message and "does not fit" in message
     assert seconds < 10

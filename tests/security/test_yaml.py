@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import time
 
-from cardgen.load import MAX_FILE_BYTES, load_game
+from cardgen.load import load_game
+from cardgen.load.yaml_nodes import MAX_FILE_BYTES
 
 
 def errors(folder):

@@ -1,0 +1,178 @@
+"""load/cards: cards.yaml (or cards.csv) to the model's cards, series expanded, art found."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from cardgen.inputs import images
+from cardgen.inputs.paths import ART, inside
+from cardgen.load import schema
+from cardgen.load.parts import Parts
+from cardgen.load.reader import URL_SCHEME, did_you_mean
+from cardgen.load.schema import (
+    Values,
+)
+from cardgen.model.game import (
+    ERROR,
+    Card,
+    Finding,
+    slugify,
+)
+
+_PATTERN_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)(?::(0?[0-9]{0,2}d))?\}")
+
+
+def fill_pattern(pattern: str, values: dict[str, Any]) -> str:
+    """Fill {name} / {name:02d} fields. Only plain names: no attribute access, no indexing."""
+
+    def replace(match: re.Match) -> str:
+        name, spec = match.group(1), match.group(2)
+        if name not in values:
+            raise ValueError(f"unknown field '{{{name}}}' in pattern '{pattern}'")
+        value = values[name]
+        if spec:
+            if not isinstance(value, int):
+                raise ValueError(f"'{{{name}:{spec}}}' needs a number")
+            return format(value, spec)
+        return str(value)
+
+    return _PATTERN_FIELD.sub(replace, pattern)
+
+
+class CardParts(Parts):
+    """cards.yaml's part of the game builder."""
+
+    def _cards(self, doc, colors, tags, kinds, attributes) -> tuple[Card, ...]:
+        c = self.c
+        top = c.mapping(doc, schema.CARDS)
+        color_ids = [x.id for x in colors]
+        tag_ids, kind_ids = [t.id for t in tags], [k.id for k in kinds]
+        cards: list[Card] = []
+        by_id: dict[str, Card] = {}
+        for item in c.sequence(top.get("cards"), "cards"):
+            for card in self._card_entries(item, color_ids, tag_ids, kind_ids, attributes):
+                if card.id in by_id:
+                    first = by_id[card.id].where
+                    c.findings.append(Finding(ERROR, "duplicate-card",
+                                              f"card '{card.name}' is defined twice (first at {first})",
+                                              card.where, "card names must be unique, ignoring case"))
+                    continue
+                by_id[card.id] = card
+                cards.append(card)
+            if len(cards) > MAX_CARDS:
+                c.error(item, "too-many-cards", f"more than {MAX_CARDS} card types")
+                break
+        return tuple(cards)
+
+    def _card_entries(self, node, color_ids, tag_ids, kind_ids, attributes) -> list[Card]:
+        c = self.c
+        m = c.mapping(node, schema.CARD)
+        if not m:
+            return []
+        if ("name" in m) == ("series" in m):
+            c.error(node, "missing-field", "a card needs either 'name' or 'series' (not both)")
+            return []
+        if "color" not in m:
+            return []
+        color = m.read("color")
+        if color not in color_ids:
+            c.error(m.get("color"), "unknown-color", f"unknown color '{color}'",
+                    did_you_mean(color, color_ids) or f"colors are: {', '.join(color_ids)}")
+            return []
+        card_kinds = self._ids(m.get("kind"), kind_ids, "kind", "unknown-kind")
+        card_tags = self._ids(m.get("tags"), tag_ids, "tag", "unknown-tag")
+        common = dict(
+            color=color, kinds=card_kinds, tags=card_tags,
+            star=m.read("star", False),
+            symbol=self._symbol(m, f"card '{getattr(m.get('name') or m.get('series'), 'value', '')}'", c)
+            if "symbol" in m else None,
+            printed=m.read("print", True),
+            back=self._back_id(c, m.get("back")),
+            art_file=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
+            low_res=self._low_res(m),
+            where=c.where(node),
+            places={"name": c.passage(m["name"] if "name" in m else m["series"]),
+                    **{k: c.passage(m[k]) for k in ("flavor", "text", "details", "art") if k in m}},
+        )
+        texts = {k: m.read(k, "") for k in ("flavor", "text", "details")}
+        if "name" in m:
+            name = m.read("name").strip()
+            if not name:
+                c.error(m["name"], "missing-field", "card name is empty")
+                return []
+            number = m.read("number")
+            labels = {} if number is None else {a.id: a.label_of(number) for a in attributes}
+            return [Card(id=slugify(name), name=name, number=number, attributes=labels, **texts, **common)]
+        return self._series(m, texts, common, attributes)
+
+    def _art(self, m: Values, card: str) -> Path | None:
+        """A card's art file: a relative path to an image in the game folder or the shared art/ (never
+        a URL, an absolute path, '..' or a symlink leading out) that the card renderer can draw."""
+        c = self.c
+        node, value = m.get("art"), m.read("art", "")
+        if not value:
+            return None
+        hint = "write a path inside the game folder, e.g. art/boom.png"
+        if URL_SCHEME.match(value) or value.startswith(("/", "\\")) or "\\" in value \
+                or ".." in value.split("/"):
+            c.error(node, "art-path", f"card '{card}': art '{value}' must be a relative path to a file, not a URL, "
+                    "an absolute path or a path with '..'", hint)
+            return None
+        for base in (self.folder, ART):
+            candidate = base / value
+            if candidate.exists() or candidate.is_symlink():
+                if not inside(candidate, [base]):
+                    c.error(node, "art-outside", f"card '{card}': art '{value}' leads outside the game folder and art/",
+                            "copy the file into the game folder instead of linking to it")
+                    return None
+                if candidate.suffix.lower() not in images.FORMATS:
+                    c.error(node, "bad-art", f"card '{card}': art '{value}' has the extension '{candidate.suffix}': "
+                            "only .png, .jpg and .jpeg images can be used", images.HINT)
+                    return None
+                try:
+                    images.checked(candidate, [base])
+                except images.BadImage as exc:
+                    c.error(node, "bad-art", f"card '{card}': art '{value}' {exc}", exc.hint)
+                    return None
+                return candidate.resolve()
+        c.error(node, "art-not-found", f"card '{card}': art '{value}' does not exist in the game folder or art/", hint)
+        return None
+
+    def _low_res(self, m: Values) -> bool:
+        value = m.read("low_res", "")
+        if value and value not in schema.LOW_RES:
+            self.c.error(m["low_res"], "bad-low-res", f"low_res '{value}' is not 'ok'",
+                         "write low_res: ok to print the card's art below 150 ppi, or leave it out")
+        return value in schema.LOW_RES
+
+    def _series(self, m, texts, common, attributes) -> list[Card]:
+        c = self.c
+        pattern = m.read("series")
+        if "numbers" not in m:
+            return []  # reported with the card's keys
+        rng = c.mapping(m["numbers"], schema.RANGE)
+        low, high = rng.read("from"), rng.read("to")
+        if low is None or high is None:
+            return []
+        if high < low or high - low >= MAX_CARDS:
+            c.error(m["numbers"], "number-out-of-range",
+                    f"numbers {low}..{high} must count up and hold at most {MAX_CARDS} cards")
+            return []
+        cards = []
+        for number in range(low, high + 1):
+            values = {"number": number}
+            labels = {a.id: a.label_of(number) for a in attributes}
+            values.update(labels)
+            try:
+                name = fill_pattern(pattern, values)
+                filled = {k: fill_pattern(v, values) for k, v in texts.items()}
+            except ValueError as exc:
+                c.error(m["series"], "bad-pattern", str(exc), "use {number}, {number:02d} or an attribute id")
+                return []
+            cards.append(Card(id=slugify(name), name=name, number=number, attributes=labels,
+                              **filled, **common))
+        return cards
+
+
+MAX_CARDS = 5000

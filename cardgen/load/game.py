@@ -1,0 +1,274 @@
+"""load/game: game.yaml to the model's game: palette, tags, kinds, attributes, backs, components,\nlayout, and the parts read by cards, setups and steps."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.inputs.paths import display_path
+from cardgen.load import schema
+from cardgen.load.cards import CardParts
+from cardgen.load.cheatsheet import read_reference
+from cardgen.load.layout import read_layout
+from cardgen.load.reader import Reader, did_you_mean, leads_out
+from cardgen.load.rules import MAX_RULES_BYTES, check_rules_shape
+from cardgen.load.schema import (
+    KIND_ROLES,
+    Values,
+)
+from cardgen.load.setups import SetupParts
+from cardgen.load.steps import StepParts
+from cardgen.model.game import (
+    COMPONENT_COUNTS,
+    ERROR,
+    WARNING,
+    Attribute,
+    Back,
+    Color,
+    Component,
+    Finding,
+    Game,
+    Kind,
+    Layout,
+    Tag,
+    Variation,
+    Where,
+    slugify,
+)
+from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
+
+
+class GameBuilder(CardParts, SetupParts, StepParts):
+    """Reads every file of a game into the model (game.yaml here; cards, setups and steps in their parts)."""
+
+    def __init__(self, folder: Path, readers: dict[str, Reader]):
+        self.folder = folder
+        self.g, self.c, self.s = readers["game"], readers["cards"], readers["setups"]
+        self.extra_findings: list[Finding] = []
+        self.piles: list[str] = list(self.START_PILES)
+        self.component_ids: list[str] = []
+        self.symbol_refs: list[tuple[str, Where, str]] = []  # (name, where named, what names it)
+
+    def build(self, docs) -> Game:
+        g = self.g
+        top = g.mapping(docs["game"], schema.GAME)
+        self.exports_node = top.get("exports")
+        backs = self._identified(top.get("backs"), schema.BACK, lambda ident, m: Back(
+            ident, m.read("title", ""), m.read("background"), m.read("pattern"), m.read("border"),
+            self._symbol(m, f"back '{ident}'", key="emblem"), g.where(m.get("title") or m.get("id"))))
+        self.back_ids = [b.id for b in backs]
+        colors = self._colors(top.get("colors"))
+        tags = self._identified(top.get("tags"), schema.TAG,
+                                lambda ident, m: Tag(ident, m.read("name", ""), m.read("meaning", "")))
+        kinds = self._kinds(top.get("kinds"))
+        attributes = self._attributes(top.get("attributes"))
+        kind_styles = self._kind_styles(top.get("kind_styles"), kinds)
+        self.known_ids = {"color": [c.id for c in colors], "tag": [t.id for t in tags],
+                          "kind": [k.id for k in kinds]}
+        cards = self._cards(docs["cards"], colors, tags, kinds, attributes)
+        self.known_ids["card"] = [c.name for c in cards]
+        setups = () if docs["setups"] is NO_SETUPS else self._setups(docs["setups"], cards)
+        steps = self._steps(top.get("setup"))
+        components = self._components(top.get("components"))
+        checks = self._checks(top.get("checks"))
+        self._check_waivers(setups, checks)
+        variations = tuple(
+            Variation(m.read("name", ""), m.read("text", ""), g.passage(m["text"]) if "text" in m else None)
+            for m in (g.mapping(n, schema.VARIATION) for n in g.sequence(top.get("variations"), "variations"))
+        )
+        title = top.read("title", "")
+        cheatsheet, reference = read_reference(g, top.get("reference"), title)
+        default_setup = top.read("default_setup") or None
+        if default_setup and slugify(default_setup) not in {s.id for s in setups}:
+            g.error(top.get("default_setup"), "unknown-setup", f"default_setup '{default_setup}' is not a setup",
+                    did_you_mean(default_setup, [s.name for s in setups]))
+        return Game(
+            id=self.folder.name,
+            folder=self.folder,
+            title=title,
+            version=top.read("version", ""),
+            author=top.read("author", ""),
+            date=top.read("date", ""),
+            card_size=self._card_size(top.get("card_size")),
+            colors=colors, tags=tags, kinds=kinds, attributes=attributes,
+            kind_styles=kind_styles, cards=cards, setups=setups, steps=steps, checks=checks,
+            variations=variations, components=components, default_setup=default_setup,
+            rules_markdown=self._rules_markdown(),
+            rules_file=display_path(self.folder / "rules.md", self.folder),
+            text_checks=self._text_checks(top.get("text_checks"), cards),
+            layout=self._layout(),
+            cheatsheet=cheatsheet, extra=reference,
+            backs=backs,
+            exports=tuple(top.read("exports", ())),
+        )
+
+    # -- game.yaml parts
+
+    def _card_size(self, node):
+        g = self.g
+        if node is None:
+            return DEFAULT_CARD_SIZE
+        if isinstance(node, yaml.MappingNode):
+            m = g.mapping(node, schema.CARD_SIZE)
+            width, height = CARD_SIZES_MM[DEFAULT_CARD_SIZE]
+            return {"width_mm": m.read("width_mm") or width, "height_mm": m.read("height_mm") or height}
+        name = g.text(node, "card_size")
+        if name not in CARD_SIZES_MM:
+            g.error(node, "unknown-size", f"card_size '{name}' is not a known size",
+                    did_you_mean(name, CARD_SIZES_MM) or f"use one of {', '.join(CARD_SIZES_MM)} or "
+                    "{width_mm: .., height_mm: ..}")
+            return DEFAULT_CARD_SIZE
+        return name
+
+    def _colors(self, node) -> tuple[Color, ...]:
+        g = self.g
+        colors = self._identified(node, schema.COLOR, lambda cid, m: Color(
+            id=cid, name=m.read("name", ""), meaning=m.read("meaning", ""),
+            hex=m.read("hex") or "#888888", symbol=self._symbol(m, f"color '{cid}'"),
+            text_hex=m.read("text_hex"), title_hex=m.read("title_hex"), back=self._back_id(g, m.get("back")),
+        ))
+        if not colors:
+            g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
+        return colors
+
+
+    def _kinds(self, node) -> tuple[Kind, ...]:
+        return self._identified(node, schema.KIND, lambda ident, m: Kind(
+            ident, m.read("name", ""), m.read("meaning", ""), self._role(m), self._back_id(self.g, m.get("back"))))
+
+
+    def _role(self, m: Values) -> str:
+        role = m.read("role", "")
+        if role and role not in KIND_ROLES:
+            self.g.error(m["role"], "bad-role", f"role '{role}' is not one of {', '.join(KIND_ROLES)}",
+                         "losing: drawing one loses the game; saving: saves a player from one")
+            return ""
+        return role
+
+
+    def _attributes(self, node) -> tuple[Attribute, ...]:
+        g = self.g
+        out = []
+        for item in g.sequence(node, "attributes"):
+            m = g.mapping(item, schema.ATTRIBUTE)
+            ident = g.identifier(m.get("id"), "attribute id")
+            source = m.read("from", "number")
+            if source not in schema.ATTRIBUTE_SOURCES:
+                g.error(m.get("from"), "unknown-key", f"attribute source '{source}' is not supported",
+                        f"attributes are derived from: {', '.join(schema.ATTRIBUTE_SOURCES)}")
+            digit = m.read("digit") or None
+            if digit not in (None, *schema.DIGITS):
+                g.error(m["digit"], "unknown-key", f"digit '{digit}' is not {' or '.join(schema.DIGITS)}")
+                digit = None
+            names = {}
+            if "names" in m:
+                table = schema.ATTRIBUTE.fields["names"].type
+                for key_node, value_node in g.free_mapping(m["names"], "names"):
+                    value = table.key.read(g, key_node, "attribute value")
+                    if value is not None:
+                        names[value] = table.value.read(g, value_node, "name")
+            if ident:
+                out.append(Attribute(ident, m.read("name", ""), digit, m.read("divide"), m.read("modulo"), names))
+        return tuple(out)
+
+    def _kind_styles(self, node, kinds) -> dict[str, dict[str, str]]:
+        g = self.g
+        styles = {}
+        if node is None:
+            return styles
+        kind_ids = [k.id for k in kinds]
+        for key_node, value_node in g.free_mapping(node, "kind_styles"):
+            if key_node.value not in kind_ids:
+                g.error(key_node, "unknown-kind", f"kind_styles: unknown kind '{key_node.value}'",
+                        did_you_mean(key_node.value, kind_ids))
+                continue
+            m = g.mapping(value_node, schema.KIND_STYLE)
+            styles[key_node.value] = {k: m.read(k) for k in m if m.read(k)}
+        return styles
+
+    # -- cards.yaml
+
+
+
+
+
+
+
+
+    # -- setups.yaml
+
+
+
+
+
+
+
+
+    def _components(self, node) -> tuple[Component, ...]:
+        """game.yaml's components: what the game has besides its cards, each counted by player count."""
+        g = self.g
+        components = self._identified(node, schema.COMPONENT, lambda ident, m: Component(
+            id=ident, name=m.read("name", ""), plural=m.read("plural") or f"{m.read('name', '')}s",
+            count=m.read("count"), meaning=m.read("meaning", ""), each=m.read("each"), to_win=m.read("to_win"),
+            where=g.where(m["id"]), places={key: g.where(m[key]) for key in COMPONENT_COUNTS if key in m}))
+        for component in components:
+            if component.id in self.piles or component.id in ("setup", *self.CHECK_PILES):
+                self.extra_findings.append(Finding(
+                    ERROR, "duplicate-id", f"component '{component.id}' has the name of a pile", component.where,
+                    "checks name piles and components alike: give the component another id"))
+        self.component_ids = [c.id for c in components]
+        return components
+
+
+
+
+
+    # -- rules data
+
+
+    CHECK_PILES = ("draw_pile", "hand")  # the deck after the steps; each player's share of the hands
+
+
+
+
+
+
+    # -- other files
+
+    def _rules_markdown(self) -> str:
+        path = self.folder / "rules.md"
+        if not path.exists():
+            self.extra_findings.append(Finding(WARNING, "no-rules", "the game folder has no rules.md: the rulebook "
+                                               "shows only what the data holds (cards, setups, variations)",
+                                               Where(display_path(path, self.folder)),
+                                               "write the rules in rules.md (see docs/data-format.md)"))
+            return ""
+        reader = Reader(path)
+        if leads_out(reader, self.folder):
+            self.extra_findings += reader.findings
+            return ""
+        if path.stat().st_size > MAX_RULES_BYTES:
+            reader.error(None, "file-too-large", f"rules.md is larger than {MAX_RULES_BYTES} bytes",
+                         "a rulebook that long would take minutes to lay out: shorten it")
+            self.extra_findings += reader.findings
+            return ""
+        try:
+            text = read_input(path, MAX_RULES_BYTES).decode("utf-8")
+        except UnreadableInput as exc:
+            reader.error(None, "file-unreadable", f"rules.md {exc}")
+        except UnicodeDecodeError:
+            reader.error(None, "file-encoding", "rules.md is not UTF-8 text", "save it as UTF-8")
+        else:
+            check_rules_shape(reader, text)
+        self.extra_findings += reader.findings
+        return "" if reader.findings else text
+
+    def _layout(self) -> Layout:
+        reader = Reader(self.folder / "layout.yaml")
+        design = read_layout(self.folder, reader, self.symbol_refs)
+        self.extra_findings += reader.findings
+        return design
+
+
+NO_SETUPS = yaml.MappingNode("tag:yaml.org,2002:map", [])  # a game without setups.yaml (yet)

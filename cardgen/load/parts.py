@@ -1,0 +1,119 @@
+"""load/parts: what the readers of a game's parts share: the readers of the game's files, the ids\nread so far, and the helpers every part uses (ids, symbols, backs, selectors)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from cardgen.load import schema
+from cardgen.load.reader import Reader, did_you_mean
+from cardgen.load.schema import (
+    Fields,
+    Values,
+)
+from cardgen.load.yaml_nodes import is_null
+from cardgen.model.game import (
+    Finding,
+    Where,
+)
+
+
+class Parts:
+    """The state the parts of the game builder share."""
+
+    folder: Path
+    g: Reader
+    c: Reader
+    s: Reader
+    extra_findings: list[Finding]
+    piles: list[str]
+    component_ids: list[str]
+    symbol_refs: list[tuple[str, Where, str]]  # (name, where named, what names it)
+    known_ids: dict[str, list[str]]
+    back_ids: list[str]
+
+    def _symbol(self, m: Values, what: str, reader: Reader | None = None, key: str = "symbol") -> str | None:
+        """A color's or a card's symbol (default star) or a back's emblem (default none); load_game
+        checks at the end that the game has it."""
+        name = m.read(key)
+        if name is None:
+            return "star" if key == "symbol" else None
+        self.symbol_refs.append((name, (reader or self.g).where(m[key]), what))
+        return name
+
+    def _back_id(self, reader: Reader, node) -> str | None:
+        """A color's, kind's or card's back: the id of one of game.yaml's backs."""
+        ident = reader.text(node, "back")
+        if not ident:
+            return None
+        if ident not in self.back_ids:
+            reader.error(node, "unknown-back", f"unknown back '{ident}'",
+                         did_you_mean(ident, self.back_ids) or
+                         (f"backs are: {', '.join(self.back_ids)}" if self.back_ids else
+                          "define it in game.yaml's backs: list"))
+            return None
+        return ident
+
+    def _identified(self, node, spec: Fields, make) -> tuple:
+        """A list of mappings with unique `id`s, each turned into a model object by make(id, mapping)."""
+        g = self.g
+        what = spec.name
+        out, seen = [], set()
+        for item in g.sequence(node, f"{what}s"):
+            m = g.mapping(item, spec)
+            ident = g.identifier(m.get("id"), f"{what} id")
+            if ident is None:
+                continue
+            if ident in seen:
+                g.error(m["id"], "duplicate-id", f"{what} '{ident}' is defined twice")
+                continue
+            seen.add(ident)
+            out.append(make(ident, m))
+        return tuple(out)
+
+    def _ids(self, node, known: list[str], what: str, code: str) -> tuple[str, ...]:
+        c = self.c
+        out = []
+        for item_node, value in self._id_items(node, what):
+            if value not in known:
+                c.error(item_node, code, f"unknown {what} '{value}'",
+                        did_you_mean(value, known) or f"{what}s are: {', '.join(known) or 'none defined'}")
+            elif value not in out:
+                out.append(value)
+        return tuple(out)
+
+    def _id_items(self, node, what):
+        c = self.c
+        if node is None or is_null(node):
+            return []
+        items = [node] if isinstance(node, yaml.ScalarNode) else c.sequence(node, f"{what}s")
+        return [(n, c.text(n, what).strip().lower()) for n in items]
+
+    def _selector(self, node, reader: Reader | None = None):
+        g = reader or self.g
+        if node is None:
+            return None
+        m = g.mapping(node, schema.SELECT)
+        out = {}
+        for key, value in m.items():
+            if key in ("any",):
+                out[key] = [self._selector(v, g) for v in g.sequence(value, key)]
+            elif key == "not":
+                out[key] = self._selector(value, g)
+            elif key == "attribute":
+                table = schema.SELECT.fields["attribute"].type
+                out[key] = {k.value: table.value.read(g, v, "attribute value") for k, v in g.free_mapping(value, key)}
+            elif key == "star":
+                out[key] = m.read(key)
+            else:
+                values = m.read(key)
+                self._check_selected_ids(g, value, key, values)
+                out[key] = [x.casefold() if key == "card" else x for x in values]
+        return out
+
+    def _check_selected_ids(self, reader: Reader, node, key: str, values) -> None:
+        known = self.known_ids.get(key, [])
+        for value in values:
+            if value not in known and value.casefold() not in {k.casefold() for k in known}:
+                reader.error(node, f"unknown-{key}", f"select: unknown {key} '{value}'",
+                             did_you_mean(value, known) or f"{key}s are: {', '.join(known) or 'none'}")

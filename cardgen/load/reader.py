@@ -1,0 +1,329 @@
+"""load/reader: one game file read into nodes, and typed values read from the nodes, each problem\na finding at its file:line:column with a hint."""
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.inputs.paths import display_path, inside
+from cardgen.load.schema import (
+    HEX_PATTERN,
+    ID_PATTERN,
+    INT_PATTERN,
+    MAX_COUNT,
+    MAX_PLAYERS,
+    MAX_TEXT,
+    Fields,
+    Values,
+)
+from cardgen.load.yaml_nodes import MAX_FILE_BYTES, STR_TAG, SafeComposer, UnusableCharacter, is_null, node_kind
+from cardgen.model import expressions
+from cardgen.model.game import (
+    ERROR,
+    Finding,
+    Passage,
+    Where,
+)
+
+URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def leads_out(reader: Reader, folder: Path) -> bool:
+    """A game file that is a symlink leading out of the game folder is an error, never read."""
+    if inside(reader.path, [folder]):
+        return False
+    reader.error(None, "file-outside", f"{reader.path.name} is a link leading outside the game folder",
+                 "copy the file into the game folder instead of linking to it")
+    return True
+
+
+@dataclass
+class Reader:
+    """Converts nodes of one file, collecting findings instead of raising."""
+
+    path: Path
+    findings: list[Finding] = field(default_factory=list)
+    game_folder: Path | None = None  # default: the file's own folder (game files sit at its top)
+    source: str | None = None  # the YAML text composed by document(), which the nodes' marks index
+
+    @cached_property  # every finding and Where of the file carries it: worked out once
+    def name(self) -> str:
+        return display_path(self.path, self.game_folder or self.path.parent)
+
+    def where(self, node: yaml.Node | None) -> Where:
+        if node is None:
+            return Where(self.name)
+        return Where(self.name, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def passage(self, node: yaml.Node) -> Passage:
+        """Where a text value is typed, with its source as written (none for CSV cells)."""
+        source = self.source[node.start_mark.index:node.end_mark.index] if self.source is not None else ""
+        return Passage(self.where(node), source)
+
+    def error(self, node, code: str, message: str, hint: str = "") -> None:
+        self.findings.append(Finding(ERROR, code, message, self.where(node), hint))
+
+    # -- documents
+
+    def document(self) -> yaml.Node | None:
+        text = self.read_text()
+        if text is None:
+            return None
+        self.source = text
+        try:
+            node = yaml.compose(text, Loader=SafeComposer)
+        except UnusableCharacter as exc:
+            mark = exc.problem_mark
+            self.findings.append(Finding(ERROR, "unusable-character", exc.problem,
+                                         Where(self.name, mark.line + 1, mark.column + 1),
+                                         "remove the escape sequence (\\e, \\x.., \\u....) from the value"))
+            return None
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = Where(self.name, mark.line + 1, mark.column + 1) if mark else Where(self.name)
+            problem = exc.problem or exc.context or "invalid YAML"
+            self.findings.append(Finding(ERROR, "yaml-syntax", f"YAML syntax: {problem}", where,
+                                         "check indentation, colons and quotes on this line"))
+            return None
+        except (yaml.YAMLError, RecursionError) as exc:
+            self.error(None, "yaml-syntax", f"YAML syntax: {exc}".splitlines()[0])
+            return None
+        if node is None:
+            self.error(None, "empty-file", "the file is empty")
+        return node
+
+    def read_text(self, encoding: str = "utf-8") -> str | None:
+        """The file's text, or None (reported) when it is unreadable, too large or not UTF-8."""
+        try:
+            size = self.path.stat().st_size
+        except OSError as exc:
+            self.error(None, "file-unreadable", f"cannot read the file: {exc.strerror}")
+            return None
+        if size > MAX_FILE_BYTES:
+            self.error(None, "file-too-large",
+                       f"the file is {size} bytes; the limit is {MAX_FILE_BYTES}",
+                       "split it or remove unused data")
+            return None
+        try:
+            return read_input(self.path, MAX_FILE_BYTES).decode(encoding)
+        except UnreadableInput as exc:
+            self.error(None, "file-unreadable", f"the file {exc}")
+            return None
+        except UnicodeDecodeError as exc:
+            self.error(None, "file-encoding", f"the file is not UTF-8 text ({exc.reason})",
+                       "save it as UTF-8")
+            return None
+
+    # -- shapes
+
+    def mapping(self, node, spec: Fields, what: str = "") -> Values:
+        """A mapping with the keys `spec` declares (load/schema.py). Unknown, duplicate and missing
+        keys are reported; the values are read through their declared types (Values.read)."""
+        if not isinstance(spec, Fields):
+            raise TypeError("Reader.mapping reads against a declaration of load/schema.py, the one source "
+                            "of the loader's keys and the editor schema: declare the mapping there")
+        what = what or spec.name
+        fields = spec.fields
+        out = Values(self, spec, {})
+        if not isinstance(node, yaml.MappingNode):
+            self.error(node, "wrong-type", f"{what} should be a mapping (key: value lines)",
+                       f"found {node_kind(node)}")
+            return out
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if key is None:
+                self.error(key_node, "wrong-type", f"{what}: keys must be plain words")
+                continue
+            if key in out:
+                first = out[key].start_mark.line + 1
+                self.error(key_node, "duplicate-key",
+                           f"{what}: key '{key}' appears twice (first on line {first})",
+                           "remove or rename one of them")
+                continue
+            if key not in fields and spec.others:
+                out[key] = value_node
+                continue
+            if key not in fields:
+                self.error(key_node, "unknown-key", f"{what}: unknown key '{key}'",
+                           did_you_mean(key, fields) or f"known keys: {', '.join(fields)}")
+                continue
+            out[key] = value_node
+        for key in spec.required():
+            if key not in out:
+                self.error(node, "missing-field", f"{what}: missing required key '{key}'")
+        for key, needed in spec.needs.items():
+            if key in out and needed not in out:
+                self.error(out[key], "missing-field", f"{what}: '{key}' needs '{needed}' beside it")
+        return out
+
+    def free_mapping(self, node, what: str) -> list[tuple[yaml.Node, yaml.Node]]:
+        """A mapping with data-defined keys (e.g. card counts); duplicates are reported."""
+        if not isinstance(node, yaml.MappingNode):
+            self.error(node, "wrong-type", f"{what} should be a mapping", f"found {node_kind(node)}")
+            return []
+        seen: dict[str, int] = {}
+        pairs = []
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.error(key_node, "wrong-type", f"{what}: keys must be plain text")
+                continue
+            folded = key_node.value.casefold()
+            if folded in seen:
+                self.error(key_node, "duplicate-key",
+                           f"{what}: '{key_node.value}' appears twice (first on line {seen[folded]})",
+                           "add the counts together in one line")
+                continue
+            seen[folded] = key_node.start_mark.line + 1
+            pairs.append((key_node, value_node))
+        return pairs
+
+    def sequence(self, node, what: str) -> list[yaml.Node]:
+        if node is None or is_null(node):
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            self.error(node, "wrong-type", f"{what} should be a list (lines starting with '- ')",
+                       f"found {node_kind(node)}")
+            return []
+        return list(node.value)
+
+    # -- scalars
+
+    def text(self, node, what: str, default: str = "", limit: int = MAX_TEXT) -> str:
+        if node is None or is_null(node):
+            return default
+        if not isinstance(node, yaml.ScalarNode):
+            self.error(node, "wrong-type", f"{what} should be text", f"found {node_kind(node)}")
+            return default
+        value = node.value
+        if len(value) > limit:
+            self.error(node, "text-too-long", f"{what} is {len(value)} characters; the limit is {limit}")
+            return value[:limit]
+        return value
+
+    def integer(self, node, what: str, low: int = 0, high: int = MAX_COUNT,
+                allow_null: bool = False) -> int | None:
+        if node is None or is_null(node):
+            if allow_null:
+                return None
+            self.error(node, "wrong-type", f"{what} should be a whole number, not empty")
+            return None
+        if not isinstance(node, yaml.ScalarNode) or node.tag == STR_TAG and node.style:
+            self.error(node, "wrong-type", f"{what} should be a whole number",
+                       f"found {node_kind(node)}")
+            return None
+        if not INT_PATTERN.match(node.value.strip()):
+            self.error(node, "not-a-whole-number", f"{what} should be a whole number, not '{node.value}'",
+                       "write digits only, e.g. 3")
+            return None
+        value = int(node.value.strip(), 10)
+        if not low <= value <= high:
+            bound = f"at least {low}" if value < low else f"at most {high}"
+            self.error(node, "number-out-of-range", f"{what} is {value}; it must be {bound}",
+                       f"write a whole number from {low} to {high}")
+            return None
+        return value
+
+    def number(self, node, what: str, low: float, high: float) -> float | None:
+        if not isinstance(node, yaml.ScalarNode):
+            self.error(node, "wrong-type", f"{what} should be a number", f"found {node_kind(node)}")
+            return None
+        try:
+            value = float(node.value)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            self.error(node, "wrong-type", f"{what} should be a number, not '{node.value}'",
+                       f"write a number from {low:g} to {high:g}")
+            return None
+        if not low <= value <= high:
+            self.error(node, "number-out-of-range", f"{what} is {value:g}; it must be {low:g}–{high:g}",
+                       f"write a number from {low:g} to {high:g}")
+            return None
+        return value
+
+    def boolean(self, node, what: str, default: bool = False) -> bool:
+        if node is None or is_null(node):
+            return default
+        if isinstance(node, yaml.ScalarNode) and node.value.lower() in ("true", "false", "yes", "no"):
+            return node.value.lower() in ("true", "yes")
+        self.error(node, "wrong-type", f"{what} should be true or false, not '{getattr(node, 'value', '')}'")
+        return default
+
+    def identifier(self, node, what: str) -> str | None:
+        value = self.text(node, what)
+        if not ID_PATTERN.match(value):
+            self.error(node, "bad-id", f"{what} '{value}' is not a valid identifier",
+                       "use lower-case letters, digits, '-' or '_'")
+            return None
+        return value
+
+    def hex_color(self, node, what: str) -> str | None:
+        if node is None:
+            return None
+        value = self.text(node, what)
+        if not HEX_PATTERN.match(value):
+            self.error(node, "bad-color", f"{what} '{value}' is not a color", "write it as #rrggbb")
+            return None
+        return value.lower()
+
+    def text_list(self, node, what: str) -> tuple[str, ...]:
+        if isinstance(node, yaml.ScalarNode) and not is_null(node):
+            return (self.text(node, what),)
+        return tuple(self.text(item, what) for item in self.sequence(node, what))
+
+    def count_spec(self, node, what: str):
+        """An integer, an expression, or a table by player count."""
+        if isinstance(node, yaml.MappingNode):
+            table = {}
+            for key_node, value_node in self.free_mapping(node, what):
+                players = self.integer(key_node, f"{what}: player count", 1, MAX_PLAYERS)
+                value = self.integer(value_node, f"{what} for {key_node.value} players")
+                if players is not None and value is not None:
+                    table[players] = value
+            return table
+        if isinstance(node, yaml.ScalarNode) and INT_PATTERN.match(node.value.strip()):
+            return self.integer(node, what)
+        text = self.text(node, what)
+        try:
+            expressions.parse(text)
+        except expressions.ExpressionError as exc:
+            self.error(node, "bad-expression", f"{what}: {exc}",
+                       "e.g. 'players - 1' or '10 * max(0, 7 - players)'")
+            return None
+        return text
+
+    def condition(self, node) -> str | None:
+        """A `when:` expression, or None when absent or unreadable (then reported)."""
+        text = self.text(node, "when")
+        if not text:
+            return None
+        try:
+            expressions.parse(text)
+        except expressions.ExpressionError as exc:
+            self.error(node, "bad-expression", f"when: {exc}", "e.g. when: players == 3")
+            return None
+        return text
+
+    def plain(self, node, what: str, depth: int = 0) -> Any:
+        """Free-form data (strings, lists, mappings) for templates; scalars stay as typed."""
+        if isinstance(node, yaml.MappingNode):
+            return {key.value: self.plain(value, what, depth + 1)
+                    for key, value in self.free_mapping(node, what)}
+        if isinstance(node, yaml.SequenceNode):
+            return [self.plain(item, what, depth + 1) for item in node.value]
+        return self.text(node, what)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    choices = list(choices)
+    folded = {c.casefold(): c for c in choices}
+    close = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=0.6)
+    return f"did you mean '{folded[close[0]]}'?" if close else ""

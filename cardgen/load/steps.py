@@ -1,0 +1,113 @@
+"""load/steps: game.yaml's setup procedure (steps between piles) and its checks."""
+from __future__ import annotations
+
+from cardgen.load import schema
+from cardgen.load.parts import Parts
+from cardgen.load.reader import did_you_mean
+from cardgen.load.schema import (
+    ID_PATTERN,
+    LEVELS,
+)
+from cardgen.model.game import (
+    Check,
+    Step,
+)
+
+
+class StepParts(Parts):
+    """game.yaml's setup procedure and checks: the game builder's part for them."""
+
+    def _steps(self, node) -> tuple[Step, ...]:
+        g = self.g
+        if node is None:
+            return ()
+        m = g.mapping(node, schema.SETUP_PROCEDURE)
+        steps = []
+        piles = self.piles  # the piles that exist so far, in order of appearance
+        for item in g.sequence(m.get("steps"), "steps"):
+            sm = g.mapping(item, schema.STEP)
+            actions = [a for a in schema.STEP.exactly_one if a in sm]
+            if len(actions) != 1:
+                g.error(item, "bad-step", f"a step needs exactly one of: {', '.join(schema.STEP.exactly_one)}")
+                continue
+            action = actions[0]
+            common = dict(action=action, when=sm.read("when"), text=sm.read("text", ""), where=g.where(item))
+            if action == "shuffle":
+                steps.append(Step(source=self._pile(sm.get("shuffle"), piles, "shuffle"), **common))
+                continue
+            spec = g.mapping(sm[action], schema.STEP.fields[action].type)
+            source = self._pile(spec.get("from"), piles, "from")
+            target = spec.read("to") or ("hands" if action == "deal" else "deck")
+            if ID_PATTERN.match(target) and target not in piles:
+                piles.append(target)
+            steps.append(Step(
+                source=source,
+                target=target,
+                select=self._selector(spec.get("select")),
+                count=spec.read("count"),
+                per_player=action == "deal",
+                extras=spec.read("extras", False),
+                up_to=spec.read("up_to", False),
+                random=spec.read("random", False),
+                **common,
+            ))
+        return tuple(steps)
+
+    START_PILES = ("deck", "hands")  # the setup's cards, and what the players were dealt
+
+    def _pile(self, node, piles: list[str], what: str) -> str:
+        """A step's pile to take from (or shuffle): one that exists at this point of the steps."""
+        name = self.g.text(node, what, "deck")
+        if name not in piles:
+            self.g.error(node, "unknown-pile", f"{what}: no pile '{name}' exists at this step",
+                         " ".join(filter(None, [did_you_mean(name, piles), f"piles so far: {', '.join(piles)} "
+                                                "(a pile exists once a step moves cards to it)"])))
+        return name
+
+    def _check_piles(self, node, on: tuple[str, ...], selects: bool) -> None:
+        """A check's `on:` names piles the setup steps make (or draw_pile, hand, setup), or components."""
+        known = ["setup", *self.CHECK_PILES, *self.piles]
+        components = [name for name in on if name in self.component_ids]
+        for name in on:
+            if name not in known and name not in self.component_ids:
+                things = f"piles are: {', '.join(known)}" + (
+                    f"; components: {', '.join(self.component_ids)}" if self.component_ids else "")
+                self.g.error(node, "unknown-pile", f"on: no pile or component '{name}': the setup steps never "
+                             "make it and no component has that id",
+                             did_you_mean(name, known + self.component_ids) or things)
+        if components and len(components) != len(on):
+            self.g.error(node, "bad-check", f"on: '{', '.join(on)}' adds components to cards",
+                         "check the components and the piles of cards separately")
+        elif components and selects:
+            self.g.error(node, "bad-check", f"on: '{', '.join(on)}': a selector picks cards, not components",
+                         "remove select: from this check")
+
+    def _checks(self, node) -> tuple[Check, ...]:
+        g = self.g
+        checks, seen = [], set()
+        for item in g.sequence(node, "checks"):
+            m = g.mapping(item, schema.CHECK)
+            ident = g.identifier(m.get("id"), "check id")
+            level = m.read("level", "")
+            if level not in LEVELS:
+                g.error(m.get("level"), "bad-level", f"level '{level}' is not one of {', '.join(LEVELS)}")
+                continue
+            on = m.read("on", ())
+            if not on or not all(ID_PATTERN.match(name) for name in on) or ("setup" in on and len(on) > 1):
+                g.error(m.get("on"), "bad-check", f"on: '{', '.join(on)}' must be setup, or pile names",
+                        "e.g. on: draw_pile, on: hand, on: [draw_pile, box]")
+                continue
+            self._check_piles(m.get("on"), on, "select" in m)
+            bounds = {k: m.read(k) for k in ("at_least", "at_most", "equals") if k in m}
+            if not bounds:
+                g.error(item, "bad-check", "a check needs at_least, at_most or equals")
+                continue
+            if ident is None or ident in seen:
+                if ident:
+                    g.error(m["id"], "duplicate-id", f"check '{ident}' is defined twice")
+                continue
+            seen.add(ident)
+            checks.append(Check(id=ident, level=level, on=on, message=m.read("message", ""),
+                                select=self._selector(m.get("select")), source=m.read("source", ""),
+                                when=m.read("when"), where=g.where(item), **bounds))
+        return tuple(checks)

@@ -1,0 +1,109 @@
+"""load/yaml_nodes: YAML text to nodes, safely: libyaml's parser under a composer that refuses tags,\nanchors and aliases, counts nodes and depth, and refuses characters no output can show."""
+from __future__ import annotations
+
+import re
+
+import yaml
+
+MAX_FILE_BYTES = 2_000_000
+
+
+MAX_DEPTH = 40
+
+
+MAX_NODES = 200_000
+
+
+STR_TAG = "tag:yaml.org,2002:str"
+
+
+NULL_TAG = "tag:yaml.org,2002:null"
+
+
+STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
+
+
+if yaml.__with_libyaml__:
+    class _Events(yaml.cyaml.CParser):
+        """libyaml's scanner and parser: the events of a document, several times faster than PyYAML's own."""
+else:
+    class _Events(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+        """PyYAML's pure-Python scanner and parser, where libyaml is not installed."""
+
+        def __init__(self, stream):
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+
+
+class SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
+    """Composes nodes (never objects) from the parser's events; refuses anchors, aliases, unknown
+    tags, deep nesting and too many values before composing them. The composer is PyYAML's own
+    (in Python) so that each of these checks runs before the node it guards is built."""
+
+    def __init__(self, stream):
+        _Events.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+        self._depth = self._nodes = 0
+
+    def compose_node(self, parent, index):  # noqa: D102 - PyYAML hook
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases (*name) are not supported in game data",
+                event.start_mark,
+            )
+        if event.anchor:
+            raise yaml.composer.ComposerError(
+                None, None, "anchors (&name) are not supported in game data", event.start_mark
+            )
+        tag = event.tag
+        if tag not in (None, "!") and not tag.startswith(STANDARD_TAG_PREFIX):
+            raise yaml.composer.ComposerError(
+                None, None, f"the YAML tag '{tag}' is not allowed in game data", event.start_mark
+            )
+        if isinstance(event, yaml.ScalarEvent) and UNUSABLE_CHARACTER.search(event.value):
+            raise UnusableCharacter(None, None, unusable_character(event.value), event.start_mark)
+        self._depth += 1
+        self._nodes += 1
+        if self._depth > MAX_DEPTH:
+            raise yaml.composer.ComposerError(
+                None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark
+            )
+        if self._nodes > MAX_NODES:
+            raise yaml.composer.ComposerError(
+                None, None, f"more than {MAX_NODES} values in one file", event.start_mark
+            )
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+# Characters no game text can show or print: C0 and C1 controls (but tab, line feed and carriage
+# return), DEL, and lone surrogates (a YAML "\ud800" escape; no file can be written with one).
+UNUSABLE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+class UnusableCharacter(yaml.composer.ComposerError):
+    """A value with a control character or a lone surrogate."""
+
+
+def unusable_character(value: str) -> str:
+    character = UNUSABLE_CHARACTER.search(value).group()
+    return f"the value holds the character U+{ord(character):04X}, which cannot be shown or printed"
+
+
+def is_null(node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG and not node.style  # plain: None, or "" from libyaml
+
+
+def node_kind(node) -> str:
+    if node is None:
+        return "nothing"
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return f"'{node.value}'" if node.value else "an empty value"
