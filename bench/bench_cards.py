@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from big_game import write_big_game  # noqa: E402
 
 from cardgen.check import load_checked
+from cardgen.layout.textfit import Fonts  # noqa: E402
 
 
 def cpu_seconds() -> float:
@@ -68,7 +69,7 @@ def timed(function, repeat: int) -> float:
 
 def baseline(game, deck: list, sheet: layout.Sheet) -> bytes:
     """Raw ReportLab: the same elements per card, drawn directly."""
-    fonts = cards.Fonts(game.layout)
+    fonts = Fonts(game.layout)
     drawings = {c.symbol: svg2rlg(str(symbols.symbol_path(game, c.symbol))) for c in game.colors}
     body = ParagraphStyle("body", fontName=fonts["text"], fontSize=8.5, leading=10, alignment=TA_CENTER)
     buffer = io.BytesIO()

@@ -174,6 +174,8 @@ def test_the_fold_is_at_least_5_mm_from_any_bleed(paper, size, bleed):
     sheet = sheet_of(paper, size, bleed, "gutterfold", "gutter")
     (x, y1), (_, y2) = sheet.fold_line
     assert x == pytest.approx(sheet.page_w / 2)
+    assert (y1, y2) == pytest.approx((sheet.outer.y, sheet.outer.top))  # the height of the cards' bleed
+    assert y1 >= layout.PRINT_EDGE_MM * MM and y2 <= sheet.page_h - layout.PRINT_EDGE_MM * MM
     for cell in every_cell(sheet):
         assert min(abs(cell.x - x), abs(cell.right - x)) >= layout.PRINT_EDGE_MM * MM - 1e-6
     assert sheet_of(paper, size, bleed, "long-edge", "gutter").fold_line is None

@@ -179,6 +179,16 @@ def test_every_card_has_full_bleed_on_all_four_sides(combo):
         assert close(trim_of(p, bleed), sheet.slot(i), EXACT)
 
 
+@pytest.mark.parametrize("combo", [c for c in COMBOS if c[3] == "gutterfold"], ids=combo_id)
+def test_the_fold_line_is_drawn_where_the_layout_puts_it(combo):
+    sheet, _, _, _, pages = built(*combo)
+    front, _ = face_and_back_pages(sheet, pages)
+    (x, y1), (_, y2) = sheet.fold_line
+    drawn = [line for line in front.lines if all(abs(px - x) < 0.1 for px, _ in line)]
+    assert len(drawn) == 1
+    (_, a), (_, b) = drawn[0]
+    assert sorted((a, b)) == pytest.approx((y1, y2), abs=0.1)
+
 @pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
 def test_crop_marks_are_inside_the_printable_area_and_outside_every_bleed(combo):
     sheet, _, _, _, pages = built(*combo)

@@ -186,11 +186,12 @@ class Sheet:
 
     @property
     def fold_line(self) -> Line | None:
-        """The line to fold along (gutterfold), within the printable part of the paper."""
+        """The line to fold along (gutterfold): in the middle of the gap between faces and backs,
+        the height of the cards' bleed."""
         if self.mode != "gutterfold":
             return None
-        x, edge = self.page_w / 2, PRINT_EDGE_MM * MM
-        return (x, edge), (x, self.page_h - edge)
+        x, outer = self.page_w / 2, self.outer
+        return (x, outer.y), (x, outer.top)
 
     # -- cutting
 

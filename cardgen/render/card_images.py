@@ -13,7 +13,8 @@ from cardgen.layout.sheet import Sheet
 from cardgen.model.game import BuildError, Card, Game
 from cardgen.model.sizes import MM, card_size_mm
 from cardgen.model.targets import CardPixels
-from cardgen.render import cards as card_sheets
+from cardgen.render.cards.painter import CardPainter
+from cardgen.render.cards.sheets import place
 
 
 def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
@@ -34,14 +35,14 @@ def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: boo
         canvas.setTitle(f"{game.title}: cards")
         canvas.setAuthor(game.author or game.title)
         canvas.setCreator("cardgen")
-        painter = card_sheets.CardPainter(game, canvas, sheet)
+        painter = CardPainter(game, canvas, sheet)
         slot, cell = sheet.slot(0), sheet.cell(0)
         for card, side in sides:
             if boxes:
                 canvas.setTrimBox((slot.x, slot.y, slot.right, slot.top))
                 canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
             form = painter.face_form(card) if side == "front" else painter.back_form(card)
-            card_sheets.place(canvas, form, slot, cell)
+            place(canvas, form, slot, cell)
             canvas.showPage()
         canvas.save()
         return buffer.getvalue()

@@ -22,6 +22,7 @@ from cardgen import build
 from cardgen.build import publish
 from cardgen.check import engine
 from cardgen.load.rules import MAX_RULES_HEADINGS, MAX_TABLE_COLUMNS
+from cardgen.render.cards import sheets
 from security.conftest import attempt, huge_png, outputs, png_bytes, refused, set_card
 from security.test_failures import run
 
@@ -295,12 +296,10 @@ def test_a_read_only_output_folder_is_a_usage_error(tmp_path, monkeypatch):
 
 def test_a_full_disk_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
     """Simulated: writing the card sheet fails with ENOSPC (the worker is forked with the patch)."""
-    from cardgen.render import cards
-
     def full(path, data):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(cards, "atomic_write", full)
+    monkeypatch.setattr(sheets, "atomic_write", full)
     out = tmp_path / "out"
     status, text = run("cards", TINY_GAME, "--all-types", "--out", out)
     assert status == 1 and "No space left on device" in text and "free some disk space" in text

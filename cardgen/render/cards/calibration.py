@@ -1,0 +1,83 @@
+"""render/cards/calibration: a sheet to read a printer's duplex offset: scales on the front, cross\nlines on the back, read against a light."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.layout import sheet as layout
+from cardgen.layout.reportlab_config import reproducible
+from cardgen.layout.sheet import Rect, Sheet
+from cardgen.layout.textfit import Fonts
+from cardgen.model import sizes
+from cardgen.model.game import BuildError, Game
+from cardgen.model.sizes import MM
+from cardgen.render.cards.sheets import new_canvas, write_output
+from cardgen.render.write import output_dir
+
+CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
+
+
+def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tuple[float, float] = (0, 0),
+                      mode: str = "long-edge", png: bool = False) -> Path:
+    """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the
+    duplex offset of a printer (flipping on the `mode`'s edge) against a light."""
+    try:
+        sheet = layout.make_sheet(paper, sizes.DEFAULT_CARD_SIZE, 0, offset, mode)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
+    if sheet.backs_beside_faces:
+        raise BuildError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration")
+    with reproducible():
+        fonts = Fonts(game.layout)
+        canvas, buffer = new_canvas(game, sheet, fonts, "duplex calibration", backs=True)
+        _draw_calibration_front(canvas, sheet, fonts)
+        canvas.showPage()
+        _draw_calibration_back(canvas, sheet, fonts)
+        canvas.showPage()
+        canvas.save()
+    return write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
+
+
+def _draw_calibration_front(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
+    """Two scales the back's cross lines run through: the vertical line crosses the horizontal
+    scale, the horizontal line the vertical one. Labels are the correction to pass as offset."""
+    cx, cy = sheet.page_w / 2, sheet.page_h / 2
+    reach = CALIBRATION_REACH_MM
+    canvas.setLineWidth(0.3)
+    canvas.setFont(fonts["text"], 8)
+    scale_y, scale_x = cy + 45 * MM, cx + 45 * MM  # where the two scales sit
+    for d in range(-reach, reach + 1):
+        tick = (1.5 if d % 5 else 3.5) * MM
+        canvas.line(cx + d * MM, scale_y - tick, cx + d * MM, scale_y + tick)
+        canvas.line(scale_x - tick, cy + d * MM, scale_x + tick, cy + d * MM)
+        if d % 5 == 0:
+            canvas.drawCentredString(cx + d * MM, scale_y - 7 * MM, f"{-d:+d}" if d else "0")
+            canvas.drawString(scale_x + 5 * MM, cy + d * MM - 3, f"{-d:+d}" if d else "0")
+    canvas.setFont(fonts["bold"], 9)
+    canvas.drawCentredString(cx, scale_y + 6 * MM, "X")
+    canvas.drawCentredString(scale_x, cy + (reach + 4) * MM, "Y")
+    edge = "short" if sheet.mode == "short-edge" else "long"
+    lines = [f"Duplex calibration ({sheet.mode}): print this sheet double-sided, flipping on the {edge} edge.",
+             "Hold it against a light: the back shows one long cross.",
+             "X is where its vertical line crosses the upper scale, Y where its horizontal line",
+             "crosses the right-hand scale (millimetres). Build the cards with",
+             f"cardgen cards GAME --mode {sheet.mode} --offset X,Y",
+             "adding the readings to the offset this sheet was printed with, if any."]
+    y = sheet.page_h - 25 * MM
+    for number, line in enumerate(lines):
+        canvas.setFont(fonts["bold" if number in (0, 4) else "text"], 11 if number == 0 else 10)
+        canvas.drawCentredString(cx, y, line)
+        y -= 15
+
+
+def _draw_calibration_back(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
+    """The cross through the centre, shifted by the offset as seen from the front, through the
+    sheet: where the printer puts it tells the offset still needed."""
+    dx, dy = sheet.back_offset
+    centre = sheet.turn(Rect(sheet.page_w / 2 + dx, sheet.page_h / 2 + dy, 0, 0))
+    canvas.setLineWidth(0.5)
+    canvas.line(centre.x, 20 * MM, centre.x, sheet.page_h - 20 * MM)
+    canvas.line(20 * MM, centre.y, sheet.page_w - 20 * MM, centre.y)
+    canvas.setFont(fonts["text"], 9)
+    canvas.drawCentredString(sheet.page_w / 2, 12 * MM, "Back of the calibration sheet: one cross through the centre.")

@@ -1,0 +1,97 @@
+"""render/cards/colors: the inks a card is drawn with, derived from the game's palette: text that\nreads on its band (WCAG contrast), the name's color, the default back's design."""
+from __future__ import annotations
+
+from cardgen.model.game import AUTO, Back, Card, Color, Game
+
+
+def _rgb(hex_color: str) -> tuple[float, float, float]:
+    value = hex_color.lstrip("#")
+    return tuple(int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))
+
+
+def luminance(hex_color: str) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in _rgb(hex_color))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def mix(hex_color: str, other: str, amount: float) -> str:
+    a, b = _rgb(hex_color), _rgb(other)
+    return "#" + "".join(f"{round(255 * (x + (y - x) * amount)):02x}" for x, y in zip(a, b))
+
+
+def ink_of(hex_color: str) -> str:
+    """The color made dark enough to read on white (symbols, borders on the panel)."""
+    ink = hex_color
+    while luminance(ink) > 0.22:
+        ink = mix(ink, "#000000", 0.15)
+    return ink
+
+
+MIN_CONTRAST = 4.5  # WCAG AA for text: card names against their band
+
+
+DARK_TEXT = "#1b1b1f"
+
+
+def text_on(color: Color) -> str:
+    """Text color on the color's band: the data's choice, else white where it reads (WCAG
+    4.5:1), else the dark text; made readable either way."""
+    if color.text_hex:
+        return readable(color.text_hex, color.hex)
+    return "#ffffff" if _contrast("#ffffff", color.hex) >= MIN_CONTRAST else readable(DARK_TEXT, color.hex)
+
+
+def readable(text_hex: str, background_hex: str) -> str:
+    """The text color, darkened or lightened (whichever reaches it first, keeping the hue as
+    long as possible) until it has MIN_CONTRAST against the background."""
+    if _contrast(text_hex, background_hex) >= MIN_CONTRAST:
+        return text_hex
+    for step in range(1, 21):
+        for target in ("#000000", "#ffffff"):
+            candidate = mix(text_hex, target, step / 20)
+            if _contrast(candidate, background_hex) >= MIN_CONTRAST:
+                return candidate
+    return "#000000" if _contrast("#000000", background_hex) >= _contrast("#ffffff", background_hex) else "#ffffff"
+
+
+def name_color(game: Game, card: Card) -> str:
+    """The color of a card's name on its band: the kind's or color's title color, else the
+    color's text color, at least MIN_CONTRAST against the band."""
+    color = game.color(card.color)
+    return readable(game.title_hex(card) or text_on(color), color.hex)
+
+
+BACK_DARK = "#15171c"  # the neutral a derived back's background is mostly made of
+
+
+def back_design(game: Game, back: Back | None) -> dict:
+    """The layout's back with a back's own colors and emblem over it, every color still `auto`
+    derived from the game's palette: a deep shade of its first color for the background, the
+    symbols a little lighter, the first color lightened until it reads there for the border and
+    emblems, a darker medallion and a title that reads on it."""
+    spec = dict(game.layout["back"])
+    if back:
+        spec.update({key: value for key in ("background", "pattern", "border", "emblem")
+                     if (value := getattr(back, key))})
+    first = game.colors[0].hex
+    background = first_set(spec["background"], lambda: mix(first, BACK_DARK, 0.8))
+    away = "#ffffff" if luminance(background) < 0.18 else "#000000"  # from the background, towards contrast
+    spec["background"] = background
+    spec["pattern"] = first_set(spec["pattern"], lambda: mix(background, away, 0.08))
+    spec["border"] = first_set(spec["border"], lambda: readable(mix(first, away, 0.45), background))
+    spec["medallion"] = first_set(spec["medallion"], lambda: mix(background, "#000000", 0.3))
+    spec["title_color"] = first_set(spec["title_color"], lambda: readable(away, spec["medallion"]))
+    return spec
+
+
+def first_set(value: str, derived) -> str:
+    return derived() if value == AUTO else value
+
+
+def _contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colors (1 to 21)."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)

@@ -1,0 +1,313 @@
+"""render/cards/sheets: print-and-play card sheets with ReportLab.
+
+Each distinct card face (and the one back) is drawn once as a PDF form and placed on the
+sheets as often as the setup needs it, clipped to its cell: so a 90-card deck costs about as
+much as its 30 distinct cards, and the faces are identical wherever they appear. Positions
+come from `layout` (pure geometry), the card design from the game's Layout (checked by load).
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.check.reports import SetupReport
+from cardgen.layout import sheet as layout
+from cardgen.layout.reportlab_config import reproducible
+from cardgen.layout.sheet import Rect, Sheet
+from cardgen.layout.textfit import Fonts
+from cardgen.model import sizes
+from cardgen.model.game import BuildError, Card, Game, sheet_file_name
+from cardgen.model.sizes import MM
+from cardgen.render.cards.painter import CardPainter
+from cardgen.render.write import atomic_write, output_dir
+
+PNG_DPI = 150
+CROP_MARK_WIDTH = 0.3  # points
+FOLD_LINE_WIDTH = 0.4
+RULER_LINE_WIDTH = 0.25
+HINT_SIZE = 5.0  # points: two lines fill the ruler's strip
+PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without art
+
+
+# --------------------------------------------------------------------------- public entry points
+
+
+def write_setup_sheets(game: Game, setup_report: SetupReport, out_dir=None, *, players: int | None = None,
+                       **options) -> Path:
+    """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets."""
+    setup = setup_report.setup
+    if players is None:
+        counts = setup_report.print_counts
+    else:
+        counts = setup_report.player_count(players).print_counts
+    cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
+    if not cards:
+        raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
+    return _write(game, cards, output_dir(game, out_dir) / sheet_file_name(setup.name), **options)
+
+
+def write_proof_sheet(game: Game, out_dir=None, **options) -> Path:
+    """cards-all-types.pdf: one of every card type."""
+    return _write(game, list(game.cards), output_dir(game, out_dir) / "cards-all-types.pdf", **options)
+
+
+
+
+def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True,
+                  placeholders: set[str] | None = None) -> bytes:
+    """The PDF bytes: face pages, each followed by its back page (or with the backs beside the
+    faces, gutterfold). The names of cards
+    drawn with placeholders (no art) go into `placeholders` when given."""
+    with reproducible():
+        return _render_sheets(game, cards, sheet, backs, placeholders)
+
+
+def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
+                   placeholders: set[str] | None) -> bytes:
+    fonts = Fonts(game.layout)
+    canvas, buffer = new_canvas(game, sheet, fonts, "cards", backs)
+    painter = CardPainter(game, canvas, sheet)
+    _note_placeholders(cards, placeholders)
+    for page in layout.pages(cards, sheet.per_page):
+        faces = [(sheet.slot(i), sheet.cell(i)) for i in range(len(page))]
+        placed = [(sheet.back_slot(i), sheet.back_cell(i)) for i in range(len(page))] if backs else []
+        _set_boxes(canvas, faces + (placed if sheet.backs_beside_faces else []))
+        for card, (slot, cell) in zip(page, faces):
+            place(canvas, painter.face_form(card), slot, cell)
+        _draw_crop_marks(canvas, sheet)
+        _draw_print_hint(canvas, sheet, fonts, backs)
+        if placed and sheet.backs_beside_faces:
+            _place_backs(canvas, painter, sheet, page, placed)
+            _draw_fold_line(canvas, sheet)
+        canvas.showPage()
+        if placed and not sheet.backs_beside_faces:
+            _set_boxes(canvas, placed)
+            _place_backs(canvas, painter, sheet, page, placed)
+            canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[Card],
+                 placed: list[tuple[Rect, Rect]]) -> None:
+    """Each card's own back where it lands behind its face."""
+    for card, (slot, cell) in zip(page, placed):
+        place(canvas, painter.back_form(card), slot, cell, turned=sheet.backs_upside_down)
+
+
+def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
+           bleed: float = sizes.DEFAULT_BLEED_MM, backs: bool = True, offset: tuple[float, float] = (0, 0),
+           mode: str = "long-edge", spacing: str = "gutter", png: bool = False,
+           placeholders: set[str] | None = None) -> Path:
+    try:
+        sheet = layout.make_sheet(paper, size or game.card_size, bleed, offset, mode, spacing)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
+    return write_output(render_sheets(game, cards, sheet, backs, placeholders), path, png)
+
+
+def write_output(pdf: bytes, path: Path, png: bool) -> Path:
+    atomic_write(path, pdf)
+    if png:
+        write_pngs(pdf, path)
+    return path
+
+
+def write_pngs(pdf: bytes, path: Path, dpi: int = PNG_DPI) -> list[Path]:
+    """<name>-p01.png ... beside the PDF, one per page."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    written = []
+    try:
+        for number, page in enumerate(document, start=1):
+            image = page.render(scale=dpi / 72).to_pil()
+            data = io.BytesIO()
+            image.save(data, "PNG")
+            written.append(atomic_write(path.with_name(f"{path.stem}-p{number:02d}.png"), data.getvalue()))
+    finally:
+        document.close()
+    return written
+
+
+DUPLEX = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge", "gutterfold": "Simplex"}
+HINTS = {
+    "long-edge": "Print double-sided, flipping on the long edge, then cut on the crop marks.",
+    "short-edge": "Print double-sided, flipping on the short edge, then cut on the crop marks.",
+    "gutterfold": "Print single-sided, fold on the dashed line (backs behind faces), glue, then cut on the crop marks.",
+    "faces": "Print single-sided, then cut on the crop marks.",
+}
+SCALE_HINT = "Print at 100 % / actual size (no fit to page): the scale must measure 50 mm and 2 in."
+
+
+def new_canvas(game: Game, sheet: Sheet, fonts: Fonts, what: str, backs: bool) -> tuple[Canvas, io.BytesIO]:
+    """A canvas whose document says what it is, embeds every font it names (the text font is the
+    initial font, not Helvetica) and asks viewers to print at 100 % on the mode's duplex edge."""
+    buffer = io.BytesIO()
+    # explicit settings win over ~/.reportlab_settings; invariant: fixed date and id
+    canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
+                    initialFontName=fonts["text"], initialFontSize=10, initialLeading=12)
+    canvas.setTitle(f"{game.title}: {what}")
+    canvas.setAuthor(game.author or game.title)
+    canvas.setSubject(f"{game.title} {game.version}".strip() + f": print-and-play {what}, "
+                      f"{sheet.card_w / MM:g}x{sheet.card_h / MM:g} mm, {_mode_of(sheet, backs)}")
+    canvas.setCreator("cardgen")
+    canvas.setViewerPreference("PrintScaling", "None")
+    canvas.setViewerPreference("Duplex", DUPLEX[sheet.mode] if backs else "Simplex")
+    return canvas, buffer
+
+
+def _mode_of(sheet: Sheet, backs: bool) -> str:
+    return sheet.mode if backs else "faces only"
+
+
+def _set_boxes(canvas: Canvas, placed: list[tuple[Rect, Rect]]) -> None:
+    """The next page's TrimBox (around the cards' trim lines) and BleedBox (around their bleed)."""
+    for name, rects in (("trim", [slot for slot, _ in placed]), ("bleed", [cell for _, cell in placed])):
+        canvas.setCropBox((min(r.x for r in rects), min(r.y for r in rects),
+                           max(r.right for r in rects), max(r.top for r in rects)), name=name)
+
+
+def place(canvas: Canvas, form: str, slot: Rect, cell: Rect, turned: bool = False) -> None:
+    """A card's form on its slot, clipped to its cell; `turned` half round (a short-edge back)."""
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(cell.x, cell.y, cell.w, cell.h)
+    canvas.clipPath(path, stroke=0, fill=0)
+    if turned:
+        canvas.translate(slot.right, slot.top)
+        canvas.rotate(180)
+    else:
+        canvas.translate(slot.x, slot.y)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(CROP_MARK_WIDTH)
+    for (x1, y1), (x2, y2) in sheet.crop_marks():
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def _draw_fold_line(canvas: Canvas, sheet: Sheet) -> None:
+    """The layout's fold line, dashed."""
+    line = sheet.fold_line
+    if line is None:
+        return
+    (x1, y1), (x2, y2) = line
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0.45, 0.45, 0.45)
+    canvas.setLineWidth(FOLD_LINE_WIDTH)
+    canvas.setDash(4, 3)
+    canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def _draw_print_hint(canvas: Canvas, sheet: Sheet, fonts: Fonts, backs: bool) -> None:
+    """In the strip outside the cards: a scale of 50 mm above and 2 in below one line, then how
+    to print. Upright strips read from bottom to top."""
+    box = sheet.info_box()
+    canvas.saveState()
+    if box.w >= box.h:
+        canvas.translate(box.x, box.y)
+    else:
+        canvas.translate(box.right, box.y)
+        canvas.rotate(90)
+    thick = min(box.w, box.h)
+    middle = thick / 2
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(RULER_LINE_WIDTH)
+    canvas.line(0, middle, 2 * 72, middle)  # 2 in: a little longer than 50 mm
+    for mm in range(51):
+        tick = (2.0 if mm % 10 == 0 else 1.4 if mm % 5 == 0 else 0.9) * MM
+        canvas.line(mm * MM, middle, mm * MM, middle + min(tick, middle))
+    for eighth in range(17):
+        tick = (2.0 if eighth % 8 == 0 else 1.4 if eighth % 4 == 0 else 1.1 if eighth % 2 == 0 else 0.7) * MM
+        canvas.line(eighth * 9, middle, eighth * 9, middle - min(tick, middle))
+    canvas.setFillColorRGB(0, 0, 0)
+    ascent, descent = pdfmetrics.getAscentDescent(fonts["text"], HINT_SIZE)
+    upper, lower = thick - ascent, -descent  # two lines filling the strip's thickness
+    label_x, text_x = 2 * 72 + 1.5 * MM, 2 * 72 + 10 * MM
+    for font, x, y, text in (("text", label_x, upper, "50 mm"), ("text", label_x, lower, "2 in"),
+                             ("bold", text_x, upper, SCALE_HINT),
+                             ("text", text_x, lower, HINTS[sheet.mode if backs else "faces"])):
+        canvas.setFont(fonts[font], HINT_SIZE)
+        canvas.drawString(x, y, text)
+    canvas.restoreState()
+
+
+def _note_placeholders(cards: Iterable[Card], placeholders: set[str] | None = None) -> None:
+    """The cards drawn with placeholders go into `placeholders` when given: the build warns
+    about them once, for all its sheets."""
+    if placeholders is not None:
+        placeholders.update(card.name for card in cards if card.art_file is None)
+
+
+def placeholder_warning(game: Game, names: Iterable[str]) -> str:
+    """The warning about cards that have no art and are drawn with placeholders: the first few
+    names, so that a deck with no art yet gets one readable line, not a hundred names."""
+    names = list(names)
+    shown = ", ".join(names[:PLACEHOLDERS_NAMED])
+    if len(names) > PLACEHOLDERS_NAMED:
+        shown += f" and {len(names) - PLACEHOLDERS_NAMED} more"
+    return f"warning: {game.id}: {len(names)} card(s) have no art, drawn with placeholders: {shown}"
+
+
+# --------------------------------------------------------------------------- fonts, symbols, art
+
+
+
+
+# --------------------------------------------------------------------------- colors
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+# --------------------------------------------------------------------------- the card painter
+
+
+
+
+
+
+
+
+
+
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+
+
