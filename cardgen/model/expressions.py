@@ -6,21 +6,22 @@ data can never call into Python.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+
+from cardgen.model.game import CountSpec, Setup
 
 VARIABLES = ("players", "hand")
-FUNCTIONS = {"min": min, "max": max}
+FUNCTIONS: dict[str, Callable[..., int]] = {"min": min, "max": max}
 MAX_LENGTH = 200
 
-_BINARY = {
+_BINARY: dict[type[ast.operator], Callable[[int, int], int]] = {
     ast.Add: lambda a, b: a + b,
     ast.Sub: lambda a, b: a - b,
     ast.Mult: lambda a, b: a * b,
     ast.FloorDiv: lambda a, b: a // b if b else 0,
     ast.Mod: lambda a, b: a % b if b else 0,
 }
-_COMPARE = {
+_COMPARE: dict[type[ast.cmpop], Callable[[int, int], bool]] = {
     ast.Eq: lambda a, b: a == b,
     ast.NotEq: lambda a, b: a != b,
     ast.Lt: lambda a, b: a < b,
@@ -69,7 +70,7 @@ def _validate_node(node: ast.AST) -> None:
                                   f"{node.func.id}(1, players - 2)")
 
 
-def setup_variables(setup, players: int) -> dict[str, int]:
+def setup_variables(setup: Setup, players: int) -> dict[str, int]:
     """The VARIABLES' values for a setup (model.Setup) at a player count: `hand` only when the setup
     declares `hand: deal` (an expression using it otherwise is an error, never a silent 0)."""
     variables = {"players": players}
@@ -81,7 +82,7 @@ def setup_variables(setup, players: int) -> dict[str, int]:
     return variables
 
 
-def uses(spec: Any, name: str) -> bool:
+def uses(spec: CountSpec | None, name: str) -> bool:
     """Whether a count spec's expression uses a variable."""
     if not isinstance(spec, str):
         return False
@@ -92,7 +93,7 @@ def uses(spec: Any, name: str) -> bool:
     return any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(tree))
 
 
-def evaluate(spec: Any, variables: Mapping[str, int]) -> int:
+def evaluate(spec: CountSpec, variables: Mapping[str, int]) -> int:
     """The value of a count spec (int, expression string or {players: value} table)."""
     if isinstance(spec, bool):
         raise ExpressionError("a count cannot be true/false")
@@ -106,8 +107,8 @@ def evaluate(spec: Any, variables: Mapping[str, int]) -> int:
     return int(_eval(parse(str(spec)).body, variables))
 
 
-def _eval(node: ast.AST, env: Mapping[str, int]) -> Any:
-    if isinstance(node, ast.Constant):
+def _eval(node: ast.AST, env: Mapping[str, int]) -> int:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):  # parse admits whole numbers only
         return node.value
     if isinstance(node, ast.Name):
         if node.id not in env:
@@ -119,7 +120,7 @@ def _eval(node: ast.AST, env: Mapping[str, int]) -> Any:
         return -value if isinstance(node.op, ast.USub) else value
     if isinstance(node, ast.BinOp):
         return _BINARY[type(node.op)](_eval(node.left, env), _eval(node.right, env))
-    if isinstance(node, ast.Call):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):  # parse admits min and max only
         return FUNCTIONS[node.func.id](*(_eval(a, env) for a in node.args))
     if isinstance(node, ast.Compare):
         left = _eval(node.left, env)
@@ -137,7 +138,7 @@ def _eval(node: ast.AST, env: Mapping[str, int]) -> Any:
     raise ExpressionError(f"cannot evaluate {type(node).__name__}")
 
 
-def describe(spec: Any) -> str:
+def describe(spec: CountSpec) -> str:
     """A count spec as a person reads it."""
     if isinstance(spec, Mapping):
         return ", ".join(f"{k} players: {v}" for k, v in spec.items())

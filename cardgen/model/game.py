@@ -5,14 +5,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, Union
 
 from cardgen.errors import BuildError, UsageError  # noqa: F401 - the stages raise data problems as model.BuildError
+from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 AUTO = "auto"  # a layout color the card renderer derives from the game's palette
 LEVELS = (ERROR, WARNING, INFO)
+T = TypeVar("T")
+
+# A count as the data gives it: a number, an expression of `players` (and `hand`), or a table
+# of numbers by player count.
+CountSpec = Union[int, str, Mapping[int, int]]
+# Which cards a step or check takes: each key narrows (color, kind, tag, card: names; star: a
+# flag; attribute: values by attribute; any: a list of selectors; not: a selector).
+Selector = Mapping[str, object]
+# Free data from game.yaml's reference: for a game's own templates.
+PlainData = Union[str, list["PlainData"], dict[str, "PlainData"]]
 
 
 @dataclass(frozen=True)
@@ -59,7 +70,7 @@ class Finding:
     where: Where | None = None
     hint: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, str | None]:
         return {
             "level": self.level,
             "code": self.code,
@@ -166,8 +177,8 @@ class Back:
 
 @dataclass(frozen=True)
 class Hand:
-    deal: Any = None  # count spec: int, expression of `players` or table by player count; None: not declared
-    extras: tuple[tuple[str, Any], ...] = ()  # (card id, count spec of the copies each player gets)
+    deal: CountSpec | None = None  # None: not declared
+    extras: tuple[tuple[str, CountSpec], ...] = ()  # (card id, the copies each player gets)
     where: Where | None = None  # where `deal` is written
     places: Mapping[str, Where] = field(default_factory=dict, compare=False)  # card id -> where its extras are
 
@@ -183,10 +194,10 @@ class Component:
     id: str
     name: str  # one of them, e.g. "Coin"
     plural: str  # several, e.g. "Coins"
-    count: Any  # how many the game uses
+    count: CountSpec  # how many the game uses
     meaning: str = ""
-    each: Any = None  # how many each player starts with (the rest stays in the supply); None: not said
-    to_win: Any = None  # how many a player needs to win; None: not a win target
+    each: CountSpec | None = None  # how many each player starts with (the rest stays in the supply); None: not said
+    to_win: CountSpec | None = None  # how many a player needs to win; None: not a win target
     where: Where | None = None
     places: Mapping[str, Where] = field(default_factory=dict, compare=False)  # "count", "each", "to_win"
 
@@ -219,7 +230,7 @@ class Setup:
     hand: Hand
     lines: tuple[SetupLine, ...]
     extra_rules: tuple[str, ...] = ()
-    copies: Any = 1  # count spec: int, expression or table by player count
+    copies: CountSpec = 1
     waivers: tuple[Waiver, ...] = ()
     where: Where | None = None
     places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "blurb", "extra_rules[i]" -> where
@@ -247,8 +258,8 @@ class Step:
     action: str  # move | deal | shuffle
     source: str = "deck"
     target: str = "deck"
-    select: Any = None  # selector mapping or None (all cards)
-    count: Any = None  # count spec or None (all selected)
+    select: Selector | None = None  # None: all cards
+    count: CountSpec | None = None  # None: all selected
     per_player: bool = False
     extras: bool = False
     up_to: bool = False
@@ -264,10 +275,10 @@ class Check:
     level: str
     on: tuple[str, ...]  # ("setup",) or pile names: draw_pile, hand (each player's), hands, box, ...
     message: str
-    select: Any = None
-    at_least: Any = None
-    at_most: Any = None
-    equals: Any = None
+    select: Selector | None = None
+    at_least: CountSpec | None = None
+    at_most: CountSpec | None = None
+    equals: CountSpec | None = None
     source: str = ""
     when: str | None = None
     where: Where | None = None
@@ -343,7 +354,7 @@ class Game:
     version: str
     author: str
     date: str
-    card_size: Any  # preset name or {"width_mm", "height_mm"}
+    card_size: CardSize
     colors: tuple[Color, ...]
     tags: tuple[Tag, ...]
     kinds: tuple[Kind, ...]
@@ -361,7 +372,7 @@ class Game:
     text_checks: TextChecks = field(default_factory=TextChecks)
     layout: Layout | None = None  # None only for games built by hand (tests); load always sets it
     cheatsheet: CheatSheet | None = None  # None: the game has no cheat sheet
-    extra: Mapping[str, Any] = field(default_factory=dict)  # reference: data for a game's own templates
+    extra: Mapping[str, PlainData] = field(default_factory=dict)  # reference: data for a game's own templates
     export_targets: Mapping[str, Target] = field(default_factory=dict)
     backs: tuple[Back, ...] = ()
     exports: tuple[str, ...] = ()  # export targets `cardgen build` makes too
@@ -404,7 +415,7 @@ class Game:
         color's; None for the game's back."""
         kinds = self.kind_backs
         chosen = card.back or next((kinds[k] for k in card.kinds if kinds.get(k)), None) or self.color(card.color).back
-        return self.backs_by_id.get(chosen)
+        return self.backs_by_id.get(chosen) if chosen else None
 
     def back_title(self, back: Back | None) -> str:
         """The text on a back: its own title, else the game's."""
@@ -450,27 +461,41 @@ def slugify(text: str) -> str:
     return "".join(out).strip("-") or "x"
 
 
-def matches(card: Card, selector: Mapping[str, Any] | None) -> bool:
+def matches(card: Card, selector: Selector | None) -> bool:
     """Whether a card is picked by a selector (all keys must match; lists mean any of)."""
     if not selector:
         return True
-    for key, wanted in selector.items():
-        if key == "any":
-            if not any(matches(card, s) for s in wanted):
-                return False
-        elif key == "not":
-            if matches(card, wanted):
-                return False
-        elif key == "color" and card.color not in wanted:
-            return False
-        elif key == "kind" and not set(card.kinds) & set(wanted):
-            return False
-        elif key == "tag" and not set(card.tags) & set(wanted):
-            return False
-        elif key == "card" and card.name.casefold() not in wanted and card.id not in wanted:
-            return False
-        elif key == "star" and card.star != wanted:
-            return False
-        elif key == "attribute" and any(card.attributes.get(k) != v for k, v in wanted.items()):
-            return False
+    return all(_matches_key(card, key, wanted) for key, wanted in selector.items())
+
+
+def _matches_key(card: Card, key: str, wanted: object) -> bool:
+    if key == "any":
+        return any(matches(card, s) for s in _listed(wanted, dict))
+    if key == "not":
+        return not matches(card, _selector(wanted))
+    if key == "star":
+        return card.star == wanted
+    if key == "attribute":
+        return all(card.attributes.get(k) == v for k, v in _selector(wanted).items())
+    names = set(_listed(wanted, str))
+    if key == "color":
+        return card.color in names
+    if key == "kind":
+        return bool(set(card.kinds) & names)
+    if key == "tag":
+        return bool(set(card.tags) & names)
+    if key == "card":
+        return card.name.casefold() in names or card.id in names
     return True
+
+
+def _selector(value: object) -> Selector:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"a selector is a mapping, not {value!r}")
+    return value
+
+
+def _listed(value: object, kind: type[T]) -> list[T]:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(item, kind) for item in value):
+        raise TypeError(f"a selector's list holds {kind.__name__} values, not {value!r}")
+    return list(value)

@@ -9,10 +9,11 @@ always well nested.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 SYMBOL = re.compile(r":[a-z0-9][a-z0-9_-]*:")  # an inline symbol, :bomb:
 _TOKEN = re.compile(rf"(\*\*|\*|{SYMBOL.pattern}|\n)")
@@ -104,11 +105,11 @@ def markdown_parser() -> MarkdownIt:
 
 def image_sources(text: str) -> list[str]:
     """The src of every Markdown image in text, as the documents will fetch it."""
-    return [token.attrGet("src") or "" for token in all_tokens(markdown_parser().parse(text))
+    return [str(token.attrGet("src") or "") for token in all_tokens(markdown_parser().parse(text))
             if token.type == "image"]
 
 
-def all_tokens(tokens) -> Iterator:
+def all_tokens(tokens: Iterable[Token]) -> Iterator[Token]:
     """Markdown tokens with their children, depth first."""
     for token in tokens:
         yield token

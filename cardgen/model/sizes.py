@@ -5,7 +5,10 @@ loader or a renderer falls back on."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Union
+
+# A card size preset's name, or its {width_mm, height_mm}.
+CardSize = Union[str, Mapping[str, float]]
 
 MM = 72 / 25.4  # points per millimetre
 
@@ -46,7 +49,7 @@ PRINT_MODES = ("long-edge", "short-edge", "gutterfold")
 SPACINGS = ("gutter", "shared-cuts")
 
 
-def card_size_mm(spec: Any) -> tuple[float, float]:
+def card_size_mm(spec: CardSize | None) -> tuple[float, float]:
     """A card size preset name, 'WxH' in mm, or a {width_mm, height_mm} mapping."""
     if isinstance(spec, Mapping):
         try:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardgen.model.sizes import CARD_SIZES_MM, card_size_mm
+from cardgen.model.sizes import CARD_SIZES_MM, CardSize, card_size_mm
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Target:
     def sizes(self) -> dict[str, CardPixels]:
         return dict(self.size_table)
 
-    def missing_product(self, card_size) -> str | None:
+    def missing_product(self, card_size: CardSize) -> str | None:
         """Why the target cannot make cards of this size (a vendor's fixed sizes), or None."""
         if not self.sizes or isinstance(card_size, str) and card_size in self.sizes:
             return None
