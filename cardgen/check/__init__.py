@@ -5,7 +5,7 @@ do."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -65,12 +65,12 @@ def check_folder(game_name: str) -> Checked:
     folder = load.find_game_folder(game_name)
     with _collector_paused():
         result = load.load_game(folder)
-        report = check_game(result.game, result.findings) if result.ok else None
+        report = check_game(result.game, result.findings) if result.ok and result.game else None
     return Checked(folder.name, tuple(result.findings), report)
 
 
 @contextmanager
-def _collector_paused():
+def _collector_paused() -> Iterator[None]:
     """Loading allocates a node and a model object per value and frees almost nothing, so the
     cycle collector's passes find no garbage: on a 5000-card game they took a third of `check`."""
     was_enabled = gc.isenabled()
@@ -85,6 +85,6 @@ def _collector_paused():
 def load_checked(game_name: str) -> tuple[Game, GameReport]:
     """Load and check a game; Rejected when load or the engine finds an error."""
     checked = check_folder(game_name)
-    if not checked.ok:
+    if not checked.ok or checked.report is None:
         raise Rejected(checked.errors(), game_name)
     return checked.report.game, checked.report

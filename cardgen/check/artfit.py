@@ -11,7 +11,7 @@ from cardgen.inputs import images
 from cardgen.inputs.paths import game_roots
 from cardgen.layout.sheet import Rect, cover
 from cardgen.layout.textfit import Scale
-from cardgen.model.game import ERROR, WARNING, Card, Finding, Game
+from cardgen.model.game import ERROR, WARNING, Card, Finding, Game, Where
 from cardgen.model.sizes import MM, card_size_mm
 
 WARN_PPI = 300
@@ -20,7 +20,7 @@ ERROR_PPI = 150
 
 def art_box(game: Game, card_w: float, card_h: float) -> Rect:
     """The art box of a card of card_w x card_h points."""
-    return Scale.of(game.layout, card_w, card_h).box(game.layout["art"])
+    return Scale.of(game.design, card_w, card_h).box(game.design["art"])
 
 
 def effective_ppi(size: tuple[int, int], box: Rect) -> float:
@@ -51,7 +51,7 @@ def check_art(game: Game) -> list[Finding]:
     return findings
 
 
-def _low_resolution(card: Card, size: tuple[int, int], ppi: float, where) -> Finding:
+def _low_resolution(card: Card, size: tuple[int, int], ppi: float, where: Where | None) -> Finding:
     fails = ppi < ERROR_PPI and not card.low_res
     needed = f"{WARN_PPI} ppi needs {_pixels(size, ppi, WARN_PPI)}"
     return Finding(ERROR if fails else WARNING, "art-low-resolution",

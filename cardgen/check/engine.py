@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
 
 from cardgen.check.balance import balance_of
 from cardgen.check.reports import (
@@ -34,13 +33,17 @@ from cardgen.model.game import (
     INFO,
     WARNING,
     Check,
+    CountSpec,
     Finding,
     Game,
+    Selector,
     Setup,
     Step,
+    Where,
     matches,
 )
 
+Variables = Mapping[str, int]  # the expressions' variables at a player count: players (and hand)
 EXPRESSION_HINT = "a count may use players, and hand where the setup gives hand: deal"
 MAX_PRINT_CARDS = 5000  # cards one setup may print (about 560 sheets): more is a typo, not a game
 MAX_TOTAL_PRINT_CARDS = 20_000  # cards all the setups of a game may print: `cardgen build` draws them all
@@ -125,24 +128,24 @@ def check_setup(game: Game, setup: Setup) -> SetupReport:
     )
 
 
-def known_table(setup: Setup) -> Counter:
+def known_table(setup: Setup) -> Counter[str]:
     """The setup's table as card id -> count, leaving out counts unknown in the source."""
-    table = Counter()
+    table: Counter[str] = Counter()
     for line in setup.lines:
         if line.count is not None:
             table[line.card] += line.count
     return table
 
 
-def _by_color(game: Game, pile: Mapping[str, float]) -> dict[str, Any]:
-    out = {c.id: 0 for c in game.colors}
+def _by_color(game: Game, pile: Mapping[str, float]) -> dict[str, float]:
+    out: dict[str, float] = {c.id: 0 for c in game.colors}
     for card_id, n in pile.items():
         out[game.card(card_id).color] += n
     return {k: v for k, v in out.items() if v}
 
 
-def _by_kind(game: Game, pile: Mapping[str, float]) -> dict[str, Any]:
-    out = {k.id: 0 for k in game.kinds}
+def _by_kind(game: Game, pile: Mapping[str, float]) -> dict[str, float]:
+    out: dict[str, float] = {k.id: 0 for k in game.kinds}
     for card_id, n in pile.items():
         for kind in game.card(card_id).kinds:
             out[kind] += n
@@ -160,14 +163,15 @@ def _variables(setup: Setup, players: int) -> tuple[dict[str, int], list[Finding
             "give the hand size for every player count of the setup")]
 
 
-def _copies(setup: Setup, variables) -> tuple[int, list[Finding]]:
+def _copies(setup: Setup, variables: Variables) -> tuple[int, list[Finding]]:
     try:
         return expressions.evaluate(setup.copies, variables), []
     except expressions.ExpressionError as exc:
         return 0, [Finding(ERROR, "bad-expression", f"{setup.name}: copies: {exc}", setup.where)]
 
 
-def _count(spec, variables, what: str, where, findings: list[Finding]) -> int | None:
+def _count(spec: CountSpec, variables: Variables, what: str, where: Where | None,
+           findings: list[Finding]) -> int | None:
     """A count spec's value at a player count, or None with the finding that says why it has none
     (a player table without this player count, a value below 0)."""
     try:
@@ -182,16 +186,18 @@ def _count(spec, variables, what: str, where, findings: list[Finding]) -> int | 
     return value
 
 
-def _component_counts(game: Game, setup: Setup, players: int, variables) -> tuple[dict[str, ComponentCount], list[Finding]]:
+def _component_counts(game: Game, setup: Setup, players: int, variables: Variables
+                      ) -> tuple[dict[str, ComponentCount], list[Finding]]:
     """Every component's counts at a player count, with what is wrong with them."""
-    out, findings = {}, []
+    out: dict[str, ComponentCount] = {}
+    findings: list[Finding] = []
     context = f"{setup.name}, {players} players"
     for component in game.components:
         values = {key: _count(getattr(component, key), variables, f"{context}: component '{component.id}': {key}",
                               component.places.get(key, component.where), findings)
                   for key in COMPONENT_COUNTS if getattr(component, key) is not None}
         counts = ComponentCount(component, values.get("count"), values.get("each"), values.get("to_win"), players)
-        if counts.supply is not None and counts.supply < 0:
+        if counts.supply is not None and counts.supply < 0 and counts.each is not None:
             findings.append(Finding(
                 ERROR, "not-enough-components", f"{context}: each player starts with {counts.each} "
                 f"{component.noun(counts.each)}, {counts.each * players} in all, but the game has {counts.total}",
@@ -200,7 +206,7 @@ def _component_counts(game: Game, setup: Setup, players: int, variables) -> tupl
     return out, findings
 
 
-def _extras(setup: Setup, variables) -> tuple[dict[str, int], list[Finding]]:
+def _extras(setup: Setup, variables: Variables) -> tuple[dict[str, int], list[Finding]]:
     """Card id -> the extra copies each player gets at a player count (hand: extras)."""
     findings: list[Finding] = []
     context = f"{setup.name}, {variables['players']} players: hand: extras"
@@ -209,7 +215,7 @@ def _extras(setup: Setup, variables) -> tuple[dict[str, int], list[Finding]]:
     return {card: n for card, n in values.items() if n is not None}, findings
 
 
-def _initial_deck(game: Game, table: Counter, extras: Mapping[str, int], players: int, copies: int) -> dict[str, int]:
+def _initial_deck(game: Game, table: Counter[str], extras: Mapping[str, int], players: int, copies: int) -> dict[str, int]:
     """Card id -> copies laid out: the table (times its copies) plus every player's extras, in the
     game's card order."""
     deck = Counter({card: n * copies for card, n in table.items()})
@@ -224,7 +230,7 @@ def _printed(game: Game, deck: Mapping[str, int]) -> dict[str, int]:
 
 def _print_counts(game: Game, reports: list[PlayerCount]) -> dict[str, int]:
     """Copies of each card to print so that every player count of the setup can be played."""
-    need: Counter = Counter()
+    need: Counter[str] = Counter()
     for report in reports:
         for card, n in report.print_counts.items():
             need[card] = max(need[card], n)
@@ -238,10 +244,10 @@ class _Groups:
     groups: a step costs the same for 50 card types as for 5000."""
 
     def __init__(self, game: Game, setup: Setup):
-        selectors = [None, *(s.select for s in game.steps), *(c.select for c in game.checks),
+        selectors: list[Selector | None] = [None, *(s.select for s in game.steps), *(c.select for c in game.checks),
                      *({"card": [card_id]} for card_id, _ in setup.hand.extras)]
         unique = {repr(s): s for s in selectors}
-        members: dict[tuple, list[str]] = {}
+        members: dict[tuple[object, ...], list[str]] = {}
         for card in game.cards:
             signature = (card.color, card.kinds, *(matches(card, s) for s in unique.values()))
             members.setdefault(signature, []).append(card.id)
@@ -250,9 +256,16 @@ class _Groups:
         self.picked = {key: frozenset(g for g, signature in enumerate(members) if signature[2 + i])
                        for i, key in enumerate(unique)}
 
-    def picked_by(self, selector) -> frozenset[int]:
+    def picked_by(self, selector: Selector | None) -> frozenset[int]:
         """The groups a selector picks (a selector not listed above fails here, loudly)."""
         return self.picked[repr(selector)]
+
+
+class _Counts(dict[int, float]):
+    """Expected counts by group: a group not there counts 0 (as in a Counter, without adding it)."""
+
+    def __missing__(self, key: int) -> float:
+        return 0
 
 
 class _Piles:
@@ -261,16 +274,16 @@ class _Piles:
     def __init__(self, groups: _Groups, deck: Mapping[str, float], players: int):
         self.groups = groups
         self.players = players
-        start: Counter = Counter()
+        start = _Counts()
         for card, n in deck.items():
             start[groups.group_of[card]] += n
-        self.piles: dict[str, Counter] = {"deck": start}
-        self.hands: Counter = Counter()
+        self.piles: dict[str, _Counts] = {"deck": start}
+        self.hands = _Counts()
 
-    def pile(self, name: str) -> Counter:
+    def pile(self, name: str) -> _Counts:
         if name == "hands":
             return self.hands
-        return self.piles.setdefault(name, Counter())
+        return self.piles.setdefault(name, _Counts())
 
     def by_group(self, name: str) -> dict[str, float]:
         """The pile as card id -> count, each group's first card standing for the whole group:
@@ -278,11 +291,11 @@ class _Piles:
         balance)."""
         return {self.groups.members[g][0]: n for g, n in self.pile(name).items() if n > EPSILON}
 
-    def selected(self, name: str, selector) -> dict[int, float]:
+    def selected(self, name: str, selector: Selector | None) -> dict[int, float]:
         picked = self.groups.picked_by(selector)
         return {g: n for g, n in self.pile(name).items() if n > EPSILON and g in picked}
 
-    def take(self, name: str, selector, amount: float | None) -> tuple[dict[int, float], float]:
+    def take(self, name: str, selector: Selector | None, amount: float | None) -> tuple[dict[int, float], float]:
         """Take `amount` selected cards (all when None), in proportion; returns (taken, available)."""
         chosen = self.selected(name, selector)
         available = sum(chosen.values())
@@ -303,14 +316,14 @@ class _Piles:
     def size(self, name: str) -> float:
         return sum(n for n in self.pile(name).values() if n > EPSILON)
 
-    def count(self, name: str, selector, per_player: bool = False) -> float:
+    def count(self, name: str, selector: Selector | None, per_player: bool = False) -> float:
         """Selected cards in a pile; `draw_pile` is the deck, `hand` one player's share of the hands."""
         pile = {"draw_pile": "deck", "hand": "hands"}.get(name, name)
         total = sum(self.selected(pile, selector).values())
         return total / self.players if per_player else total
 
 
-def _play_out(game: Game, setup: Setup, table: Counter, players: int, groups: _Groups) -> PlayerCount:
+def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, groups: _Groups) -> PlayerCount:
     variables, findings = _variables(setup, players)
     copies, copy_findings = _copies(setup, variables)
     components, component_findings = _component_counts(game, setup, players, variables)
@@ -318,7 +331,7 @@ def _play_out(game: Game, setup: Setup, table: Counter, players: int, groups: _G
     findings += copy_findings + component_findings + extra_findings
     deck = _initial_deck(game, table, extras, players, copies)
     piles = _Piles(groups, deck, players)
-    steps = []
+    steps: list[StepReport] = []
     for step in game.steps:
         try:
             if step.when and not expressions.evaluate(step.when, variables):
@@ -369,7 +382,8 @@ def _uncertain(finding: Finding) -> Finding:
                    finding.where, finding.hint)
 
 
-def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, extras, findings) -> StepReport:
+def _run_step(game: Game, setup: Setup, step: Step, piles: _Piles, players: int, variables: Variables,
+              extras: Mapping[str, int], findings: list[Finding]) -> StepReport:
     """Carry out one step."""
     if step.action == "shuffle":
         return StepReport(step, None, 0.0, 0.0)
@@ -378,10 +392,10 @@ def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, e
     if step.extras:
         moved = 0.0
         for card_id, per_player in extras.items():
-            wanted = per_player * players
-            taken, available = piles.take(step.source, {"card": [card_id]}, wanted)
-            if available + EPSILON < wanted:
-                findings.append(_short(context, label, wanted, available, step, game.card(card_id).name))
+            copies = per_player * players
+            taken, available = piles.take(step.source, {"card": [card_id]}, copies)
+            if available + EPSILON < copies:
+                findings.append(_short(context, label, copies, available, step, game.card(card_id).name))
             piles.put(step.target, taken)
             moved += sum(taken.values())
         return StepReport(step, None, settle(moved), float(sum(extras.values())))
@@ -398,7 +412,7 @@ def _run_step(game, setup, step: Step, piles: _Piles, players: int, variables, e
     return StepReport(step, count, settle(moved), moved / players if step.per_player else 0.0)
 
 
-def _short(context, label, wanted, available, step, card_name: str = "") -> Finding:
+def _short(context: str, label: str, wanted: float, available: float, step: Step, card_name: str = "") -> Finding:
     what = f"'{card_name}' cards" if card_name else "cards"
     return Finding(ERROR, "not-enough-cards",
                    f"{context}: '{label}' needs {figure(wanted)} {what} from the {step.source} pile "
@@ -406,8 +420,8 @@ def _short(context, label, wanted, available, step, card_name: str = "") -> Find
                    "add cards to the setup or narrow its player range")
 
 
-def _bounds(check: Check, variables) -> list[tuple[str, int]]:
-    out = []
+def _bounds(check: Check, variables: Variables) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
     for name in ("at_least", "at_most", "equals"):
         spec = getattr(check, name)
         if spec is not None:
@@ -426,9 +440,9 @@ def _failed(actual: float, bound: str, value: int) -> bool:
 _BOUND_WORDS = {"at_least": "at least", "at_most": "at most", "equals": "exactly"}
 
 
-def _apply_check(check: Check, setup: Setup, actual: float, variables, context: str) -> list[Finding]:
+def _apply_check(check: Check, setup: Setup, actual: float, variables: Variables, context: str) -> list[Finding]:
     waiver = next((w for w in setup.waivers if w.check == check.id), None)
-    findings = []
+    findings: list[Finding] = []
     for bound, value in _bounds(check, variables):
         if not _failed(actual, bound, value):
             continue
@@ -444,8 +458,8 @@ def _apply_check(check: Check, setup: Setup, actual: float, variables, context: 
     return findings
 
 
-def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
-    findings = []
+def _table_checks(game: Game, setup: Setup, table: Counter[str]) -> list[Finding]:
+    findings: list[Finding] = []
     variables, _ = _variables(setup, setup.max_players)  # a hand without a value is reported per player count
     for check in game.checks:
         if check.on != ("setup",):
@@ -459,9 +473,9 @@ def _table_checks(game: Game, setup: Setup, table: Counter) -> list[Finding]:
     return findings
 
 
-def _pile_checks(game, setup, players, piles: _Piles, components: Mapping[str, ComponentCount],
-                 variables) -> list[Finding]:
-    findings = []
+def _pile_checks(game: Game, setup: Setup, players: int, piles: _Piles, components: Mapping[str, ComponentCount],
+                 variables: Variables) -> list[Finding]:
+    findings: list[Finding] = []
     for check in game.checks:
         if check.on == ("setup",):
             continue
@@ -472,7 +486,7 @@ def _pile_checks(game, setup, players, piles: _Piles, components: Mapping[str, C
                 counted = [components[name] for name in check.on]
                 if any(c.total is None for c in counted):
                     continue  # its count is reported as wrong already
-                actual = sum(c.total for c in counted)
+                actual: float = sum(c.total or 0 for c in counted)
                 what = "the number of " + " + ".join(c.component.plural for c in counted)
             else:
                 actual = sum(piles.count(name, check.select, per_player=name == "hand") for name in check.on)
@@ -496,19 +510,19 @@ def _what(game: Game, check: Check, place: str) -> str:
     return f"the number of {_describe_selector(game, check.select)} cards in {place}"
 
 
-def _describe_selector(game: Game, selector: Mapping[str, Any]) -> str:
+def _describe_selector(game: Game, selector: Selector) -> str:
     names = {**{c.id: c.name for c in game.colors}, **{k.id: k.name for k in game.kinds},
              **{t.id: t.name for t in game.tags}}
     parts = []
     for key, value in selector.items():
-        if key == "any":
+        if key == "any" and isinstance(value, list):
             parts.append(" or ".join(_describe_selector(game, s) for s in value))
-        elif key == "not":
+        elif key == "not" and isinstance(value, Mapping):
             parts.append(f"non-{_describe_selector(game, value)}")
-        elif key == "attribute":
+        elif key == "attribute" and isinstance(value, Mapping):
             parts.append(", ".join(f"{k} {v}" for k, v in value.items()))
         elif isinstance(value, (list, tuple)):
-            parts.append("/".join(names.get(v, v) for v in value))
+            parts.append("/".join(names.get(str(v), str(v)) for v in value))
         else:
             parts.append(f"{key} {value}")
     return " ".join(parts)

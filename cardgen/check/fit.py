@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from reportlab.platypus import Paragraph
+
 from cardgen.check.glyphs import place_in_source
 from cardgen.inputs.paths import display_path
 from cardgen.layout.textfit import BACK_TITLE_MIN, FAMILY, MEASURE_COLOR, SMALLEST, CardText
@@ -51,7 +53,7 @@ def _back_titles_too_long(game: Game, setter: CardText) -> list[Finding]:
     return findings
 
 
-def _set(setter: CardText, field: str, card: Card, min_size: float | None = None):
+def _set(setter: CardText, field: str, card: Card, min_size: float | None = None) -> Paragraph | None:
     return getattr(setter, field)(card, MEASURE_COLOR, min_size)
 
 
@@ -65,7 +67,7 @@ def _card_text_too_long(setter: CardText, card: Card, field: str) -> Finding:
                    f"shorten the {field}, {allow}or enlarge the box in layout.yaml")
 
 
-def _size_of(paragraph) -> float | None:
+def _size_of(paragraph: Paragraph | None) -> float | None:
     """The size a text fits at, rounded down to what a layout can say (two decimals)."""
     return math.floor(paragraph.style.fontSize * 100) / 100 if paragraph is not None else None
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from cardgen.check.lint import in_file, in_passage
+from cardgen.check.lint import Place, in_file, in_passage
 from cardgen.inputs import symbols
 from cardgen.inputs.fonts import document_font, document_fonts
 from cardgen.inputs.paths import display_path
@@ -54,7 +54,7 @@ class Printed:
 
     value: str
     label: str
-    place: Callable[[int], Where]
+    place: Callable[[int], Where | None]
     role: str | None = None
     emphasis: bool = False  # card markup: **bold** and *italic* switch fonts in the text family
 
@@ -147,11 +147,11 @@ def _game_file(game: Game) -> str:
     return display_path(game.folder / "game.yaml", game.folder)
 
 
-def _at(place: Callable[[int, int], Where]) -> Callable[[int], Where]:
+def _at(place: Place) -> Callable[[int], Where | None]:
     return lambda index: place(index, index + 1)
 
 
-def place_in_source(game: Game, file: str, value: str, after: Where | None = None) -> Callable[[int], Where]:
+def place_in_source(game: Game, file: str, value: str, after: Where | None = None) -> Callable[[int], Where | None]:
     """Where a character of a value sits in its file, for values load keeps no position of: the
     first line of the file (from `after` on) holding the value's line around the character."""
     def place(index: int) -> Where:
@@ -248,6 +248,8 @@ def _missing(value: str, chars: frozenset[str], start: int = 0, end: int | None 
 def _missing_on_cards(text: Printed, value: str, fonts: Mapping[str, frozenset[str]]
                       ) -> Iterator[tuple[str, dict[int, str]]]:
     """(font role, missing characters) for each font of the card faces that lacks some."""
+    if text.role is None:
+        return iter(())
     runs = markup.emphasis_runs(value) if text.emphasis else [(0, len(value), False, False)]
     by_role: dict[str, dict[int, str]] = {}
     for start, end, bold, italic in runs:

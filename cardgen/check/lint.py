@@ -23,21 +23,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cardgen.check.reports import PlayerCount, SetupReport
+from cardgen.errors import BuildError
 from cardgen.inputs import images
 from cardgen.model import markup
-from cardgen.model.game import (
-    ERROR,
-    INFO,
-    WARNING,
-    BuildError,
-    Card,
-    Finding,
-    Game,
-    Passage,
-    Setup,
-    Waiver,
-    Where,
-)
+from cardgen.model.game import ERROR, INFO, WARNING, Card, Finding, Game, Passage, Setup, Step, Waiver, Where
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
@@ -122,20 +111,24 @@ class Names:
 # --------------------------------------------------------------------------- the texts
 
 
+# where a span (start, end) of a text is typed; None for texts of a game built without places
+Place = Callable[[int, int], Where | None]
+
+
 @dataclass(frozen=True)
 class Text:
     """One passage to read: its value, how to place a span of it, whose it is."""
 
     value: str
     label: str  # e.g. "card 'Scaling' (details)"
-    place: Callable[[int, int], Where]
+    place: Place
     card: Card | None = None  # the card whose own text this is
     setup: Setup | None = None  # the setup it belongs to (None: every setup)
     changes_rules: bool = False  # a variation: its figures may differ from the setup on purpose
 
 
-def in_passage(value: str, passage: Passage | None, fallback: Where) -> Callable[[int, int], Where]:
-    def place(start: int, end: int) -> Where:
+def in_passage(value: str, passage: Passage | None, fallback: Where | None) -> Place:
+    def place(start: int, end: int) -> Where | None:
         if passage is None:
             return fallback
         phrase = value[start:end]
@@ -235,11 +228,11 @@ def _name_like(phrase: str, names: Names) -> bool:
     return len(words) > 1 or bool(names.suggestion(phrase, single_word=True))
 
 
-def _tokens(text: str) -> list[re.Match]:
+def _tokens(text: str) -> list[re.Match[str]]:
     return list(_WORD.finditer(text))
 
 
-def _joined(text: str, tokens: list[re.Match], i: int, n: int) -> bool:
+def _joined(text: str, tokens: list[re.Match[str]], i: int, n: int) -> bool:
     """Whether tokens i..i+n-1 form one phrase: only spaces or hyphens between them."""
     return all(_JOINT.fullmatch(text, tokens[k].end(), tokens[k + 1].start()) for k in range(i, i + n - 1))
 
@@ -248,7 +241,7 @@ def _overlaps(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in taken)
 
 
-def _plain(text: str, names: Names, taken) -> list[Reference]:
+def _plain(text: str, names: Names, taken: Iterable[tuple[int, int]]) -> list[Reference]:
     tokens = _tokens(text)
     out, i = [], 0
     while i < len(tokens):
@@ -278,7 +271,7 @@ def _plain(text: str, names: Names, taken) -> list[Reference]:
     return out
 
 
-def _unknown_card_phrases(text: str, names: Names, taken) -> list[Reference]:
+def _unknown_card_phrases(text: str, names: Names, taken: Iterable[tuple[int, int]]) -> list[Reference]:
     """Capitalised words right before 'card(s)' that name nothing: "shuffle four Unique Cards"."""
     tokens = _tokens(text)
     out = []
@@ -354,6 +347,8 @@ def _reference_findings(game: Game, text: Text, ref: Reference, names: Names) ->
 
 def _own_numbers(text: Text, refs: list[Reference]) -> list[Spotted]:
     card = text.card
+    if card is None:
+        return []
     spans = [(r.start, r.end) for r in refs]
     out = []
     for match in _BRACKETED.finditer(text.value):
@@ -388,20 +383,20 @@ def _figures(text: Text, setups: Sequence[SetupReport]) -> list[Spotted]:
     return out
 
 
-def _step_counts(played: PlayerCount, wanted) -> list[int]:
+def _step_counts(played: PlayerCount, wanted: Callable[[Step], bool]) -> list[int]:
     """The counts of the steps picked by `wanted`, as the engine carried them out."""
-    return [s.count for s in played.steps if wanted(s.step)]
+    return [s.count for s in played.steps if wanted(s.step) and s.count is not None]
 
 
-def _deals(step) -> bool:
+def _deals(step: Step) -> bool:
     return step.action == "deal" and not step.extras and step.count is not None
 
 
-def _sets_aside(step) -> bool:
+def _sets_aside(step: Step) -> bool:
     return step.action == "move" and step.count is not None and step.target not in ("deck", "hands")
 
 
-def _deal_figures(text: Text, sentence: re.Match, setups: Sequence[SetupReport]) -> list[Spotted]:
+def _deal_figures(text: Text, sentence: re.Match[str], setups: Sequence[SetupReport]) -> list[Spotted]:
     out = []
     for match in _DEAL.finditer(sentence.group()):
         said = _figure(match.group(1))
@@ -418,7 +413,7 @@ def _deal_figures(text: Text, sentence: re.Match, setups: Sequence[SetupReport])
     return out
 
 
-def _set_aside_figures(text: Text, sentence: re.Match, setups: Sequence[SetupReport]) -> list[Spotted]:
+def _set_aside_figures(text: Text, sentence: re.Match[str], setups: Sequence[SetupReport]) -> list[Spotted]:
     words = sentence.group()
     below, cards = _BELOW.search(words), _CARDS.search(words)
     if not below or not cards or "aside" not in words.casefold():
@@ -481,11 +476,14 @@ def _waive(game: Game, raw: list[Spotted]) -> list[Finding]:
 # --------------------------------------------------------------------------- images in the texts
 
 
+def _at_step(step: Step) -> Place:
+    return lambda start, end: step.where
+
+
 def image_findings(game: Game) -> list[Finding]:
     """Markdown images the documents would refuse: not a local file inside the game folder,
     templates/ or art/, missing, or not an image they can draw."""
-    steps = [Text(step.text, "setup step", lambda start, end, where=step.where: where)
-             for step in game.steps if step.text]
+    steps = [Text(step.text, "setup step", _at_step(step)) for step in game.steps if step.text]
     findings = []
     for text in [*texts(game), *steps]:
         if "![" not in text.value:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardgen.check import Checked
+from cardgen.check.balance import Balance
 from cardgen.check.engine import known_table
 from cardgen.check.reports import GameReport, SetupReport, figure
 from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game
@@ -105,7 +106,7 @@ def as_text(report: GameReport) -> str:
 BALANCE_HEAD = ["1st draw loses", "draws before", "saving each"]
 
 
-def balance_cells(balance) -> list[str]:
+def balance_cells(balance: Balance | None) -> list[str]:
     """The balance figures as the report's columns: chance, expected safe draws, saving cards."""
     if balance is None:
         return ["-"] * len(BALANCE_HEAD)
@@ -119,5 +120,5 @@ def summary(findings: Sequence[Finding]) -> str:
     return f"{verdict}: {counts[ERROR]} error(s), {counts[WARNING]} warning(s), {counts[INFO]} note(s)"
 
 
-def _fmt(value) -> str:
+def _fmt(value: float) -> str:
     return str(figure(value))

@@ -93,8 +93,8 @@ class PlayerCount:
 class SetupReport:
     setup: Setup
     total: int
-    by_color: dict[str, int]
-    by_kind: dict[str, int]
+    by_color: dict[str, float]
+    by_kind: dict[str, float]
     print_counts: dict[str, int]  # card id -> copies to print so that every player count can be played
     unknown_counts: list[str]
     players: list[PlayerCount]

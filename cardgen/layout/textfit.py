@@ -23,13 +23,14 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph
 
+from cardgen.errors import BuildError
 from cardgen.inputs import symbols
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import ART
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect
 from cardgen.model import markup
-from cardgen.model.game import BuildError, Card, Game, Layout
+from cardgen.model.game import Card, Game, Layout
 from cardgen.model.sizes import MM
 
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points

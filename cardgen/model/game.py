@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar, Union
 
-from cardgen.errors import BuildError, UsageError  # noqa: F401 - the stages raise data problems as model.BuildError
+from cardgen.errors import UsageError
 from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
 
@@ -376,6 +376,13 @@ class Game:
     export_targets: Mapping[str, Target] = field(default_factory=dict)
     backs: tuple[Back, ...] = ()
     exports: tuple[str, ...] = ()  # export targets `cardgen build` makes too
+
+    @property
+    def design(self) -> Layout:
+        """The card layout (load always sets one; only a game built by hand in a test has none)."""
+        if self.layout is None:
+            raise ValueError(f"{self.title}: the game has no card layout")
+        return self.layout
 
     def color(self, color_id: str) -> Color:
         return self.colors_by_id[color_id]

@@ -8,9 +8,10 @@ import pypdfium2
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.errors import BuildError
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Sheet
-from cardgen.model.game import BuildError, Card, Game
+from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM, card_size_mm
 from cardgen.model.targets import CardPixels
 from cardgen.render.cards.painter import CardPainter

@@ -35,7 +35,8 @@ from pathlib import Path
 from markupsafe import Markup
 
 from cardgen.check.reports import GameReport, SetupReport
-from cardgen.model.game import BuildError, Card, CheatSheet, Color, Game
+from cardgen.errors import BuildError
+from cardgen.model.game import Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, PAPERS_MM, card_size_mm
 from cardgen.model.texts import players_label
 from cardgen.render import documents

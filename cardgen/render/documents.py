@@ -33,6 +33,7 @@ from markupsafe import Markup
 
 from cardgen.check.report import component_rows
 from cardgen.check.reports import GameReport, PlayerCount, SetupReport, StepReport
+from cardgen.errors import BuildError
 from cardgen.inputs import fonts, images, symbols
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import (
@@ -46,7 +47,7 @@ from cardgen.inputs.paths import (
     shortened,
 )
 from cardgen.model import markup
-from cardgen.model.game import BuildError, Card, Color, Game, Setup, Variation
+from cardgen.model.game import Card, Color, Game, Setup, Variation
 from cardgen.model.sizes import PAPERS_MM, card_size_mm
 from cardgen.model.texts import players_label
 from cardgen.render import card_images

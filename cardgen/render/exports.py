@@ -24,7 +24,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from cardgen.model.game import BuildError, Card, Game
+from cardgen.errors import BuildError
+from cardgen.model.game import Card, Game
 from cardgen.model.sizes import card_size_mm
 from cardgen.model.targets import CardPixels, Target
 from cardgen.render import card_images

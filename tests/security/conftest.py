@@ -18,7 +18,7 @@ from conftest import TINY_GAME, page_texts
 
 from cardgen import load
 from cardgen.check import check_game
-from cardgen.model.game import BuildError
+from cardgen.errors import BuildError
 from cardgen.render import documents
 
 

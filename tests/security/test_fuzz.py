@@ -104,8 +104,8 @@ def test_random_edits_of_the_real_game(tmp_path_factory, which, changes):
 
 import dataclasses  # noqa: E402
 
+from cardgen.errors import BuildError  # noqa: E402
 from cardgen.layout import sheet as layout  # noqa: E402
-from cardgen.model.game import BuildError  # noqa: E402
 
 card_texts = st.lists(st.sampled_from(list("ab *_:<>&;#/\"'=\n\t[]{}%\\") + [
     "**", ":bomb:", ":gear:", ":nope:", "<b>", "</b>", "&amp;", "&#65;", '<font color="[[[1]]]">', "</para>",

@@ -10,10 +10,10 @@ from conftest import TINY_GAME
 
 from cardgen import load
 from cardgen.check import check_game, engine
+from cardgen.errors import BuildError
 from cardgen.load.schema import MAX_TEXT
 from cardgen.load.setups import MAX_SETUPS
 from cardgen.load.yaml_nodes import MAX_FILE_BYTES
-from cardgen.model.game import BuildError
 from security.conftest import attempt, checked, outputs, refused, set_card, timed
 from security.test_failures import run
 

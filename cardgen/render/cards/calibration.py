@@ -5,12 +5,13 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.errors import BuildError
 from cardgen.layout import sheet as layout
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import Fonts
 from cardgen.model import sizes
-from cardgen.model.game import BuildError, Game
+from cardgen.model.game import Game
 from cardgen.model.sizes import MM
 from cardgen.render.cards.sheets import new_canvas, write_output
 from cardgen.render.write import output_dir

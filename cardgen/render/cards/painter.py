@@ -10,13 +10,14 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
+from cardgen.errors import BuildError
 from cardgen.inputs import images, symbols
 from cardgen.inputs.paths import game_roots
 from cardgen.layout import sheet as layout
 from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import INLINE_SYMBOL, CardText, ink_extent
 from cardgen.model import markup
-from cardgen.model.game import BuildError, Card, Color, Game
+from cardgen.model.game import Card, Color, Game
 from cardgen.render.cards.colors import back_design, ink_of, luminance, mix, name_color
 
 

@@ -16,12 +16,13 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.check.reports import SetupReport
+from cardgen.errors import BuildError
 from cardgen.layout import sheet as layout
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import Fonts
 from cardgen.model import sizes
-from cardgen.model.game import BuildError, Card, Game, sheet_file_name
+from cardgen.model.game import Card, Game, sheet_file_name
 from cardgen.model.sizes import MM
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.write import atomic_write, output_dir
