@@ -48,7 +48,7 @@ from cardgen.inputs.paths import (
 from cardgen.model import markup
 from cardgen.model.game import BuildError, Card, Color, Game, Setup, Variation
 from cardgen.model.sizes import PAPERS_MM, card_size_mm
-from cardgen.model.texts import players_label
+from cardgen.model.texts import counted, format_number, players_label
 from cardgen.render import card_images
 from cardgen.render.write import atomic_write
 
@@ -889,16 +889,6 @@ def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[
 def version_label(version: str) -> str:
     """'v1.1' for a version number, any other version text as written ('Classic')."""
     return f"v{version}" if version[:1].isdigit() else version
-
-
-def counted(n: float, noun: str) -> str:
-    """'1 card', '7 cards': a number with its noun, singular for one."""
-    return f"{format_number(n)} {noun}{'' if n == 1 else 's'}"
-
-
-def format_number(value: float) -> str:
-    rounded = round(value, 1)
-    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
 
 
 def hand_label(game: Game, setup: Setup, played: PlayerCount) -> str:
