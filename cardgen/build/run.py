@@ -54,7 +54,8 @@ from cardgen.errors import BuildError, CardgenError, UsageError
 from cardgen.model.game import ERROR, Finding, Game, slugify
 from cardgen.render.write import atomic_write, output_dir
 from cardgen.model import sizes
-from cardgen.render import cards, cheatsheet, documents, exports
+from cardgen.render import cards, documents, exports
+from cardgen.render.documents import cheatsheet
 from cardgen.model.targets import Target
 
 MANIFEST = "cardgen-manifest.json"
