@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 
@@ -83,7 +84,7 @@ class SetupTable:
     constants: list[PlayerRow]      # figures that do not (said once, in words)
 
 
-def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4",
+def write_cheatsheet(game: Game, report: GameReport, out_dir: str | Path, paper: str = "a4",
                      warn: Callable[[str], None] = lambda message: None) -> Path | None:
     """Write cheatsheet.pdf (one page, else `warn` hears why not) and cheatsheet-pocket.pdf;
     None if the game has no cheat sheet."""
@@ -101,7 +102,7 @@ def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4",
     return path
 
 
-def render_one_page(game: Game, context: dict, paper: str, warn: Callable[[str], None]) -> bytes:
+def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Callable[[str], None]) -> bytes:
     """The main sheet at full size, or shrunk step by step until it fits one page; at the
     smallest size, as many pages as it takes."""
     pdf, pages = b"", 0
@@ -115,7 +116,7 @@ def render_one_page(game: Game, context: dict, paper: str, warn: Callable[[str],
     return pdf
 
 
-def _pt(scale: float):
+def _pt(scale: float) -> Callable[[float], str]:
     return lambda size: f"{float(size) * scale:.2f}pt"
 
 
@@ -132,7 +133,7 @@ def page_count(pdf: bytes) -> int:
 # --------------------------------------------------------------------------- context
 
 
-def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str) -> dict:
+def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str) -> dict[str, Any]:
     rows = card_rows(game, group=sheet.group_by_text)
     return {
         "sheet": sheet,
@@ -195,7 +196,7 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
     return SetupTable(report, counts, varying, constants)
 
 
-def pocket_layout(game: Game, paper: str) -> dict:
+def pocket_layout(game: Game, paper: str) -> dict[str, Any]:
     """Size of a pocket copy (the game's card size, at least poker) and how many fit a page."""
     width, height = card_size_mm(game.card_size)
     width, height = max(width, POCKET_MIN_MM[0]), max(height, POCKET_MIN_MM[1])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cardgen.check.engine import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.inputs import symbols
@@ -77,7 +78,7 @@ def _step_numbers(game: Game, played: PlayerCount, carried_out: StepReport) -> s
 
 
 def checklists_context(game: Game, report: GameReport, setup: str | None = None,
-                       players: int | None = None) -> dict:
+                       players: int | None = None) -> dict[str, Any]:
     return {
         "pages": checklist_pages(game, report, setup, players),
         **symbol_context(game),

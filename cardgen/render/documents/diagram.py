@@ -3,6 +3,8 @@ one that shows the most parts), drawn as the sheets print it, the parts this gam
 where each part's numbered callout sits on the card."""
 from __future__ import annotations
 
+from typing import Any
+
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import card_size_mm
 from cardgen.render import card_images
@@ -23,7 +25,10 @@ def diagram_callouts(game: Game, parts: dict[str, int], shown: set[str]) -> list
     card, in % of its width and height: at the region the card layout gives that part."""
     design = game.layout
     width, height = design["design"]["width"], design["design"]["height"]
-    box = lambda key: design[key]  # noqa: E731
+
+    def box(key: str) -> Any:
+        return design[key]
+
     spots = {
         "name": (box("name")["x"] + box("name")["width"] / 2, box("name")["y"] + box("name")["height"]),
         "symbol": (box("symbol")["x"] - box("symbol")["radius"], box("symbol")["y"] - box("symbol")["radius"]),

@@ -14,12 +14,16 @@ import os
 import re
 import traceback
 import types
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeVar
 
 import jinja2
 import jinja2.filters
 import jinja2.loaders
+import jinja2.nodes
+import jinja2.runtime
 import jinja2.utils
 import jinja2.visitor
 from jinja2.sandbox import SandboxedEnvironment
@@ -36,13 +40,13 @@ from cardgen.render.documents.markdown import markdown_html
 from cardgen.render.documents.weasy import GENERATED, allowed_roots, font_face_css, html_to_pdf, symbol_font_name
 
 
-def render_pdf(game: Game, template_name: str, context: dict, paper: str = "a4") -> bytes:
+def render_pdf(game: Game, template_name: str, context: dict[str, Any], paper: str = "a4") -> bytes:
     """Render a template of the game to PDF bytes (same input, same bytes)."""
     html = render_html(game, template_name, context, paper)
     return html_to_pdf(game, html, template_name)
 
 
-def render_html(game: Game, template_name: str, context: dict, paper: str = "a4") -> str:
+def render_html(game: Game, template_name: str, context: dict[str, Any], paper: str = "a4") -> str:
     """The document's HTML. Its symbol font holds the symbols the HTML shows, so the template
     renders with a stand-in font name, replaced by the real one (which names the font's content)."""
     if paper not in PAPERS_MM:
@@ -60,7 +64,7 @@ def render_html(game: Game, template_name: str, context: dict, paper: str = "a4"
 _PENDING_FAMILY = f"{symbols.FONT_FAMILY}-pending"
 
 
-def _render_template(env, game: Game, template_name: str, context: dict) -> str:
+def _render_template(env: SandboxedEnvironment, game: Game, template_name: str, context: dict[str, Any]) -> str:
     token = _loop_budget.set([MAX_LOOP_ITEMS])
     try:
         return _joined(env.get_template(template_name).generate(context))
@@ -76,7 +80,7 @@ def _render_template(env, game: Game, template_name: str, context: dict) -> str:
         _loop_budget.reset(token)
 
 
-def _joined(parts) -> str:
+def _joined(parts: Iterable[str]) -> str:
     out, size = [], 0
     for part in parts:
         size += len(part)
@@ -124,25 +128,28 @@ def _too_large(what: str) -> jinja2.exceptions.SecurityError:
     return jinja2.exceptions.SecurityError(f"{what} is too large for a template")
 
 
-def _check_arguments(args, kwargs) -> None:
+def _check_arguments(args: Sequence[Any], kwargs: dict[str, Any]) -> None:
     """Numbers that ask a filter or method for a huge value ("x"|center(10**9)) are refused."""
     for value in (*args, *kwargs.values()):
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _Sandbox.MAX_SIZE:
             raise _too_large(f"the number {value}")
 
 
-def _check_size(value):
+T = TypeVar("T")
+
+
+def _check_size(value: T) -> T:
     if isinstance(value, (str, list, tuple, dict)) and len(value) > MAX_STRING:
         raise _too_large(f"a value of {len(value)} items or characters")
     return value
 
 
-def _bounded(function):
+def _bounded(function: Callable[..., Any]) -> Callable[..., Any]:
     """A filter that refuses huge numbers as arguments (not as the value it filters) and huge results."""
     value_at = 1 if jinja2.utils._PassArg.from_obj(function) else 0  # after the context or environment
 
     @functools.wraps(function)
-    def bounded(*args, **kwargs):
+    def bounded(*args: Any, **kwargs: Any) -> Any:
         _check_arguments(args[value_at + 1:], kwargs)
         if function is jinja2.filters.do_format and _BIG_FORMAT.search(str(args[value_at])):
             raise _too_large("a format width")
@@ -154,12 +161,12 @@ class _Limits(jinja2.visitor.NodeTransformer):
     """Rewrites a parsed template so that every loop's items and every `~` result pass through
     the environment's checks (Jinja has no hook for either)."""
 
-    def visit_For(self, node):
+    def visit_For(self, node: jinja2.nodes.For) -> jinja2.nodes.For:
         self.generic_visit(node)
         node.iter = jinja2.nodes.Call(jinja2.nodes.EnvironmentAttribute("loop_items"), [node.iter], [], None, None)
         return node
 
-    def visit_Concat(self, node):
+    def visit_Concat(self, node: jinja2.nodes.Concat) -> jinja2.nodes.Call:
         self.generic_visit(node)
         return jinja2.nodes.Call(jinja2.nodes.EnvironmentAttribute("sized"), [node], [], None, None)
 
@@ -172,15 +179,15 @@ class _Sandbox(SandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "+", "%"})
     MAX_SIZE = 100_000
 
-    def _parse(self, source, name, filename):
+    def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
         return _Limits().visit(super()._parse(source, name, filename))
 
     @staticmethod
-    def sized(value):
+    def sized(value: T) -> T:
         return _check_size(value)
 
     @staticmethod
-    def loop_items(items):
+    def loop_items(items: Any) -> Any:
         budget = _loop_budget.get(None)
         if budget is None:
             return items
@@ -191,19 +198,19 @@ class _Sandbox(SandboxedEnvironment):
             return items
         return _counted(items, budget)
 
-    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+    def call(__self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's own signature
         _check_arguments(args, kwargs)
         if getattr(__obj, "__name__", "") in ("format", "format_map") and isinstance(
                 getattr(__obj, "__self__", None), str) and _BIG_FORMAT.search(__obj.__self__):
             raise _too_large("a format width")
         return _check_size(super().call(__context, __obj, *args, **kwargs))
 
-    def is_safe_attribute(self, obj, attr, value):
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, (os.PathLike, io.IOBase, types.ModuleType)):
             return False
         return super().is_safe_attribute(obj, attr, value)
 
-    def call_binop(self, context, operator, left, right):
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
         if operator == "**" and (not isinstance(right, (int, float)) or abs(right) > 64
                                  or not isinstance(left, (int, float)) or abs(left) > self.MAX_SIZE):
             raise jinja2.exceptions.SecurityError(f"'{left!r} ** {right!r}' is too large for a template")
@@ -218,7 +225,7 @@ class _Sandbox(SandboxedEnvironment):
         return _check_size(super().call_binop(context, operator, left, right))
 
 
-def _counted(items, budget: list[int]):
+def _counted(items: Iterable[Any], budget: list[int]) -> Iterator[Any]:
     for item in items:
         budget[0] -= 1
         if budget[0] < 0:
@@ -231,11 +238,11 @@ class _ContainedLoader(jinja2.FileSystemLoader):
     leading out of the game folder, templates/ and art/ is refused, and so is one that is not a
     regular file (Jinja would pass over a pipe or folder of that name to the shared template)."""
 
-    def __init__(self, searchpath, roots: tuple[Path, ...]):
+    def __init__(self, searchpath: list[str], roots: tuple[Path, ...]) -> None:
         super().__init__(searchpath)
         self.roots = roots
 
-    def get_source(self, environment, template):
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         try:
             return self._contained_source(environment, template)
         except jinja2.TemplateNotFound:  # an OSError too: templates look for optional ones this way
@@ -244,7 +251,7 @@ class _ContainedLoader(jinja2.FileSystemLoader):
             # a ValueError: reported as a template error at the line that names the template
             raise ValueError(f"template '{shortened(template)}' cannot be read: {exc.strerror or exc}") from None
 
-    def _contained_source(self, environment, template):
+    def _contained_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         for folder in self.searchpath:
             candidate = Path(folder, *jinja2.loaders.split_template_path(template))
             if candidate.is_file():
@@ -264,7 +271,7 @@ def template_folders(game: Game) -> list[Path]:
     return [own, SHARED_TEMPLATES] if own.is_dir() else [SHARED_TEMPLATES]
 
 
-def _template_position(exc: BaseException, game: Game, env, template_name: str) -> str:
+def _template_position(exc: BaseException, game: Game, env: SandboxedEnvironment, template_name: str) -> str:
     """'file:line' of the innermost template frame of a render error (Jinja maps frames to template lines)."""
     folders = list(env.loader.searchpath)
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
@@ -284,7 +291,7 @@ def star_mark(game: Game) -> str | None:
     return symbols.code_points(game).get("star")
 
 
-def symbol_context(game: Game) -> dict:
+def symbol_context(game: Game) -> dict[str, Any]:
     """What the templates' symbol macros read: each color's and each card's symbol as a character."""
     characters = symbols.code_points(game)
     return {

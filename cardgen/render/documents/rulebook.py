@@ -4,8 +4,10 @@ setup, the components, the variations, the card diagram), and the rulebook's tem
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 
@@ -70,7 +72,7 @@ class Part:
         """Long chapters start on a page of their own; short ones follow the one before."""
         return self.weight >= PAGE_WEIGHT
 
-    def walk(self):
+    def walk(self) -> Iterator[Part]:
         yield self
         for child in self.children:
             yield from child.walk()
@@ -83,7 +85,7 @@ def parse_rules(markdown: str) -> list[Part]:
     lines: list[str] = []
     in_fence = False
 
-    def flush():
+    def flush() -> None:
         text = "\n".join(lines).strip("\n")
         lines.clear()
         if stack:
@@ -135,7 +137,7 @@ def _place_cards(game: Game, chapters: list[Part]) -> Part | None:
         return None
     scored = [(sum(1 for s in ch.children if _color_section(game, s)), ch) for ch in chapters]
     score, chapter = max(scored, key=lambda pair: pair[0], default=(0, None))
-    if not score:
+    if not score or chapter is None:
         chapter = Part(1, "Cards")
         chapters.append(chapter)
     existing = {(_color_section(game, s) or Color("", "", "", "", "")).id: s for s in chapter.children}
@@ -239,7 +241,7 @@ def _number(parts: list[Part], prefix: str = "") -> None:
 
 
 
-def rulebook_context(game: Game, report: GameReport) -> dict:
+def rulebook_context(game: Game, report: GameReport) -> dict[str, Any]:
     chapters = rulebook_outline(game, report)
     example, parts = example_card(game), card_parts(game)
     shown = parts_of(example) if example else set()
@@ -276,7 +278,7 @@ def _card_explanation(game: Game, card: Card) -> Markup:
 
 
 
-def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[tuple]:
+def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[tuple[Any, Any]]:
     """The printed count table as rows of two (card, count) pairs: left column first."""
     lines = list(setup_report.setup.lines)
     half = (len(lines) + 1) // 2

@@ -12,9 +12,11 @@ import hashlib
 import logging
 import mimetypes
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from cardgen.errors import BuildError
 from cardgen.inputs import fonts, images, symbols
@@ -55,10 +57,10 @@ def checked_file(url: str, game: Game, origin: str) -> tuple[Path, bytes]:
                      "style sheets (.css) and fonts can be used")
 
 
-def _fetcher_class():
+def _fetcher_class() -> type:
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-    class LocalFileFetcher(URLFetcher):
+    class LocalFileFetcher(URLFetcher):  # type: ignore[misc]  # WeasyPrint has no type hints
         """Serves allowed local files and nothing else; refusals stop the rendering."""
 
         def __init__(self, game: Game, origin: str, symbols_shown: list[str]):
@@ -66,7 +68,7 @@ def _fetcher_class():
             self.game, self.origin, self.symbols_shown = game, origin, symbols_shown
             self.refused: list[BuildError] = []
 
-        def fetch(self, url, headers=None):
+        def fetch(self, url: str, headers: object = None) -> Any:
             try:
                 if url.startswith(GENERATED + ":") and url == symbol_font_name(self.game, self.symbols_shown)[1]:
                     return URLFetcherResponse(url, symbols.symbol_font(self.game, self.symbols_shown),
@@ -90,11 +92,11 @@ def _fetcher_class():
 class _Collect(logging.Handler):
     """WeasyPrint reports problems (bad CSS, missing images) as log lines: collect them as failures."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.messages: list[str] = []
 
-    def emit(self, record):
+    def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if not message.startswith(ENVIRONMENT_NOTICES):
             self.messages.append(message)
@@ -112,7 +114,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher)
         with _font_subsetting(), _no_user_fontconfig():
-            pdf = document.write_pdf(font_config=_font_config(), cache=_image_cache())
+            pdf: bytes = document.write_pdf(font_config=_font_config(), cache=_image_cache())
     except FatalURLFetchingError as exc:
         if fetcher.refused:
             raise fetcher.refused[0] from None
@@ -135,7 +137,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
 
 
 @contextmanager
-def _font_subsetting():
+def _font_subsetting() -> Iterator[None]:
     """fontTools stamps each embedded font subset with the current time, or SOURCE_DATE_EPOCH when
     set: always the fixed epoch here, so equal input gives equal bytes whatever the environment.
     fontTools also logs notices about font headers (not about the document) while subsetting."""
@@ -154,7 +156,7 @@ def _font_subsetting():
             os.environ["SOURCE_DATE_EPOCH"] = previous
 
 
-def _font_config():
+def _font_config() -> object:
     """One font configuration per process, kept for its life. A forked worker builds its own:
     WeasyPrint skips a font face whose file is in the configuration's folder, and the parent's
     folder is shared with the parent and its other workers, while the faces they registered are
@@ -172,7 +174,7 @@ _FONT_CONFIGS: dict[int, object] = {}
 
 
 @contextmanager
-def _no_user_fontconfig():
+def _no_user_fontconfig() -> Iterator[None]:
     """Fontconfig reads the user's own settings (~/.config/fontconfig, ~/.fonts.conf: aliases,
     preferred families, hinting), which change the fonts and the layout; it reads them lazily,
     while rendering. Rendering runs with HOME and XDG_CONFIG_HOME pointing at an empty folder
@@ -195,7 +197,7 @@ def _no_user_fontconfig():
 
 
 @lru_cache(maxsize=1)
-def _image_cache() -> dict:
+def _image_cache() -> dict[str, Any]:
     return {}
 
 
