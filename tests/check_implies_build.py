@@ -228,7 +228,8 @@ def run_cli(*args: str) -> tuple[int, str]:
 def build_paths(folder: Path) -> None:
     """The build's rendering of the checked folder, short of WeasyPrint: raises what the build would."""
     from cardgen.layout import sheet as layout
-    from cardgen.render import cards, cheatsheet, documents
+    from cardgen.render import cards, documents
+    from cardgen.render.documents import cheatsheet
 
     game, report = load_checked(str(folder))
     sheet = layout.make_sheet("a4", game.card_size)

@@ -117,12 +117,12 @@ def test_editing_a_card_text_changes_the_card_sheet_and_the_rulebook(capsys, gam
 
 
 def test_an_unexpected_exception_while_rendering_is_a_bug_with_its_traceback(capsys, monkeypatch, tmp_path):
-    from cardgen.render import documents
+    from cardgen.render.documents import rulebook
 
     def slip(*args, **kwargs):
         raise ZeroDivisionError("a slip in cardgen")
 
-    monkeypatch.setattr(documents, "rulebook_context", slip)  # the worker processes are forked: they see it
+    monkeypatch.setattr(rulebook, "rulebook_context", slip)  # the worker processes are forked: they see it
     code, err = run(capsys, "rulebook", TINY_GAME, "--out", tmp_path)
     assert code == 3
     assert "Traceback" in err and "ZeroDivisionError: a slip in cardgen" in err

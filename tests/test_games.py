@@ -16,8 +16,8 @@ from conftest import edit, report_for
 from cardgen.check.engine import check_setup
 from cardgen.cli import main
 from cardgen.model.game import ERROR, WARNING
-from cardgen.render import cheatsheet as cheatsheet_renderer
-from cardgen.render.cheatsheet import write_cheatsheet
+from cardgen.render.documents import cheatsheet as cheatsheet_renderer
+from cardgen.render.documents.cheatsheet import write_cheatsheet
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["exploding_cards", "exploding_kittens", "zombie_kittens", "good_puppies"]

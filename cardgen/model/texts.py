@@ -18,3 +18,14 @@ def printable(text: str) -> str:
 
 def players_label(setup: Setup) -> str:
     return setup.players_label
+
+
+def format_number(value: float) -> str:
+    """A figure as the documents print it: to one decimal, without it when that is 0 ('7', '2.5')."""
+    rounded = round(value, 1)
+    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
+
+
+def counted(n: float, noun: str) -> str:
+    """'1 card', '7 cards': a number with its noun, singular for one."""
+    return f"{format_number(n)} {noun}{'' if n == 1 else 's'}"

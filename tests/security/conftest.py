@@ -169,7 +169,7 @@ def attempt(kind: str, folder, out: Path) -> str | None:
         elif kind == "checklists":
             documents.write_checklists(result.game, report, out)
         elif kind == "cheatsheet":
-            from cardgen.render import cheatsheet
+            from cardgen.render.documents import cheatsheet
 
             cheatsheet.write_cheatsheet(result.game, report, out)
         else:

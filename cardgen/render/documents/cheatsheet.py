@@ -1,4 +1,4 @@
-"""render/cheatsheet: a one-page table sheet and card-sized pocket copies, from the game data.
+"""render/documents/cheatsheet: a one-page table sheet and card-sized pocket copies, from the game data.
 
 A game has a cheat sheet when its game.yaml has a `reference: cheatsheet:` mapping (all keys
 optional; load reads it into model.CheatSheet):
@@ -31,15 +31,19 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 
+from cardgen.check.report import component_rows
 from cardgen.check.reports import GameReport, SetupReport
 from cardgen.errors import BuildError
 from cardgen.model.game import Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, PAPERS_MM, card_size_mm
-from cardgen.model.texts import players_label
-from cardgen.render import documents
+from cardgen.model.texts import format_number, players_label
+from cardgen.render.documents.checklists import hand_label
+from cardgen.render.documents.html import render_pdf, symbol_context
+from cardgen.render.documents.markdown import markdown_inline
 from cardgen.render.write import atomic_write
 
 TEMPLATE = "cheatsheet.html"
@@ -80,7 +84,7 @@ class SetupTable:
     constants: list[PlayerRow]      # figures that do not (said once, in words)
 
 
-def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4",
+def write_cheatsheet(game: Game, report: GameReport, out_dir: str | Path, paper: str = "a4",
                      warn: Callable[[str], None] = lambda message: None) -> Path | None:
     """Write cheatsheet.pdf (one page, else `warn` hears why not) and cheatsheet-pocket.pdf;
     None if the game has no cheat sheet."""
@@ -91,19 +95,19 @@ def write_cheatsheet(game: Game, report: GameReport, out_dir, paper: str = "a4",
         raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPERS_MM)}")
     context = cheatsheet_context(game, report, sheet, paper)
     main = render_one_page(game, context, paper, warn)
-    pocket = documents.render_pdf(game, TEMPLATE, dict(context, pocket=True, pt=_pt(1.0)), paper)
+    pocket = render_pdf(game, TEMPLATE, dict(context, pocket=True, pt=_pt(1.0)), paper)
     out_dir = Path(out_dir)
     path = atomic_write(out_dir / "cheatsheet.pdf", main)
     atomic_write(out_dir / "cheatsheet-pocket.pdf", pocket)
     return path
 
 
-def render_one_page(game: Game, context: dict, paper: str, warn: Callable[[str], None]) -> bytes:
+def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Callable[[str], None]) -> bytes:
     """The main sheet at full size, or shrunk step by step until it fits one page; at the
     smallest size, as many pages as it takes."""
     pdf, pages = b"", 0
     for scale in SCALES:
-        pdf = documents.render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper)
+        pdf = render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper)
         pages = page_count(pdf)
         if pages <= 1:
             return pdf
@@ -112,7 +116,7 @@ def render_one_page(game: Game, context: dict, paper: str, warn: Callable[[str],
     return pdf
 
 
-def _pt(scale: float):
+def _pt(scale: float) -> Callable[[float], str]:
     return lambda size: f"{float(size) * scale:.2f}pt"
 
 
@@ -129,7 +133,7 @@ def page_count(pdf: bytes) -> int:
 # --------------------------------------------------------------------------- context
 
 
-def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str) -> dict:
+def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str) -> dict[str, Any]:
     rows = card_rows(game, group=sheet.group_by_text)
     return {
         "sheet": sheet,
@@ -140,8 +144,8 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
         "steps": [step.text for step in game.steps if step.text],
         "tables": [setup_table(game, s, sheet.copies_label) for s in report.setups],
         "players_label": players_label,
-        "hand_label": lambda setup, played: documents.hand_label(game, setup, played),
-        **documents.symbol_context(game),
+        "hand_label": lambda setup, played: hand_label(game, setup, played),
+        **symbol_context(game),
         "pocket_layout": pocket_layout(game, paper),
     }
 
@@ -158,8 +162,8 @@ def card_rows(game: Game, group: bool = True) -> list[CardRow]:
         lead = _LEAD.match(card.text or "")
         role, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else ("", card.text)
         origin = f"card '{card.name}'"
-        row = CardRow([card], game.color(card.color), documents.markdown_inline(card.text, game, origin),
-                      role, documents.markdown_inline(rest, game, origin),
+        row = CardRow([card], game.color(card.color), markdown_inline(card.text, game, origin),
+                      role, markdown_inline(rest, game, origin),
                       [t.name for t in game.tags if t.id in card.tags])
         index[key] = row
         rows.append(row)
@@ -169,7 +173,7 @@ def card_rows(game: Game, group: bool = True) -> list[CardRow]:
 def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTable:
     """The engine's figures per player count, as rows of a table with one column per count."""
     counts = [p.players for p in report.players]
-    fmt = documents.format_number
+    fmt = format_number
     rows = []
     copies = [p.copies for p in report.players]
     if any(c != 1 for c in copies):
@@ -181,7 +185,7 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
         if any(values):
             rows.append(PlayerRow(kind.name, [fmt(v) for v in values], part=True))
     rows += [PlayerRow(row.label, [fmt(v) if v is not None else "?" for v in row.values])
-             for row in documents.component_rows(report)]
+             for row in component_rows(report)]
     aside = [p.set_aside for p in report.players]
     if any(aside):
         rows.append(PlayerRow("Not in play", [fmt(v) for v in aside]))
@@ -192,7 +196,7 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
     return SetupTable(report, counts, varying, constants)
 
 
-def pocket_layout(game: Game, paper: str) -> dict:
+def pocket_layout(game: Game, paper: str) -> dict[str, Any]:
     """Size of a pocket copy (the game's card size, at least poker) and how many fit a page."""
     width, height = card_size_mm(game.card_size)
     width, height = max(width, POCKET_MIN_MM[0]), max(height, POCKET_MIN_MM[1])

@@ -1,0 +1,96 @@
+"""render/documents/checklists: a deck-setup checklist page per setup and player count (the cards
+to gather by color, the steps with this player count's numbers), and the hand labels
+("6 cards plus 1 Defuse") the rulebook and the cheat sheet share."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cardgen.check.reports import GameReport, PlayerCount, SetupReport, StepReport
+from cardgen.inputs import symbols
+from cardgen.model.game import Card, Color, Game, Setup
+from cardgen.model.texts import counted, format_number, players_label
+from cardgen.render.documents.html import render_pdf, symbol_context
+from cardgen.render.write import atomic_write
+
+
+def hand_label(game: Game, setup: Setup, played: PlayerCount) -> str:
+    """'6 cards plus 1 Defuse' — what each player starts with at a player count: the setup's hand
+    size there, or what the steps deal when the setup gives none."""
+    extras = _extras_each(game, played)
+    if played.hand is None and extras:
+        return " and ".join(extras)
+    label = counted(played.hand if played.hand is not None else played.dealt_per_player, "card")
+    return label + (" plus " + " and ".join(extras) if extras else "")
+
+
+def _extras_each(game: Game, played: PlayerCount) -> list[str]:
+    """The extra cards each player gets at a player count ('1 Defuse'), from the engine."""
+    return [f"{n} {game.card(card_id).name}" for card_id, n in played.extras.items() if n]
+
+
+
+@dataclass
+class ChecklistPage:
+    report: SetupReport
+    players: PlayerCount
+    groups: list[tuple[Color, list[tuple[Card, int]]]]
+    total: int
+    steps: list[tuple[str, str]]  # (step text, the numbers for this player count)
+
+
+def checklist_pages(game: Game, report: GameReport, setup: str | None = None,
+                    players: int | None = None) -> list[ChecklistPage]:
+    """One page per setup (or the one named) at the given player count (default: its largest)."""
+    reports = [report.setup(setup)] if setup else report.setups
+    pages = []
+    for setup_report in reports:
+        pages.append(_checklist_page(game, setup_report, players or setup_report.setup.max_players))
+    return pages
+
+
+def _checklist_page(game: Game, setup_report: SetupReport, players: int) -> ChecklistPage:
+    played = setup_report.player_count(players)
+    deck = played.starting_deck
+    groups = []
+    for color in game.colors:
+        rows = [(card, deck[card.id]) for card in game.cards if card.color == color.id and deck.get(card.id)]
+        if rows:
+            groups.append((color, rows))
+    steps = [(s.step.text, _step_numbers(game, played, s)) for s in played.steps if s.step.text]
+    return ChecklistPage(setup_report, played, groups, sum(deck.values()), steps)
+
+
+def _step_numbers(game: Game, played: PlayerCount, carried_out: StepReport) -> str:
+    """A step's numbers as the engine carried it out for this player count ('' when it has none)."""
+    step, count = carried_out.step, carried_out.count
+    if step.extras:
+        extras = _extras_each(game, played)
+        return f"{' and '.join(extras)} to each player" if extras else "nothing to deal in this setup"
+    if count is None:
+        return ""
+    if count == 0:
+        return f"none with {played.players} players"
+    amount = f"{'up to ' if step.up_to else ''}{counted(count, 'card')}"
+    amount = f"{amount} to each player" if step.per_player else amount
+    return f"{amount}, picked at random" if step.random else amount
+
+
+def checklists_context(game: Game, report: GameReport, setup: str | None = None,
+                       players: int | None = None) -> dict[str, Any]:
+    return {
+        "pages": checklist_pages(game, report, setup, players),
+        **symbol_context(game),
+        "checkbox_mark": symbols.code_points(game)["checkbox"],
+        "kinds": {k.id: k for k in game.kinds},
+        "number": format_number,
+        "hand_label": lambda setup, played: hand_label(game, setup, played),
+        "players_label": players_label,
+    }
+
+
+def write_checklists(game: Game, report: GameReport, out_dir: Path, paper: str = "a4",
+                     setup: str | None = None, players: int | None = None) -> Path:
+    pdf = render_pdf(game, "checklists.html", checklists_context(game, report, setup, players), paper)
+    return atomic_write(Path(out_dir) / "checklists.pdf", pdf)

@@ -1,0 +1,318 @@
+"""render/documents/rulebook: rules.md as numbered chapters, sections and subsections, with the
+generated parts placed where they belong (the cards after their color's intro, one section per
+setup, the components, the variations, the card diagram), and the rulebook's template context."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from cardgen.check.report import component_rows
+from cardgen.check.reports import GameReport, SetupReport
+from cardgen.model.game import Card, Color, Game, Variation
+from cardgen.model.texts import format_number, players_label
+from cardgen.render.documents.checklists import hand_label
+from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
+from cardgen.render.documents.html import render_pdf, symbol_context
+from cardgen.render.documents.markdown import markdown_html, markdown_inline
+from cardgen.render.documents.weasy import example_card_url
+from cardgen.render.write import atomic_write
+
+_HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
+_TYPED_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+# about what one A4 page of 10 pt text holds, and what a setup's tables or the card diagram take
+PAGE_WEIGHT, SETUP_WEIGHT, DIAGRAM_WEIGHT = 3500, 1800, 2000
+
+
+@dataclass
+class Part:
+    """A numbered chapter (level 1), section (2) or subsection (3) of the rulebook.
+
+    Prose comes from rules.md; the generated parts (cards, a setup, the variations, the
+    card diagram) hang on the part where they belong and render after its prose.
+    """
+
+    level: int
+    title: str
+    prose: str = ""
+    children: list[Part] = field(default_factory=list)
+    number: str = ""
+    html: Markup = Markup("")
+    color: Color | None = None
+    cards: list[Card] = field(default_factory=list)
+    setup: SetupReport | None = None
+    variations: tuple[Variation, ...] = ()
+    card_diagram: bool = False
+    setup_steps: bool = False
+    components: list[str] = field(default_factory=list)  # the components list (components_list)
+
+    @property
+    def anchor(self) -> str:
+        return "part-" + self.number.replace(".", "-")
+
+    @property
+    def weight(self) -> int:
+        """A rough size in characters of text, to tell a long chapter from a short one."""
+        own = len(self.prose) + sum(len(c.text) + len(c.details) + len(c.flavor) + 150 for c in self.cards)
+        own += sum(len(v.text) + 60 for v in self.variations)
+        own += SETUP_WEIGHT if self.setup else 0
+        own += DIAGRAM_WEIGHT if self.card_diagram else 0
+        own += sum(len(line) + 20 for line in self.components)
+        return own + sum(child.weight for child in self.children)
+
+    @property
+    def starts_page(self) -> bool:
+        """Long chapters start on a page of their own; short ones follow the one before."""
+        return self.weight >= PAGE_WEIGHT
+
+    def walk(self) -> Iterator[Part]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+def parse_rules(markdown: str) -> list[Part]:
+    """rules.md → chapters (#), sections (##) and subsections (###); typed numbers are dropped."""
+    chapters: list[Part] = []
+    stack: list[Part] = []
+    lines: list[str] = []
+    in_fence = False
+
+    def flush() -> None:
+        text = "\n".join(lines).strip("\n")
+        lines.clear()
+        if stack:
+            stack[-1].prose = text
+
+    for line in markdown.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        match = None if in_fence else _HEADING.match(line)
+        if not match:
+            lines.append(line)
+            continue
+        flush()
+        level = len(match.group(1))
+        part = Part(level, _TYPED_NUMBER.sub("", match.group(2)).strip())
+        while stack and stack[-1].level >= level:
+            stack.pop()
+        (stack[-1].children if stack else chapters).append(part)
+        stack.append(part)
+    flush()
+    return chapters
+
+
+def rulebook_outline(game: Game, report: GameReport) -> list[Part]:
+    chapters = parse_rules(game.rules_markdown)
+    card_chapter = _place_cards(game, chapters)
+    _place_setups(report, chapters)
+    _place_components(game, report, chapters)
+    _place_variations(game, chapters)
+    _place_card_diagram(chapters, card_chapter)
+    _number(chapters)
+    for chapter in chapters:
+        for part in chapter.walk():
+            part.html = markdown_html(part.prose, game, f"rules.md, section '{part.title}'")
+    return chapters
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().replace("-", " ").split())
+
+
+def _color_section(game: Game, part: Part) -> Color | None:
+    return next((c for c in game.colors if _norm(part.title) in (_norm(c.name), _norm(c.id))), None)
+
+
+def _place_cards(game: Game, chapters: list[Part]) -> Part | None:
+    """Cards go after their color's intro, in the chapter whose sections name the colors."""
+    if not game.cards:
+        return None
+    scored = [(sum(1 for s in ch.children if _color_section(game, s)), ch) for ch in chapters]
+    score, chapter = max(scored, key=lambda pair: pair[0], default=(0, None))
+    if not score or chapter is None:
+        chapter = Part(1, "Cards")
+        chapters.append(chapter)
+    existing = {(_color_section(game, s) or Color("", "", "", "", "")).id: s for s in chapter.children}
+    color_parts = []
+    for color in game.colors:
+        cards = [c for c in game.cards if c.color == color.id]
+        part = existing.get(color.id)
+        if part is None and not cards:
+            continue
+        part = part or Part(2, color.name)
+        part.color = color
+        _distribute(game, part, cards)
+        color_parts.append(part)
+    others = [s for s in chapter.children if not _color_section(game, s)]
+    first = next((i for i, s in enumerate(chapter.children) if _color_section(game, s)), len(others))
+    before = [s for s in chapter.children[:first] if s in others]
+    chapter.children = before + color_parts + [s for s in others if s not in before]
+    return chapter
+
+
+def _distribute(game: Game, part: Part, cards: list[Card]) -> None:
+    """Subsections named after a kind (or 'Non-<kind>') take the matching cards; the rest follow the intro."""
+    left = list(cards)
+    for sub in part.children:
+        wanted = _kind_filter(game, sub.title)
+        if wanted is None:
+            continue
+        kind, present = wanted
+        sub.cards = [c for c in left if (kind in c.kinds) == present]
+        left = [c for c in left if c not in sub.cards]
+    part.cards = left
+
+
+def _kind_filter(game: Game, title: str) -> tuple[str, bool] | None:
+    words = _norm(title)
+    negation = re.match(r"^(non|not|no|other than)\s+", words)
+    stem = words[negation.end():] if negation else words
+    for kind in game.kinds:
+        for form in {_norm(kind.id), _norm(kind.name)}:
+            if stem in (form, form + "s", form + "es"):
+                return kind.id, not negation
+    return None
+
+
+def _place_setups(report: GameReport, chapters: list[Part]) -> None:
+    """One section per setup, right after the intro of the deck-setup chapter."""
+    if not report.setups:
+        return
+    chapter = next((ch for ch in chapters if "setups" in _norm(ch.title)), None) or next(
+        (ch for ch in chapters if "setup" in _norm(ch.title)), None)
+    if chapter is None:
+        chapter = Part(1, "Deck Setups", setup_steps=True)
+        chapters.append(chapter)
+    named = {_norm(s.title): s for s in chapter.children}
+    parts = []
+    for setup_report in report.setups:
+        part = named.pop(_norm(setup_report.setup.name), None) or Part(2, setup_report.setup.name)
+        part.setup = setup_report
+        parts.append(part)
+    chapter.children = parts + [s for s in chapter.children if s not in parts]
+
+
+def _place_components(game: Game, report: GameReport, chapters: list[Part]) -> None:
+    """The components list: in the chapter about them, else in a chapter of its own before the setups."""
+    if not game.components:
+        return
+    chapter = next((ch for ch in chapters if re.search(r"components|contents|materials|in the box", _norm(ch.title))),
+                   None)
+    if chapter is None:
+        chapter = Part(1, "Components")
+        setups = next((i for i, ch in enumerate(chapters) if any(part.setup for part in ch.walk())), len(chapters))
+        chapters.insert(setups, chapter)
+    chapter.components = components_list(game, report)
+
+
+def _place_variations(game: Game, chapters: list[Part]) -> None:
+    if not game.variations:
+        return
+    chapter = next((ch for ch in chapters if re.search(r"variation|variant", _norm(ch.title))), None)
+    if chapter is None:
+        chapter = Part(1, "Variations")
+        chapters.append(chapter)
+    chapter.variations = game.variations
+
+
+def _place_card_diagram(chapters: list[Part], card_chapter: Part | None) -> None:
+    for chapter in chapters:
+        for part in chapter.walk():
+            title = _norm(part.title)
+            if "card" in title and re.search(r"structure|anatomy|parts of", title):
+                part.card_diagram = True
+                return
+    if card_chapter is not None:
+        card_chapter.card_diagram = True
+
+
+def _number(parts: list[Part], prefix: str = "") -> None:
+    for i, part in enumerate(parts, 1):
+        part.number = f"{prefix}{i}"
+        _number(part.children, part.number + ".")
+
+
+
+def rulebook_context(game: Game, report: GameReport) -> dict[str, Any]:
+    chapters = rulebook_outline(game, report)
+    example, parts = example_card(game), card_parts(game)
+    shown = parts_of(example) if example else set()
+    return {
+        "chapters": chapters,
+        "contents": [p for ch in chapters for p in ch.walk()],
+        "report": report,
+        "example_card": example,
+        "card_parts": parts,
+        "example_card_image": example_card_url(game),
+        "callouts": diagram_callouts(game, parts, shown),
+        "example_parts": shown,
+        "numbers_in_brackets": numbers_in_brackets(game),
+        **symbol_context(game),
+        "colors": {c.id: c for c in game.colors},
+        "tags": {t.id: t for t in game.tags},
+        "kinds": {k.id: k for k in game.kinds},
+        "explain": lambda card: _card_explanation(game, card),
+        "inline": lambda text, origin="": markdown_inline(text, game, origin),
+        "count_columns": _count_columns,
+        "players_label": players_label,
+        "number": format_number,
+        "hand_label": lambda setup, played: hand_label(game, setup, played),
+        "starting_hands": lambda setup_report: starting_hands(game, setup_report),
+        "component_rows": component_rows,
+        "percent": lambda value: f"{value:.0%}",
+        "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
+        "title_hex": game.title_hex,
+    }
+
+
+def _card_explanation(game: Game, card: Card) -> Markup:
+    return markdown_html(card.details or card.text, game, f"card '{card.name}'")
+
+
+
+def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[tuple[Any, Any]]:
+    """The printed count table as rows of two (card, count) pairs: left column first."""
+    lines = list(setup_report.setup.lines)
+    half = (len(lines) + 1) // 2
+    left, right = lines[:half], lines[half:]
+    return [(l, right[i] if i < len(right) else None) for i, l in enumerate(left)]
+
+
+
+def starting_hands(game: Game, report: SetupReport) -> list[tuple[int, str]]:
+    """(players, what each player starts with) for every player count of a setup."""
+    return [(p.players, hand_label(game, report.setup, p)) for p in report.players]
+
+
+def components_list(game: Game, report: GameReport) -> list[str]:
+    """The game's components as the rulebook lists them: '30 Coins', or by player count where the
+    count changes with it ('Tokens: 10 with 2 players, 12 with 3 players')."""
+    lines = []
+    for component in game.components:
+        totals: dict[int, int] = {}
+        for setup_report in report.setups:
+            for p in setup_report.players:
+                total = p.components[component.id].total
+                if total is not None:
+                    totals.setdefault(p.players, total)
+        values = sorted(set(totals.values()))
+        if len(values) == 1:
+            line = f"{values[0]} {component.noun(values[0])}"
+        else:
+            line = f"{component.plural}: " + ", ".join(f"{totals[n]} with {n} players" for n in sorted(totals))
+        lines.append(line + (f": {component.meaning}" if component.meaning else ""))
+    return lines
+
+
+def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = "a4") -> Path:
+    pdf = render_pdf(game, "rulebook.html", rulebook_context(game, report), paper)
+    return atomic_write(Path(out_dir) / "rulebook.pdf", pdf)
+

@@ -1,0 +1,247 @@
+"""render/documents/weasy: HTML → PDF with WeasyPrint.
+
+WeasyPrint only ever sees local files inside the game folder, templates/ and art/, through the
+fetcher here: anything else (other schemes, paths that escape, symlinks leading out) stops the
+build with a BuildError. Generated resources (the symbol font, the example card of the diagram)
+are served from memory under the `cardgen-generated:` scheme. The fonts: the game's own as
+@font-face rules, one font configuration per process, embedded subsets stamped with a fixed time.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import mimetypes
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from cardgen.errors import BuildError
+from cardgen.inputs import fonts, images, symbols
+from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
+from cardgen.inputs.paths import display_path, game_roots, inside, local_file
+from cardgen.model.game import Game
+from cardgen.render.documents.diagram import example_card, example_card_png
+
+MAX_CSS_BYTES = 1024 * 1024
+# WeasyPrint warnings about the machine, not the document: not build failures
+ENVIRONMENT_NOTICES = ("Using fontTools instead of HarfBuzz",)
+GENERATED = "cardgen-generated"  # the URL scheme of the symbol font, which the fetcher serves from memory
+FIXED_EPOCH = "946684800"  # 2000-01-01: the timestamp embedded fonts carry, so equal input gives equal bytes
+
+
+def allowed_roots(game: Game) -> list[Path]:
+    return game_roots(game.folder)
+
+
+def checked_file(url: str, game: Game, origin: str) -> tuple[Path, bytes]:
+    """The local file a URL names and its bytes, read once and checked as what it is: an image by
+    the images' check, a font or a style sheet by its size. Nothing else may be fetched."""
+    path = local_file(url, game.folder, origin)
+    suffix = path.suffix.lower()
+    roots = allowed_roots(game)
+    try:
+        if suffix in images.FORMATS or suffix == images.SVG:
+            return path, images.checked(path, roots)
+        if suffix in fonts.FONT_SUFFIXES:
+            return path, read_input(path, MAX_FONT_BYTES, roots)
+        if suffix == ".css":
+            return path, read_input(path, MAX_CSS_BYTES, roots)
+    except images.BadImage as exc:
+        raise BuildError(f"image '{url}' (from {origin}) {exc}", hint=exc.hint) from None
+    except UnreadableInput as exc:
+        raise BuildError(f"'{url}' (from {origin}) {exc}") from None
+    raise BuildError(f"refused to fetch '{url}' (from {origin}): only images (.png, .jpg, .jpeg, .svg), "
+                     "style sheets (.css) and fonts can be used")
+
+
+def _fetcher_class() -> type:
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class LocalFileFetcher(URLFetcher):  # type: ignore[misc]  # WeasyPrint has no type hints
+        """Serves allowed local files and nothing else; refusals stop the rendering."""
+
+        def __init__(self, game: Game, origin: str, symbols_shown: list[str]):
+            super().__init__(fail_on_errors=True)
+            self.game, self.origin, self.symbols_shown = game, origin, symbols_shown
+            self.refused: list[BuildError] = []
+
+        def fetch(self, url: str, headers: object = None) -> Any:
+            try:
+                if url.startswith(GENERATED + ":") and url == symbol_font_name(self.game, self.symbols_shown)[1]:
+                    return URLFetcherResponse(url, symbols.symbol_font(self.game, self.symbols_shown),
+                                              {"Content-Type": "font/otf"})
+                if url.startswith(GENERATED + ":") and url == example_card_url(self.game):
+                    return URLFetcherResponse(url, example_card_png(self.game), {"Content-Type": "image/png"})
+                path, data = checked_file(url, self.game, self.origin)
+            except BuildError as exc:
+                self.refused.append(exc)
+                raise
+            mime, _ = mimetypes.guess_type(path.name)
+            return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime or "application/octet-stream"})
+
+    return LocalFileFetcher
+
+
+
+# --------------------------------------------------------------------------- WeasyPrint
+
+
+class _Collect(logging.Handler):
+    """WeasyPrint reports problems (bad CSS, missing images) as log lines: collect them as failures."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if not message.startswith(ENVIRONMENT_NOTICES):
+            self.messages.append(message)
+
+
+def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
+    import weasyprint
+    from weasyprint.urls import FatalURLFetchingError
+
+    fetcher = _fetcher_class()(game, f"template {origin} or the game data", symbols.used_in(game, html))
+    collect = _Collect()
+    logger = logging.getLogger("weasyprint")
+    logger.addHandler(collect)
+    try:
+        document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
+                                   url_fetcher=fetcher)
+        with _font_subsetting(), _no_user_fontconfig():
+            pdf: bytes = document.write_pdf(font_config=_font_config(), cache=_image_cache())
+    except FatalURLFetchingError as exc:
+        if fetcher.refused:
+            raise fetcher.refused[0] from None
+        raise BuildError(f"{origin}: {exc} ({exc.__cause__})") from None
+    except BuildError:
+        raise
+    except Exception as exc:  # WeasyPrint (and the libraries under it) may raise anything: name the document
+        if fetcher.refused:
+            raise fetcher.refused[0] from None
+        raise BuildError(f"WeasyPrint failed on {origin}: {exc.__class__.__name__}: {exc}",
+                         hint="fix the template, CSS or image named in the message") from None
+    finally:
+        logger.removeHandler(collect)
+    if fetcher.refused:
+        raise fetcher.refused[0]
+    if collect.messages:
+        raise BuildError(f"WeasyPrint could not render {origin} cleanly: " + "; ".join(collect.messages[:5]),
+                         hint="fix the template or CSS named in the message")
+    return pdf
+
+
+@contextmanager
+def _font_subsetting() -> Iterator[None]:
+    """fontTools stamps each embedded font subset with the current time, or SOURCE_DATE_EPOCH when
+    set: always the fixed epoch here, so equal input gives equal bytes whatever the environment.
+    fontTools also logs notices about font headers (not about the document) while subsetting."""
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
+    font_tools = logging.getLogger("fontTools")
+    level = font_tools.level
+    font_tools.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        font_tools.setLevel(level)
+        if previous is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = previous
+
+
+def _font_config() -> object:
+    """One font configuration per process, kept for its life. A forked worker builds its own:
+    WeasyPrint skips a font face whose file is in the configuration's folder, and the parent's
+    folder is shared with the parent and its other workers, while the faces they registered are
+    not. The parent's configuration stays in the worker's table, untouched: dropping it there
+    would run its finaliser, which deletes the folder the parent still uses."""
+    process = os.getpid()
+    if process not in _FONT_CONFIGS:
+        from weasyprint.text.fonts import FontConfiguration
+
+        _FONT_CONFIGS[process] = FontConfiguration()
+    return _FONT_CONFIGS[process]
+
+
+_FONT_CONFIGS: dict[int, object] = {}
+
+
+@contextmanager
+def _no_user_fontconfig() -> Iterator[None]:
+    """Fontconfig reads the user's own settings (~/.config/fontconfig, ~/.fonts.conf: aliases,
+    preferred families, hinting), which change the fonts and the layout; it reads them lazily,
+    while rendering. Rendering runs with HOME and XDG_CONFIG_HOME pointing at an empty folder
+    (the font cache stays where it was)."""
+    import tempfile
+
+    names = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")
+    saved = {name: os.environ.get(name) for name in names}
+    cache = saved["XDG_CACHE_HOME"] or str(Path.home() / ".cache")
+    with tempfile.TemporaryDirectory(prefix="cardgen-home-") as empty:
+        os.environ.update(HOME=empty, XDG_CONFIG_HOME=empty, XDG_CACHE_HOME=cache)
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
+@lru_cache(maxsize=1)
+def _image_cache() -> dict[str, Any]:
+    return {}
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+def font_face_css(game: Game) -> str:
+    """@font-face rules for every font shipped with the game or in art/fonts/."""
+    for path in fonts.document_fonts(game):
+        if not inside(path, allowed_roots(game)):
+            raise BuildError(f"font {path.name} is a link leading outside the game folder and art/",
+                             display_path(path, game.folder), "copy the font into the game's fonts/ folder")
+    return "\n".join(_font_face(path, display_path(path, game.folder)) for path in fonts.document_fonts(game))
+
+
+@lru_cache(maxsize=64)
+def _font_face(path: Path, where: str) -> str:
+    family, weight, italic = _font_names(path, where)
+    return (f'@font-face {{ font-family: "{family}"; src: url("{path.resolve().as_uri()}"); '
+            f"font-weight: {weight}; font-style: {'italic' if italic else 'normal'}; }}")
+
+
+def _font_names(path: Path, where: str) -> tuple[str, int, bool]:
+    """Family, weight and italic flag from the font's own tables (the file name is a guess)."""
+    try:
+        font = fonts.document_font(path)
+    except (OSError, ValueError) as exc:
+        raise BuildError(f"font {path.name} cannot be used: {exc}", where, "replace or remove the file in fonts/") from None
+    return font.family, font.weight, font.italic
+
+
+def symbol_font_name(game: Game, names: list[str] | None = None) -> tuple[str, str]:
+    """The CSS family and URL of the font of the named symbols (default: all), both naming its
+    content: WeasyPrint's font configuration, shared by every document a process renders, keeps
+    each font face it has seen under its family and URL, so other symbols must not reuse them."""
+    digest = hashlib.sha256(symbols.symbol_font(game, names)).hexdigest()[:16]
+    family = f"{symbols.FONT_FAMILY}-{digest}"
+    return family, f"{GENERATED}:{family}.otf"
+
+
+
+def example_card_url(game: Game) -> str:
+    """The URL the rulebook shows the example card under: the fetcher draws it (card_images)."""
+    card = example_card(game)
+    digest = hashlib.sha256(f"{game.id}\0{card.id if card else ''}".encode()).hexdigest()[:16]
+    return f"{GENERATED}:card-{digest}.png"
+
