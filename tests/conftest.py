@@ -82,6 +82,12 @@ def report_for(folder):
     return check_game(result.game, result.findings)
 
 
+def checked(folder):
+    """A game that must load cleanly (a name under card_data/ or a path), and the engine's report."""
+    report = report_for(folder)
+    return report.game, report
+
+
 @pytest.fixture
 def game_copy(tmp_path):
     """Copy a game folder (a name under card_data/ or a path) into tmp_path and return the copy."""

@@ -15,6 +15,7 @@ from pathlib import Path
 import pypdf
 import pytest
 from conftest import TINY_GAME, page_texts
+from conftest import checked as loaded_and_checked
 
 from cardgen import load
 from cardgen.check import check_game
@@ -23,12 +24,10 @@ from cardgen.render import documents
 
 
 def checked(folder):
-    """Load and check a game folder that must be clean."""
-    result = load.load_game(folder)
-    assert result.game is not None and result.ok, [str(f) for f in result.findings]
-    report = check_game(result.game, result.findings)
+    """Load and check a game folder that must be clean, without an error from the engine either."""
+    game, report = loaded_and_checked(folder)
     assert not report.has_errors, [str(f) for f in report.every_finding()]
-    return result.game, report
+    return game, report
 
 
 def build_rulebook(folder, out: Path) -> Path:

@@ -1,13 +1,16 @@
 """The installed package: a wheel built from this checkout, installed into a fresh virtual
 environment, used from an empty folder, as a designer would (`pip install .`, then `cardgen new`).
 
-The wheel is built and installed once per session; the virtual environment sees the system's
-site-packages so the heavy dependencies are not downloaded again, but cardgen itself comes from
-the wheel (checked below), never from this checkout."""
+The wheel is built and installed once per session. The heavy dependencies are not downloaded
+again: the new virtual environment reads the running environment's site-packages (the system's,
+or a virtual environment's when the tests run in one) as plain folders after its own, so their
+.pth files (an editable install of this checkout) do not apply and cardgen itself comes from the
+wheel (checked below), never from this checkout."""
 from __future__ import annotations
 
 import os
 import shutil
+import site
 import subprocess
 import sys
 import zipfile
@@ -39,10 +42,19 @@ def wheel(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def venv_bin(wheel, tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    own = next((venv / "lib").glob("python*/site-packages"))
+    (own / "running-environment.pth").write_text("\n".join(running_site_packages()) + "\n", encoding="utf-8")
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
                    check=True, capture_output=True, timeout=300)
     return venv / "bin"
+
+
+def running_site_packages() -> list[str]:
+    """The folders the running interpreter imports installed libraries from."""
+    folders = [*site.getsitepackages(), site.getusersitepackages(), *sys.path]
+    return list(dict.fromkeys(f for f in folders if Path(f).name in ("site-packages", "dist-packages")
+                              and Path(f).is_dir()))
 
 
 def installed(venv_bin: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:

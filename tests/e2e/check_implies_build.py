@@ -14,7 +14,7 @@ runs `cardgen check` and, when it exits 0, the build's own rendering paths:
 A case fails when check exits 0 but the build refuses the folder, or when anything prints a
 traceback. The test suite runs a few hundred cases; run this file for more:
 
-    PYTHONPATH=$PWD python3 tests/check_implies_build.py --cases 5000 [--first 1000] [--full-every 10]
+    PYTHONPATH=$PWD python3 tests/e2e/check_implies_build.py --cases 5000 [--first 1000] [--full-every 10]
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ import yaml
 
 from cardgen.check import load_checked
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = (ROOT / "tests" / "data" / "tiny_game", ROOT / "card_data" / "starter")
 DATA_FILES = ("game.yaml", "cards.yaml", "setups.yaml")
 

@@ -10,10 +10,8 @@ from pathlib import Path
 import pdfplumber
 import pypdf
 import pytest
-from conftest import CARD_DATA, TINY_GAME
+from conftest import CARD_DATA, TINY_GAME, checked
 
-from cardgen import load
-from cardgen.check import check_game
 from cardgen.errors import BuildError, UsageError
 from cardgen.inputs import paths
 from cardgen.render import documents
@@ -21,10 +19,6 @@ from cardgen.render import documents
 TOC_LINE = re.compile(r"^(\d+(?:\.\d+)*) (.+?) (\d+)$")
 
 
-def checked(folder):
-    result = load.load_game(folder)
-    assert result.game is not None, result.findings
-    return result.game, check_game(result.game, result.findings)
 
 
 SYMBOLS = re.compile(r" ?[\ue000-\uf8ff]")  # the symbol font's characters (Private Use Area)

@@ -19,7 +19,7 @@ from cardgen.model.game import ERROR, WARNING
 from cardgen.render.documents import cheatsheet as cheatsheet_renderer
 from cardgen.render.documents.cheatsheet import write_cheatsheet
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["exploding_cards", "exploding_kittens", "zombie_kittens", "good_puppies"]
 
 

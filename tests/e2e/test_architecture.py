@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "cardgen"
+PACKAGE = Path(__file__).resolve().parents[2] / "cardgen"
 # each stage may import the stages before it; the faces (cardgen's top-level modules) any stage
 STAGES = ("errors", "model", "inputs", "layout", "load", "check", "render", "build")
 MAX_LINES = 600

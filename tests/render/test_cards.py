@@ -10,11 +10,9 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import CARD_DATA, TINY_GAME, page_chars, words_in
+from conftest import CARD_DATA, TINY_GAME, checked, page_chars, words_in
 from PIL import Image
 
-from cardgen import load
-from cardgen.check import check_game
 from cardgen.cli import main
 from cardgen.errors import BuildError, UsageError
 from cardgen.inputs import symbols
@@ -29,10 +27,6 @@ from cardgen.render import cards
 TOL = 0.1 * MM
 
 
-def checked(game_path):
-    result = load.load_game(str(game_path))
-    assert result.ok, [str(f) for f in result.findings]
-    return result.game, check_game(result.game, result.findings)
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """The check-implies-build invariant: for any game folder, `cardgen check` exit 0 ⇒ `cardgen build` exit 0,
-and neither prints a traceback. Seeded mutations of real game folders (tests/check_implies_build.py;
+and neither prints a traceback. Seeded mutations of real game folders (tests/e2e/check_implies_build.py;
 run that file by hand for thousands more), in chunks that the test workers share."""
 from __future__ import annotations
 

@@ -11,11 +11,9 @@ import pdfplumber
 import pypdf
 import pypdfium2
 import pytest
-from conftest import CARD_DATA
+from conftest import CARD_DATA, checked
 from PIL import Image, ImageChops, ImageStat
 
-from cardgen import load
-from cardgen.check import check_game
 from cardgen.inputs import symbols
 from cardgen.layout import sheet as layout
 from cardgen.render import cards, documents
@@ -25,10 +23,6 @@ FRACTIONAL_CARDS = re.compile(r"\b\d+\.\d+ cards?\b")
 WRONG_PLURAL = re.compile(r"(?<![\d.])1 cards\b")
 
 
-def checked(folder):
-    result = load.load_game(folder)
-    assert result.ok, [str(f) for f in result.findings]
-    return result.game, check_game(result.game, result.findings)
 
 
 def pdf_text(path) -> str:
