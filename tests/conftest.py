@@ -2,11 +2,13 @@
 engine's report of a game and the text of a PDF's pages."""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pypdfium2
 import pytest
+from hypothesis import settings
 
 from cardgen import cli
 from cardgen.check import check_game
@@ -16,6 +18,15 @@ ROOT = Path(__file__).resolve().parent.parent
 CARD_DATA = ROOT / "card_data"
 TEST_DATA = Path(__file__).resolve().parent / "data"
 TINY_GAME = TEST_DATA / "tiny_game"
+
+# Hypothesis: on CI every run tries the same examples (derandomized), so a red run can be replayed
+# and a green one is not luck; `HYPOTHESIS_PROFILE=long` runs the fuzzers with ten times the
+# examples (see README, "Tests").
+settings.register_profile("ci", derandomize=True)
+settings.register_profile("long")
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
+settings.load_profile(PROFILE)
+FUZZ_SCALE = 10 if PROFILE == "long" else 1  # the fuzzers' budgets are multiplied by it
 
 
 def page_texts(path: Path) -> list[str]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from check_implies_build import run
 
+pytestmark = pytest.mark.slow  # hundreds of mutated games through check and the renderers
+
 CASES = 300
 CHUNKS = 4
 FULL_EVERY = 40  # a whole `cardgen build` (WeasyPrint, workers, publishing) on every other chunk's

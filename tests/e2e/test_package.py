@@ -20,6 +20,8 @@ import pdfplumber
 import pytest
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # builds a wheel and a virtual environment
+
 SOURCES = ("pyproject.toml", "README.md", "cardgen", "templates", "art", "card_data")
 
 

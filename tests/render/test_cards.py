@@ -106,23 +106,6 @@ def text_at(chars: list[dict], rect: Rect) -> str:
     return words_in(chars, rect.x, rect.y, rect.right, rect.top)
 
 
-def test_crop_marks_are_where_the_geometry_puts_them(puppy, default_pdf):
-    game, _ = puppy
-    sheet = layout.make_sheet("a4", game.card_size)
-    expected = sheet.crop_marks()
-    ruler = sheet.info_box()
-    cards = sheet.grid.grow(sheet.bleed, sheet.bleed, sheet.bleed, sheet.bleed)
-    for page in default_pdf.pages[::2]:
-        drawn = [((ln["x0"], ln["y0"]), (ln["x1"], ln["y1"])) for ln in page.lines
-                 if not (ruler.x <= ln["x0"] <= ruler.right and ruler.y <= ln["y0"] <= ruler.top)
-                 and not (cards.x < ln["x0"] < cards.right and cards.y < ln["y0"] < cards.top)]  # not in a symbol
-        assert len(drawn) == len(expected)
-        for (x1, y1), (x2, y2) in expected:
-            want = ((min(x1, x2), min(y1, y2)), (max(x1, x2), max(y1, y2)))
-            assert any(all(abs(a - b) < TOL for a, b in zip(sum(want, ()), sum(got, ()))) for got in drawn)
-    assert default_pdf.pages[1].lines == []  # backs carry no marks: cuts are made from the front
-
-
 @pytest.mark.parametrize("size", ["poker", "mini"])
 def test_no_text_leaves_its_box_for_any_card_of_the_real_data(puppy, tmp_path, size):
     game, _ = puppy

@@ -371,6 +371,7 @@ HANG_GUARD = 240
     ("{% set kept = [] %}{% for i in range(100000) %}{{ kept.append('%d'|format(i) * 20000) or '' }}{% endfor %}",
      build.Limits(wall_seconds=HANG_GUARD), "needed more than 1024 MB of memory"),
 ], ids=["cpu-time", "memory"])
+@pytest.mark.slow
 def test_work_no_limit_foresees_hits_the_ceiling_and_fails_cleanly(body, limits, says, game_with_template, tmp_path,
                                                                    monkeypatch):
     folder = game_with_template(body)

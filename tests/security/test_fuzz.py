@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CARD_DATA, TINY_GAME
+from conftest import CARD_DATA, FUZZ_SCALE, TINY_GAME
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.cli import main
 
 FILES = ("game.yaml", "cards.yaml", "setups.yaml")
+pytestmark = pytest.mark.slow  # hypothesis fuzzers and the mutation soak
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                       HealthCheck.too_slow])
 
@@ -57,7 +58,7 @@ def fresh_copy(source: Path, tmp_path_factory) -> Path:
     return folder
 
 
-@settings(max_examples=200, **SETTINGS)
+@settings(max_examples=200 * FUZZ_SCALE, **SETTINGS)
 @given(which=st.sampled_from(FILES), document=documents)
 def test_random_documents_in_place_of_a_game_file(tmp_path_factory, which, document):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
@@ -78,7 +79,7 @@ def mutate(text: str, changes) -> str:
     return text
 
 
-@settings(max_examples=200, **SETTINGS)
+@settings(max_examples=200 * FUZZ_SCALE, **SETTINGS)
 @given(which=st.sampled_from(FILES), changes=edits)
 def test_random_edits_of_the_tiny_game(tmp_path_factory, which, changes):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)
@@ -87,7 +88,7 @@ def test_random_edits_of_the_tiny_game(tmp_path_factory, which, changes):
     assert run_check(folder) in (0, 1)
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=80 * FUZZ_SCALE, **SETTINGS)
 @given(which=st.sampled_from(FILES), changes=edits)
 def test_random_edits_of_the_real_game(tmp_path_factory, which, changes):
     folder = fresh_copy(CARD_DATA / "exploding_puppy", tmp_path_factory)
@@ -113,7 +114,7 @@ card_texts = st.lists(st.sampled_from(list("ab *_:<>&;#/\"'=\n\t[]{}%\\") + [
     max_size=30).map("".join)
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=150 * FUZZ_SCALE, **SETTINGS)
 @given(name=card_texts.filter(lambda t: t.strip()), flavor=card_texts, text=card_texts)
 def test_random_card_texts_render_or_fail_cleanly(name, flavor, text):
     from cardgen import load
@@ -130,7 +131,7 @@ def test_random_card_texts_render_or_fail_cleanly(name, flavor, text):
     assert pdf.startswith(b"%PDF")
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=150 * FUZZ_SCALE, **SETTINGS)
 @given(which=st.sampled_from(FILES + ("layout.yaml",)), changes=edits)
 def test_random_edits_of_the_tiny_game_through_cardgen_cards(tmp_path_factory, which, changes):
     folder = fresh_copy(TINY_GAME, tmp_path_factory)

@@ -84,6 +84,7 @@ def build_in(cwd: Path, out: Path, env: dict[str, str]) -> dict[str, bytes]:
     return snapshot(out)
 
 
+@pytest.mark.slow
 def test_the_same_game_gives_byte_identical_pdfs_in_any_environment(tmp_path):
     plain_home = tmp_path / "home-plain"
     plain_home.mkdir()
