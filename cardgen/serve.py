@@ -205,7 +205,7 @@ class Preview:
 
     def build_documents(self, inputs: cache.Snapshot, game, report) -> None:
         plan = build.plan_all(game, report)
-        documents = build.Plan(tuple(o for o in plan.outputs if o.kind != "cards"))
+        documents = build.Plan(tuple(o for o in plan.outputs if o.kind != build.OutputKind.SETUP_SHEETS))
         result = build.run(game, report, documents, self.documents_dir, inputs=inputs)
         now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
         for path in result.written:

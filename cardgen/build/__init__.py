@@ -34,6 +34,7 @@ from cardgen.build import cache
 from cardgen.build.plan import (
     ExportPart,
     Output,
+    OutputKind,
     Plan,
     SheetOptions,
     plan_all,
@@ -63,7 +64,7 @@ from cardgen.render import cards
 from cardgen.render.write import output_dir
 
 __all__ = [
-    "LIMITS", "MANIFEST", "Event", "ExportPart", "Limits", "Output", "Plan", "Result", "SheetOptions", "output_error",
+    "LIMITS", "MANIFEST", "Event", "ExportPart", "Limits", "Output", "OutputKind", "Plan", "Result", "SheetOptions", "output_error",
     "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export", "plan_rulebook", "recover", "reuse",
     "run",
 ]
@@ -231,18 +232,18 @@ def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = 
 
 def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
     """An output's cache key: card sheets from the cards they print, documents from everything."""
-    if output.kind == "cards":
+    if output.kind == OutputKind.SETUP_SHEETS:
         printed = report.setup(output.setup_name)
         setup = printed.setup
         wanted = ({line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
                   | set(printed.print_counts))
         return cache.sheet_key(inputs, game, (output, printed.print_counts),
                                [c for c in game.cards if c.id in wanted], [setup])
-    if output.kind == "all-types":
+    if output.kind == OutputKind.ALL_TYPES:
         return cache.sheet_key(inputs, game, output, game.cards)
-    if output.kind == "calibration":
+    if output.kind == OutputKind.CALIBRATION:
         return cache.sheet_key(inputs, game, output, ())
-    if output.kind == "export":  # its part of the target's files, from every card (the parts share one folder)
+    if output.kind == OutputKind.EXPORT:  # its part of the target's files, from every card (the parts share one folder)
         return cache.sheet_key(inputs, game, output, game.cards)
     return cache.document_key(inputs, output)
 
