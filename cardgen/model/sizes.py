@@ -33,6 +33,7 @@ PAPERS_MM: dict[str, tuple[float, float]] = {
 }
 
 
+DEFAULT_PAPER = "a4"
 DEFAULT_BLEED_MM = 3.0
 
 

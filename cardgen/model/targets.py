@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardgen.model.sizes import CARD_SIZES_MM, CardSize, card_size_mm
+from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize, card_size_mm
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Target:
     format: str
     dpi: int
     size_table: tuple[tuple[str, CardPixels], ...] = ()  # none: the game's own card size
-    bleed_mm: float = 3.0  # with no sizes: the bleed around the game's card size
+    bleed_mm: float = DEFAULT_BLEED_MM  # with no sizes: the bleed around the game's card size
     sheet: TtsSheet = TtsSheet()
 
     @property

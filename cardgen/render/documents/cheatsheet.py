@@ -39,7 +39,7 @@ from cardgen.check.report import component_rows
 from cardgen.check.reports import GameReport, SetupReport
 from cardgen.errors import BuildError
 from cardgen.model.game import Card, CheatSheet, Color, Game
-from cardgen.model.sizes import CARD_SIZES_MM, PAPERS_MM, card_size_mm
+from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import format_number, players_label
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.html import render_pdf, symbol_context
@@ -84,7 +84,7 @@ class SetupTable:
     constants: list[PlayerRow]      # figures that do not (said once, in words)
 
 
-def write_cheatsheet(game: Game, report: GameReport, out_dir: str | Path, paper: str = "a4",
+def write_cheatsheet(game: Game, report: GameReport, out_dir: str | Path, paper: str = DEFAULT_PAPER,
                      warn: Callable[[str], None] = lambda message: None) -> Path | None:
     """Write cheatsheet.pdf (one page, else `warn` hears why not) and cheatsheet-pocket.pdf;
     None if the game has no cheat sheet."""

@@ -10,6 +10,7 @@ from typing import Any
 from cardgen.check.reports import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.inputs import symbols
 from cardgen.model.game import Card, Color, Game, Setup
+from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import counted, format_number, players_label
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.write import atomic_write
@@ -90,7 +91,7 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
     }
 
 
-def write_checklists(game: Game, report: GameReport, out_dir: Path, paper: str = "a4",
+def write_checklists(game: Game, report: GameReport, out_dir: Path, paper: str = DEFAULT_PAPER,
                      setup: str | None = None, players: int | None = None) -> Path:
     pdf = render_pdf(game, "checklists.html", checklists_context(game, report, setup, players), paper)
     return atomic_write(Path(out_dir) / "checklists.pdf", pdf)

@@ -34,19 +34,19 @@ from cardgen.inputs import symbols
 from cardgen.inputs.paths import TEMPLATES as SHARED_TEMPLATES
 from cardgen.inputs.paths import display_path, inside, shortened
 from cardgen.model.game import Game
-from cardgen.model.sizes import PAPERS_MM
+from cardgen.model.sizes import DEFAULT_PAPER, PAPERS_MM
 from cardgen.model.texts import counted
 from cardgen.render.documents.markdown import markdown_html
 from cardgen.render.documents.weasy import GENERATED, allowed_roots, font_face_css, html_to_pdf, symbol_font_name
 
 
-def render_pdf(game: Game, template_name: str, context: dict[str, Any], paper: str = "a4") -> bytes:
+def render_pdf(game: Game, template_name: str, context: dict[str, Any], paper: str = DEFAULT_PAPER) -> bytes:
     """Render a template of the game to PDF bytes (same input, same bytes)."""
     html = render_html(game, template_name, context, paper)
     return html_to_pdf(game, html, template_name)
 
 
-def render_html(game: Game, template_name: str, context: dict[str, Any], paper: str = "a4") -> str:
+def render_html(game: Game, template_name: str, context: dict[str, Any], paper: str = DEFAULT_PAPER) -> str:
     """The document's HTML. Its symbol font holds the symbols the HTML shows, so the template
     renders with a stand-in font name, replaced by the real one (which names the font's content)."""
     if paper not in PAPERS_MM:

@@ -14,6 +14,7 @@ from markupsafe import Markup
 from cardgen.check.report import component_rows
 from cardgen.check.reports import GameReport, SetupReport
 from cardgen.model.game import Card, Color, Game, Variation
+from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import format_number, players_label
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
@@ -312,7 +313,7 @@ def components_list(game: Game, report: GameReport) -> list[str]:
     return lines
 
 
-def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = "a4") -> Path:
+def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = DEFAULT_PAPER) -> Path:
     pdf = render_pdf(game, "rulebook.html", rulebook_context(game, report), paper)
     return atomic_write(Path(out_dir) / "rulebook.pdf", pdf)
 
