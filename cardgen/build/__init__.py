@@ -61,7 +61,7 @@ from cardgen.build.workers import LIMITS, Event, Limits, render_all
 from cardgen.check.reports import GameReport
 from cardgen.model.game import Game
 from cardgen.render import cards
-from cardgen.render.write import output_dir
+from cardgen.render.write import output_dir, output_folder
 
 __all__ = [
     "LIMITS", "MANIFEST", "Event", "ExportPart", "Limits", "Output", "OutputKind", "Plan", "Result", "SheetOptions", "output_error",
@@ -217,7 +217,7 @@ def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = 
     same and its outputs are unchanged on disk; None if anything needs building. Loads nothing:
     a build with nothing to do costs a digest of the input files and outputs. A folder a killed
     run left behind is no answer: the run that removes it (`recover`) is a full one."""
-    out = Path(out) if out else Path("output") / inputs.folder.name
+    out = output_folder(inputs.folder.name, out)
     if any(left_behind(out)):
         return None
     manifest = read_manifest(out)

@@ -13,9 +13,15 @@ from pathlib import Path
 from cardgen.model.game import Game
 
 
-def output_dir(game: Game, out: str | os.PathLike | None = None) -> Path:
+def output_dir(game: Game, out: str | os.PathLike[str] | None = None) -> Path:
     """`--out DIR` if given, else output/<game>/ in the working directory."""
-    return Path(out) if out else Path("output") / game.id
+    return output_folder(game.id, out)
+
+
+def output_folder(game_folder_name: str, out: str | os.PathLike[str] | None = None) -> Path:
+    """The one rule for where a game's outputs go, also before the game is loaded (a game's id is
+    its folder's name): `--out DIR` if given, else output/<game>/ in the working directory."""
+    return Path(out) if out else Path("output") / game_folder_name
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
