@@ -52,7 +52,7 @@ from cardgen.build.publish import (
     locked,
     new_stage,
     output_error,
-    output_folder,
+    made_output_folder,
     publish_committed,
     read_manifest,
     recover,
@@ -162,7 +162,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
     inputs = inputs or cache.snapshot(game.folder)
     result = Result(skipped=plan.skipped, title=game.title, notes=plan.notes)
     placeholders: set[str] = set()
-    with locked(output_folder(out)):
+    with locked(made_output_folder(out)):
         recover(out)
         keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
         known = {} if clean else current_outputs(out)
