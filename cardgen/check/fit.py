@@ -7,7 +7,7 @@ import math
 
 from reportlab.platypus import Paragraph
 
-from cardgen.check.glyphs import place_in_source
+from cardgen.check.texts import place_in_source
 from cardgen.inputs.paths import display_path
 from cardgen.layout.textfit import BACK_TITLE_MIN, FAMILY, MEASURE_COLOR, SMALLEST, CardText
 from cardgen.model.game import ERROR, Card, Finding, Game

@@ -16,17 +16,19 @@ passage (a deliberate example); waived findings stay in the report as notes.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from cardgen.check.reports import PlayerCount, SetupReport
+from cardgen.check.texts import GameText, Place, game_texts
 from cardgen.errors import BuildError
 from cardgen.inputs import images
 from cardgen.model import markup
-from cardgen.model.game import ERROR, INFO, WARNING, Card, Finding, Game, Passage, Setup, Step, Waiver, Where
+from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game, Step, Waiver
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
@@ -111,58 +113,22 @@ class Names:
 # --------------------------------------------------------------------------- the texts
 
 
-# where a span (start, end) of a text is typed; None for texts of a game built without places
-Place = Callable[[int, int], Where | None]
+def texts(game: Game) -> list[GameText]:
+    """The prose the lint reads, in its reading order: rules.md, the cards' texts and details, the
+    setups' texts (named by their setup), the variations."""
+    return sorted((_as_read(text) for text in game_texts(game) if text.prose), key=_reading_order)
 
 
-@dataclass(frozen=True)
-class Text:
-    """One passage to read: its value, how to place a span of it, whose it is."""
-
-    value: str
-    label: str  # e.g. "card 'Scaling' (details)"
-    place: Place
-    card: Card | None = None  # the card whose own text this is
-    setup: Setup | None = None  # the setup it belongs to (None: every setup)
-    changes_rules: bool = False  # a variation: its figures may differ from the setup on purpose
+def _as_read(text: GameText) -> GameText:
+    return dataclasses.replace(text, label=f"setup '{text.setup.name}'") if text.setup else text
 
 
-def in_passage(value: str, passage: Passage | None, fallback: Where | None) -> Place:
-    def place(start: int, end: int) -> Where | None:
-        if passage is None:
-            return fallback
-        phrase = value[start:end]
-        return passage.locate(phrase, value.count(phrase, 0, start))
-    return place
-
-
-def in_file(value: str, file: str) -> Callable[[int, int], Where]:
-    def place(start: int, end: int) -> Where:
-        line = value.count("\n", 0, start) + 1
-        return Where(file, line, start - value.rfind("\n", 0, start))
-    return place
-
-
-def texts(game: Game) -> Iterator[Text]:
-    if game.rules_markdown:
-        yield Text(game.rules_markdown, "rules.md", in_file(game.rules_markdown, game.rules_file))
-    for card in game.cards:
-        for field in ("text", "details"):
-            value = getattr(card, field)
-            if value:
-                yield Text(value, f"card '{card.name}' ({field})",
-                           in_passage(value, card.places.get(field), card.where), card=card)
-    for setup in game.setups:
-        parts = [("blurb", setup.blurb)] + [(f"extra_rules[{i}]", r) for i, r in enumerate(setup.extra_rules)]
-        for key, value in parts:
-            if value:
-                yield Text(value, f"setup '{setup.name}'", in_passage(value, setup.places.get(key), setup.where),
-                           setup=setup)
-    for variation in game.variations:
-        if variation.text:
-            fallback = variation.place.where if variation.place else Where(game.rules_file)
-            yield Text(variation.text, f"variation '{variation.name}'",
-                       in_passage(variation.text, variation.place, fallback), changes_rules=True)
+def _reading_order(text: GameText) -> int:
+    if text.card:
+        return 1
+    if text.setup:
+        return 2
+    return 3 if text.changes_rules else 0
 
 
 # --------------------------------------------------------------------------- references
@@ -303,7 +269,7 @@ def _unknown_card_phrases(text: str, names: Names, taken: Iterable[tuple[int, in
 class Spotted:
     """A finding with the passage and span it is about, for waivers that name a passage."""
 
-    text: Text
+    text: GameText
     start: int
     end: int
     finding: Finding
@@ -325,7 +291,7 @@ def check_text(game: Game, setups: Sequence[SetupReport]) -> list[Finding]:
     return _waive(game, raw)
 
 
-def _reference_findings(game: Game, text: Text, ref: Reference, names: Names) -> list[Spotted]:
+def _reference_findings(game: Game, text: GameText, ref: Reference, names: Names) -> list[Spotted]:
     where = text.place(ref.start, ref.end)
     if ref.target is None:
         single = len(_WORD.findall(ref.phrase)) == 1
@@ -345,7 +311,7 @@ def _reference_findings(game: Game, text: Text, ref: Reference, names: Names) ->
         "if it is a deliberate example"))]
 
 
-def _own_numbers(text: Text, refs: list[Reference]) -> list[Spotted]:
+def _own_numbers(text: GameText, refs: list[Reference]) -> list[Spotted]:
     card = text.card
     if card is None:
         return []
@@ -369,13 +335,13 @@ def _figure(word: str) -> int:
     return int(word) if word.isdigit() else NUMBER_WORDS[word.casefold()]
 
 
-def _in_scope(setups: Sequence[SetupReport], text: Text) -> list[SetupReport]:
+def _in_scope(setups: Sequence[SetupReport], text: GameText) -> list[SetupReport]:
     if text.setup:
         return [s for s in setups if s.setup.id == text.setup.id]
     return list(setups)
 
 
-def _figures(text: Text, setups: Sequence[SetupReport]) -> list[Spotted]:
+def _figures(text: GameText, setups: Sequence[SetupReport]) -> list[Spotted]:
     out = []
     for sentence in _SENTENCE.finditer(text.value):
         out += _deal_figures(text, sentence, setups)
@@ -396,7 +362,7 @@ def _sets_aside(step: Step) -> bool:
     return step.action == "move" and step.count is not None and step.target not in ("deck", "hands")
 
 
-def _deal_figures(text: Text, sentence: re.Match[str], setups: Sequence[SetupReport]) -> list[Spotted]:
+def _deal_figures(text: GameText, sentence: re.Match[str], setups: Sequence[SetupReport]) -> list[Spotted]:
     out = []
     for match in _DEAL.finditer(sentence.group()):
         said = _figure(match.group(1))
@@ -413,7 +379,7 @@ def _deal_figures(text: Text, sentence: re.Match[str], setups: Sequence[SetupRep
     return out
 
 
-def _set_aside_figures(text: Text, sentence: re.Match[str], setups: Sequence[SetupReport]) -> list[Spotted]:
+def _set_aside_figures(text: GameText, sentence: re.Match[str], setups: Sequence[SetupReport]) -> list[Spotted]:
     words = sentence.group()
     below, cards = _BELOW.search(words), _CARDS.search(words)
     if not below or not cards or "aside" not in words.casefold():
@@ -483,7 +449,7 @@ def _at_step(step: Step) -> Place:
 def image_findings(game: Game) -> list[Finding]:
     """Markdown images the documents would refuse: not a local file inside the game folder,
     templates/ or art/, missing, or not an image they can draw."""
-    steps = [Text(step.text, "setup step", _at_step(step)) for step in game.steps if step.text]
+    steps = [GameText(step.text, "setup step", _at_step(step)) for step in game.steps if step.text]
     findings = []
     for text in [*texts(game), *steps]:
         if "![" not in text.value:
