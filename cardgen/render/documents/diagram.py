@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.errors import BuildError
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import card_size_mm
 from cardgen.render import card_images
@@ -15,6 +16,8 @@ DIAGRAM_WIDTH_MM, DIAGRAM_DPI = 56, 300
 def example_card_png(game: Game) -> bytes:
     """The example card as the sheets print it (trimmed), at the diagram's width."""
     card = example_card(game)
+    if card is None:
+        raise BuildError(f"{game.title}: the card diagram needs a card to show, and the game has none")
     width_mm, height_mm = card_size_mm(game.card_size)
     width = round(DIAGRAM_WIDTH_MM / 25.4 * DIAGRAM_DPI)
     return card_images.card_png(game, card, (width, round(width * height_mm / width_mm)), DIAGRAM_DPI)
@@ -23,7 +26,7 @@ def example_card_png(game: Game) -> bytes:
 def diagram_callouts(game: Game, parts: dict[str, int], shown: set[str]) -> list[tuple[int, float, float]]:
     """The number of each part the example card shows (`shown`) and where its callout sits on the
     card, in % of its width and height: at the region the card layout gives that part."""
-    design = game.layout
+    design = game.design
     width, height = design["design"]["width"], design["design"]["height"]
 
     def box(key: str) -> Any:

@@ -273,7 +273,7 @@ def template_folders(game: Game) -> list[Path]:
 
 def _template_position(exc: BaseException, game: Game, env: SandboxedEnvironment, template_name: str) -> str:
     """'file:line' of the innermost template frame of a render error (Jinja maps frames to template lines)."""
-    folders = list(env.loader.searchpath)
+    folders = list(env.loader.searchpath) if isinstance(env.loader, jinja2.FileSystemLoader) else []
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if any(frame.filename.startswith(folder) for folder in folders):
             return f"{display_path(frame.filename, game.folder)}:{frame.lineno}"

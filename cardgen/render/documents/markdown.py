@@ -19,7 +19,7 @@ def markdown_html(text: str, game: Game, origin: str = "") -> Markup:
             token.attrSet("class", "md-table")  # styled like the generated tables (base.css)
     for token in markup.all_tokens(tokens):
         if token.type == "image":
-            src = token.attrGet("src") or ""
+            src = str(token.attrGet("src") or "")
             images.checked_url(src, game.folder, origin or "Markdown in the game data")
     return Markup(md.renderer.render(tokens, md.options, {}))
 

@@ -60,7 +60,7 @@ def checked_file(url: str, game: Game, origin: str) -> tuple[Path, bytes]:
 def _fetcher_class() -> type:
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-    class LocalFileFetcher(URLFetcher):  # type: ignore[misc]  # WeasyPrint has no type hints
+    class LocalFileFetcher(URLFetcher):
         """Serves allowed local files and nothing else; refusals stop the rendering."""
 
         def __init__(self, game: Game, origin: str, symbols_shown: list[str]):
