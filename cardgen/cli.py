@@ -20,7 +20,7 @@ from cardgen.load import editor_schemas, spreadsheet
 from cardgen.model import sizes
 from cardgen.model.sizes import PAPERS_MM, PRINT_MODES, SPACINGS
 from cardgen.model.texts import printable
-from cardgen.render.write import output_dir
+from cardgen.render.write import output_dir, output_folder
 
 DESCRIPTION = """\
 Make a print-and-play card game from a folder of YAML: card sheets ready to cut (with bleed,
@@ -280,8 +280,13 @@ def cmd_build(args) -> int:
     return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper, args.export), summary=True)
 
 
+def _announce(text: str) -> None:
+    say(text)
+    sys.stderr.flush()
+
+
 def cmd_serve(args) -> int:
-    serve.serve(args.game, args.port, announce=lambda text: (say(text), sys.stderr.flush()))
+    serve.serve(args.game, args.port, announce=_announce)
     say("stopped")
     return EXIT_OK
 
@@ -297,7 +302,7 @@ def _build(args, plan_of, summary: bool = False) -> int:
     reused = None if args.clean else build.reuse(inputs, request, args.out)
     if reused is not None:
         shown = terminal.display(sys.stderr, reused.title, 0)  # nothing to show progress of
-        return _said(shown, reused, Path(args.out) if args.out else Path("output") / folder.name, summary)
+        return _said(shown, reused, output_folder(folder.name, args.out), summary)
     game, checked = load_checked(folder)
     plan = plan_of(game, checked)
     with terminal.display(sys.stderr, game.title, len(plan.outputs)) as shown:

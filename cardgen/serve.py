@@ -30,7 +30,8 @@ from typing import Any
 
 from cardgen import build, load
 from cardgen.build import cache
-from cardgen.check import check_game
+from cardgen.check import check_folder
+from cardgen.check.reports import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.inputs.paths import ART, TEMPLATES
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
@@ -163,12 +164,12 @@ class Preview:
         Else draw the cards, publish them with the report, and hand the documents over."""
         self._show(status="building")
         inputs = cache.snapshot(self.folder)
-        loaded = load.load_game(self.folder)
-        if not loaded.ok:
-            self._show(errors=_findings([f for f in loaded.findings if f.level == ERROR]), status="error")
+        checked = check_folder(self.folder)
+        if checked.report is None:
+            self._show(errors=_findings(checked.errors()), status="error")
             return
-        game = loaded.game
-        report = check_game(game, loaded.findings)
+        report = checked.report
+        game = report.game
         errors = [f for f in report.every_finding() if f.level == ERROR]
         cards, problems = self._draw_cards(inputs, game, report)
         shown = {card["image"].rsplit("/", 1)[-1][:-len(".png")] for card in cards}
@@ -272,14 +273,10 @@ def _report(report) -> dict:
     for s in report.setups:
         setups.append({"name": s.setup.name, "total": s.total, "print_total": s.print_total,
                        "by_color": s.by_color, "by_kind": {k: n for k, n in s.by_kind.items() if n},
-                       "players": [{"players": p.players, "dealt": _n(p.dealt_per_player), "draw_pile": _n(p.draw_pile),
-                                    "draw_by_kind": {k: _n(v) for k, v in p.draw_by_kind.items()}} for p in s.players],
+                       "players": [{"players": p.players, "dealt": figure(p.dealt_per_player), "draw_pile": figure(p.draw_pile),
+                                    "draw_by_kind": {k: figure(v) for k, v in p.draw_by_kind.items()}} for p in s.players],
                        "findings": _findings(s.all_findings())})
     return {"setups": setups, "findings": _findings(report.every_finding())}
-
-
-def _n(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else round(value, 2)
 
 
 def _png(pdf: bytes, scale: float) -> bytes:

@@ -5,6 +5,7 @@ do."""
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -60,7 +61,7 @@ class Checked:
         return [f for f in findings if f.level == ERROR]
 
 
-def check_folder(game_name: str) -> Checked:
+def check_folder(game_name: str | os.PathLike[str]) -> Checked:
     """`cardgen check`: load the game and, when it loads cleanly, run the engine."""
     folder = load.find_game_folder(game_name)
     with _collector_paused():
@@ -82,9 +83,9 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_checked(game_name: str) -> tuple[Game, GameReport]:
+def load_checked(game_name: str | os.PathLike[str]) -> tuple[Game, GameReport]:
     """Load and check a game; Rejected when load or the engine finds an error."""
     checked = check_folder(game_name)
     if not checked.ok or checked.report is None:
-        raise Rejected(checked.errors(), game_name)
+        raise Rejected(checked.errors(), os.fspath(game_name))
     return checked.report.game, checked.report

@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from cardgen.errors import UsageError
 from cardgen.inputs.paths import CARD_DATA
 from cardgen.load.game import NO_SETUPS, GameBuilder
@@ -88,12 +90,12 @@ class LoadResult:
 
 
 
-def load_game(game: str | os.PathLike | None = None) -> LoadResult:
+def load_game(game: str | os.PathLike[str] | None = None) -> LoadResult:
     folder = find_game_folder(game)
     readers = {"game": Reader(folder / "game.yaml"), "cards": cards_reader(folder),
                "setups": Reader(folder / "setups.yaml")}
     findings: list[Finding] = []
-    docs = {}
+    docs: dict[str, yaml.Node | None] = {}
     for name, reader in readers.items():
         if name == "setups" and not reader.path.exists():
             reader.findings.append(Finding(WARNING, "no-setups", "the game folder has no setups.yaml: the game has "
@@ -114,11 +116,15 @@ def load_game(game: str | os.PathLike | None = None) -> LoadResult:
 
     builder = GameBuilder(folder, readers)
     targets, target_findings = load_targets(folder)
-    game = dataclasses.replace(builder.build(docs), export_targets=targets)
-    check_build_exports(game, targets, builder.exports_node, readers["game"])
+    loaded = dataclasses.replace(builder.build(_all_read(docs)), export_targets=targets)
+    check_build_exports(loaded, targets, builder.exports_node, readers["game"])
     findings = [f for r in readers.values() for f in r.findings] + builder.extra_findings + target_findings
-    findings += symbol_findings(game, builder.symbol_refs)
-    return LoadResult(game, findings)
+    findings += symbol_findings(loaded, builder.symbol_refs)
+    return LoadResult(loaded, findings)
+
+
+def _all_read(docs: dict[str, yaml.Node | None]) -> dict[str, yaml.Node]:
+    return {name: doc for name, doc in docs.items() if doc is not None}
 
 
 

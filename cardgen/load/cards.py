@@ -166,7 +166,7 @@ class CardParts(Parts):
             values.update(labels)
             try:
                 name = fill_pattern(pattern, values)
-                filled = {k: fill_pattern(v, values) for k, v in texts.items()}
+                filled: dict[str, Any] = {k: fill_pattern(v, values) for k, v in texts.items()}
             except ValueError as exc:
                 c.error(m["series"], "bad-pattern", str(exc), "use {number}, {number:02d} or an attribute id")
                 return []

@@ -1,6 +1,7 @@
 """load/game: game.yaml to the model's game: palette, tags, kinds, attributes, backs, components,\nlayout, and the parts read by cards, setups and steps."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
@@ -50,7 +51,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         self.component_ids: list[str] = []
         self.symbol_refs: list[tuple[str, Where, str]] = []  # (name, where named, what names it)
 
-    def build(self, docs) -> Game:
+    def build(self, docs: Mapping[str, yaml.Node]) -> Game:
         g = self.g
         top = g.mapping(docs["game"], schema.GAME)
         self.exports_node = top.get("exports")
@@ -125,7 +126,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         g = self.g
         colors = self._identified(node, schema.COLOR, lambda cid, m: Color(
             id=cid, name=m.read("name", ""), meaning=m.read("meaning", ""),
-            hex=m.read("hex") or "#888888", symbol=self._symbol(m, f"color '{cid}'"),
+            hex=m.read("hex") or "#888888", symbol=self._symbol(m, f"color '{cid}'") or "",
             text_hex=m.read("text_hex"), title_hex=m.read("title_hex"), back=self._back_id(g, m.get("back")),
         ))
         if not colors:
@@ -163,7 +164,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
                 digit = None
             names = {}
             if "names" in m:
-                table = schema.ATTRIBUTE.fields["names"].type
+                table = schema.declared(schema.ATTRIBUTE, "names", schema.Table)
                 for key_node, value_node in g.free_mapping(m["names"], "names"):
                     value = table.key.read(g, key_node, "attribute value")
                     if value is not None:
@@ -174,7 +175,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
 
     def _kind_styles(self, node, kinds) -> dict[str, dict[str, str]]:
         g = self.g
-        styles = {}
+        styles: dict[str, dict[str, str]] = {}
         if node is None:
             return styles
         kind_ids = [k.id for k in kinds]
@@ -227,7 +228,6 @@ class GameBuilder(CardParts, SetupParts, StepParts):
     # -- rules data
 
 
-    CHECK_PILES = ("draw_pile", "hand")  # the deck after the steps; each player's share of the hands
 
 
 

@@ -21,6 +21,8 @@ from cardgen.model.game import (
 class Parts:
     """The state the parts of the game builder share."""
 
+    CHECK_PILES = ("draw_pile", "hand")  # the deck after the steps; each player's share of the hands
+
     folder: Path
     g: Reader
     c: Reader
@@ -94,14 +96,14 @@ class Parts:
         if node is None:
             return None
         m = g.mapping(node, schema.SELECT)
-        out = {}
+        out: dict[str, object] = {}
         for key, value in m.items():
             if key in ("any",):
                 out[key] = [self._selector(v, g) for v in g.sequence(value, key)]
             elif key == "not":
                 out[key] = self._selector(value, g)
             elif key == "attribute":
-                table = schema.SELECT.fields["attribute"].type
+                table = schema.declared(schema.SELECT, "attribute", schema.Table)
                 out[key] = {k.value: table.value.read(g, v, "attribute value") for k, v in g.free_mapping(value, key)}
             elif key == "star":
                 out[key] = m.read(key)

@@ -82,8 +82,8 @@ class Reader:
             node = yaml.compose(text, Loader=SafeComposer)
         except UnusableCharacter as exc:
             mark = exc.problem_mark
-            self.findings.append(Finding(ERROR, "unusable-character", exc.problem,
-                                         Where(self.name, mark.line + 1, mark.column + 1),
+            self.findings.append(Finding(ERROR, "unusable-character", exc.problem or "",
+                                         Where(self.name, mark.line + 1, mark.column + 1) if mark else Where(self.name),
                                          "remove the escape sequence (\\e, \\x.., \\u....) from the value"))
             return None
         except yaml.MarkedYAMLError as exc:
@@ -170,7 +170,7 @@ class Reader:
             self.error(node, "wrong-type", f"{what} should be a mapping", f"found {node_kind(node)}")
             return []
         seen: dict[str, int] = {}
-        pairs = []
+        pairs: list[tuple[yaml.Node, yaml.Node]] = []
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 self.error(key_node, "wrong-type", f"{what}: keys must be plain text")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cardgen.model import expressions
 from cardgen.model.game import AUTO, LEVELS
@@ -214,7 +214,7 @@ class Fields(Type):
     """A mapping with known keys."""
 
     name: str  # how findings name the mapping
-    fields: Mapping[str, Field]
+    fields: dict[str, Field]
     exactly_one: tuple[str, ...] = ()  # keys of which a mapping holds exactly one
     needs: Mapping[str, str] = field(default_factory=dict)  # key -> the key it is only read with
     shared: str = ""  # a name: the JSON Schema defines it once (needed for recursion)
@@ -462,11 +462,12 @@ class Values(dict):
         return declared.type.read(self.reader, self[key], declared.label or key)
 
 
+T = TypeVar("T", bound=Type)
 
 
-
-
-
-
-
-
+def declared(spec: Fields, key: str, kind: type[T]) -> T:
+    """The type declared for a key of a mapping, as the kind the caller reads it with."""
+    found = spec.fields[key].type
+    if not isinstance(found, kind):
+        raise TypeError(f"{spec.name}: '{key}' is declared as {type(found).__name__}, not {kind.__name__}")
+    return found

@@ -31,7 +31,8 @@ class SetupParts(Parts):
         top = s.mapping(doc, schema.SETUPS)
         index = {card.id: card for card in cards}
         names = [card.name for card in cards]
-        setups, seen = [], set()
+        setups: list[Setup] = []
+        seen: set[str] = set()
         for item in s.sequence(top.get("setups"), "setups"):
             if len(setups) == MAX_SETUPS:
                 s.error(item, "too-many-setups", f"more than {MAX_SETUPS} setups")
@@ -101,7 +102,7 @@ class SetupParts(Parts):
         lines = []
         for key_node, value_node in s.free_mapping(node, f"setup '{setup_name}': cards"):
             ident = self._resolve_card(key_node, index, names, f"setup '{setup_name}'")
-            count = schema.SETUP.fields["cards"].type.value.read(s, value_node, f"count of '{key_node.value}'")
+            count = schema.declared(schema.SETUP, "cards", schema.Table).value.read(s, value_node, f"count of '{key_node.value}'")
             if count is None and not is_null(value_node):
                 continue
             if ident:
@@ -144,7 +145,7 @@ class SetupParts(Parts):
         if "extras" in m and not is_null(m["extras"]):
             for key_node, value_node in s.free_mapping(m["extras"], "hand: extras"):
                 ident = self._resolve_card(key_node, index, names, "hand: extras")
-                count = schema.HAND.fields["extras"].type.value.read(s, value_node, f"extras count of '{key_node.value}'")
+                count = schema.declared(schema.HAND, "extras", schema.Table).value.read(s, value_node, f"extras count of '{key_node.value}'")
                 if ident and count not in (None, 0):
                     extras.append((ident, count))
                     places[ident] = s.where(value_node)

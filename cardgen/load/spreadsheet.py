@@ -122,7 +122,7 @@ def _delimiter(text: str) -> str:
 
 
 def _mark(line: int, column: int) -> yaml.Mark:
-    return yaml.Mark("cards.csv", 0, line, column, None, None)
+    return yaml.Mark("cards.csv", 0, line, column, None, None)  # type: ignore[arg-type]  # no buffer: the stubs want one
 
 
 def _scalar(value: str, line: int, column: int) -> yaml.ScalarNode:
@@ -153,8 +153,12 @@ def convert(folder: Path, to: str) -> Conversion:
     source = folder / ("cards.yaml" if to == "csv" else "cards.csv")
     if not source.is_file():
         raise UsageError(f"{folder.name} has no {source.name} to convert")
-    reader = Reader(source) if to == "csv" else CsvReader(source)
-    text = cards_as_csv(reader) if to == "csv" else cards_as_yaml(reader)
+    if to == "csv":
+        reader = Reader(source)
+        text = cards_as_csv(reader)
+    else:
+        csv_reader = CsvReader(source)
+        text, reader = cards_as_yaml(csv_reader), csv_reader
     return Conversion(source, source.with_suffix(f".{to}"), text, tuple(reader.findings))
 
 

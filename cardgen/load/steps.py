@@ -35,7 +35,7 @@ class StepParts(Parts):
             if action == "shuffle":
                 steps.append(Step(source=self._pile(sm.get("shuffle"), piles, "shuffle"), **common))
                 continue
-            spec = g.mapping(sm[action], schema.STEP.fields[action].type)
+            spec = g.mapping(sm[action], schema.declared(schema.STEP, action, schema.Fields))
             source = self._pile(spec.get("from"), piles, "from")
             target = spec.read("to") or ("hands" if action == "deal" else "deck")
             if ID_PATTERN.match(target) and target not in piles:

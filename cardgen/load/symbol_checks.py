@@ -23,7 +23,7 @@ def symbol_findings(game: Game, references: Iterable[tuple[str, Where, str]]) ->
     return findings
 
 
-def _missing(game: Game, name: str, where: Where, what: str, known: list[str], level: str = ERROR) -> Finding:
+def _missing(game: Game, name: str, where: Where | None, what: str, known: list[str], level: str = ERROR) -> Finding:
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'? " if close else ""
     return Finding(level, "unknown-symbol", f"{what}: no symbol '{name}'", where,

@@ -9,7 +9,7 @@ import yaml
 
 from cardgen.inputs.paths import ART
 from cardgen.load.reader import Reader, did_you_mean
-from cardgen.load.schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET
+from cardgen.load.schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET, ListOf, declared
 from cardgen.model.game import Finding
 from cardgen.model.sizes import CARD_SIZES_MM
 from cardgen.model.targets import CardPixels, Target, TtsSheet
@@ -98,6 +98,6 @@ def _sizes(r: Reader, name: str, node) -> dict[str, CardPixels]:
             r.error(m.get("trim", spec), "wrong-type", f"export target '{name}', {size}: trim should be "
                     "[width, height] in pixels")
             continue
-        width, height = (CARD_PIXELS.fields["trim"].type.item.read(r, n, "trim") for n in trim)
+        width, height = (declared(CARD_PIXELS, "trim", ListOf).item.read(r, n, "trim") for n in trim)
         sizes[size] = CardPixels((width, height), m.read("bleed"), m.read("safe", 0.0))
     return sizes

@@ -24,10 +24,10 @@ STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
 
 
 if yaml.__with_libyaml__:
-    class _Events(yaml.cyaml.CParser):
+    class _Events(yaml.cyaml.CParser):  # type: ignore[name-defined]  # PyYAML's stubs leave out libyaml's parser
         """libyaml's scanner and parser: the events of a document, several times faster than PyYAML's own."""
 else:
-    class _Events(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    class _Events(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
         """PyYAML's pure-Python scanner and parser, where libyaml is not installed."""
 
         def __init__(self, stream):
@@ -42,7 +42,7 @@ class SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
     (in Python) so that each of these checks runs before the node it guards is built."""
 
     def __init__(self, stream):
-        _Events.__init__(self, stream)
+        _Events.__init__(self, stream)  # type: ignore[call-arg]  # (the stubs do not know libyaml's parser)
         yaml.composer.Composer.__init__(self)
         yaml.resolver.Resolver.__init__(self)
         self._depth = self._nodes = 0
@@ -52,7 +52,7 @@ class SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
         if isinstance(event, yaml.AliasEvent):
             raise yaml.composer.ComposerError(
                 None, None, "anchors and aliases (*name) are not supported in game data",
-                event.start_mark,
+                event.start_mark,  # type: ignore[arg-type]  # libyaml's marks are PyYAML's Mark but for the name
             )
         if event.anchor:
             raise yaml.composer.ComposerError(
@@ -64,7 +64,8 @@ class SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
                 None, None, f"the YAML tag '{tag}' is not allowed in game data", event.start_mark
             )
         if isinstance(event, yaml.ScalarEvent) and UNUSABLE_CHARACTER.search(event.value):
-            raise UnusableCharacter(None, None, unusable_character(event.value), event.start_mark)
+            raise UnusableCharacter(None, None, unusable_character(event.value),
+                                    event.start_mark)  # type: ignore[arg-type]  # (as above)
         self._depth += 1
         self._nodes += 1
         if self._depth > MAX_DEPTH:
@@ -91,7 +92,10 @@ class UnusableCharacter(yaml.composer.ComposerError):
 
 
 def unusable_character(value: str) -> str:
-    character = UNUSABLE_CHARACTER.search(value).group()
+    found = UNUSABLE_CHARACTER.search(value)
+    if found is None:
+        raise ValueError("the value holds no unusable character")
+    character = found.group()
     return f"the value holds the character U+{ord(character):04X}, which cannot be shown or printed"
 
 

@@ -26,7 +26,7 @@ from PIL import Image
 
 from cardgen.errors import BuildError
 from cardgen.model.game import Card, Game
-from cardgen.model.sizes import card_size_mm
+from cardgen.model.sizes import SAFE_ZONE_MM, card_size_mm
 from cardgen.model.targets import CardPixels, Target
 from cardgen.render import card_images
 from cardgen.render.write import atomic_write
@@ -81,10 +81,12 @@ def card_pixels(game: Game, target: Target) -> CardPixels:
     if not target.sizes:
         width, height = card_size_mm(game.card_size)
         px = target.dpi / 25.4
-        return CardPixels((width * px, height * px), target.bleed_mm * px, 3 * px)
-    if problem := target.missing_product(game.card_size):
+        return CardPixels((width * px, height * px), target.bleed_mm * px, SAFE_ZONE_MM * px)
+    size = game.card_size
+    if not isinstance(size, str) or size not in target.sizes:
+        problem = target.missing_product(size) or f"{target.name} has no product for this card size"
         raise BuildError(problem, hint=target.product_hint())
-    return target.sizes[game.card_size]
+    return target.sizes[size]
 
 
 def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_dir: Path,
