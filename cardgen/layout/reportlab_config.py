@@ -9,13 +9,14 @@ RL_ttfAsciiReadable in every sheet drawn with it.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from reportlab import rl_config
 
 
 @contextmanager
-def reproducible():
+def reproducible() -> Iterator[None]:
     """Same input, same bytes, whatever the environment: ReportLab's settings are held at their
     defaults; and ReportLab dates (and seeds the file id with) SOURCE_DATE_EPOCH even in
     invariant mode, so it is set aside. Compressed streams also stay binary: ASCII85 on top
@@ -34,7 +35,7 @@ def reproducible():
             os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
 
 
-def _defaults() -> dict:
+def _defaults() -> dict[str, object]:
     from reportlab import rl_settings
 
     # rl_config holds these in another form than rl_settings (a page size, search paths): they

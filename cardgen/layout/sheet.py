@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from cardgen.model.sizes import (
     DEFAULT_BLEED_MM,
@@ -244,6 +244,8 @@ class Sheet:
     def info_box(self) -> Rect | None:
         """The ruler's strip: along the whole printable width (or height) of the page."""
         side, edge, thick = self.info_side, PRINT_EDGE_MM * MM, INFO_MM * MM
+        if side is None:
+            return None
         width, height = self.page_w - 2 * edge, self.page_h - 2 * edge
         return {"bottom": Rect(edge, edge, width, thick), "top": Rect(edge, self.page_h - edge - thick, width, thick),
                 "left": Rect(edge, edge, thick, height),
@@ -308,6 +310,9 @@ def fewer_cards_note(sheet: Sheet, paper: str) -> str | None:
             f"a sheet on {paper} ({', '.join(options)})")
 
 
-def pages(items: list, per_page: int) -> Iterator[list]:
+T = TypeVar("T")
+
+
+def pages(items: list[T], per_page: int) -> Iterator[list[T]]:
     for start in range(0, len(items), per_page):
         yield items[start:start + per_page]

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER
@@ -32,6 +33,11 @@ from cardgen.layout.sheet import Rect
 from cardgen.model import markup
 from cardgen.model.game import Card, Game, Layout
 from cardgen.model.sizes import MM
+
+# a section of the card layout (art/card-layout.yaml): its settings by name
+Section = Mapping[str, Any]
+# a font's paragraph styles by font size
+StyleAt = Callable[[float], ParagraphStyle]
 
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 SMALLEST = 1.0  # the smallest size a finding measures: the layout's min_size cannot go below it
@@ -92,11 +98,11 @@ class Scale:
     def s(self) -> float:
         return min(self.sx, self.sy)
 
-    def box(self, region: Mapping) -> Rect:
+    def box(self, region: Section) -> Rect:
         w, h = region["width"] * self.sx * MM, region["height"] * self.sy * MM
         return Rect(region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM - h, w, h)
 
-    def point(self, region: Mapping) -> tuple[float, float]:
+    def point(self, region: Section) -> tuple[float, float]:
         return region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM
 
     def y(self, mm_from_top: float) -> float:
@@ -118,7 +124,7 @@ class CardText:
     """The texts of a game's card faces at one card size, each set in its box."""
 
     def __init__(self, game: Game, card_w: float, card_h: float):
-        self.game, self.design = game, game.layout
+        self.game, self.design = game, game.design
         self.fonts = Fonts(self.design)
         self.scale = Scale.of(self.design, card_w, card_h)
         self._deck_name_size: float | None = None
@@ -143,7 +149,7 @@ class CardText:
 
     # -- the texts: a Paragraph, or None when the text does not fit at `min_size`
 
-    def name(self, card: Card, hex_color: str, min_size: float | None = None):
+    def name(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
         """The deck's one name size where the name fits (on one or two lines); else one line
         while it stays big enough, else wrapped smaller, else with words split."""
         spec, box = self.design["name"], self.name_box()
@@ -175,13 +181,13 @@ class CardText:
             self._deck_name_size = best
         return self._deck_name_size
 
-    def flavor(self, card: Card, hex_color: str, min_size: float | None = None):
+    def flavor(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
         return self._fit(self.markup_at(card.flavor), self.design["flavor"], self.flavor_box(), hex_color, min_size)
 
-    def text(self, card: Card, hex_color: str, min_size: float | None = None):
+    def text(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
         return self._fit(self.markup_at(card.text), self.design["text"], self.text_box(), hex_color, min_size)
 
-    def back_title(self, text: str, hex_color: str, min_size: float | None = None):
+    def back_title(self, text: str, hex_color: str, min_size: float | None = None) -> Paragraph | None:
         """A back's title (the game's or a back's own) in the back's title box."""
         spec, box = self.design["back"], self.back_title_box()
         style = _style_factory(self.fonts[spec["title_font"]], self.fonts.family, 1.0, hex_color)
@@ -195,11 +201,12 @@ class CardText:
         every line but the last beyond the box width less one space and the longest word, which
         bounds the number of lines. False means: set it to know (inline symbols, line breaks,
         emphasis in a font outside the body family)."""
-        spec, box = self.design[field], getattr(self, f"{field}_box")()
+        spec = self.design[field]
+        box: Rect = getattr(self, f"{field}_box")()
         runs = _font_runs(value, self.fonts, spec["font"], markup_applies=field != "name")
         if runs is None:
             return False
-        size = spec["min_size"]
+        size: float = spec["min_size"]
         words, space = _word_widths(runs, size)
         if not words or max(words) > box.w:
             return False
@@ -212,7 +219,7 @@ class CardText:
             return False
         return ink_height(self.fonts[spec["font"]], size, size * spec["leading"], lines) <= box.h + 1e-6
 
-    def style(self, spec: Mapping, hex_color: str, split_words: bool = False):
+    def style(self, spec: Section, hex_color: str, split_words: bool = False) -> StyleAt:
         return _style_factory(self.fonts[spec["font"]], self.fonts.family, spec["leading"], hex_color, split_words)
 
     def markup_at(self, text: str) -> Callable[[float], str]:
@@ -226,13 +233,13 @@ class CardText:
         return (f'<onDraw name="{INLINE_SYMBOL}" label="{symbol}"/>'
                 f'<img src="{markup.escape(str(SPACER))}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
 
-    def _fit(self, text_at, spec: Mapping, box: Rect, hex_color: str, min_size: float | None = None,
-             split_words: bool = False):
+    def _fit(self, text_at: Callable[[float], str], spec: Section, box: Rect, hex_color: str,
+             min_size: float | None = None, split_words: bool = False) -> Paragraph | None:
         min_size = spec["min_size"] if min_size is None else min_size
         return fit_paragraph(text_at, self.style(spec, hex_color, split_words), box.w, box.h,
                              max(self.scale.points(spec["size"]), min_size), min_size)
 
-    def _one_line(self, text: str, spec: Mapping, box: Rect, hex_color: str):
+    def _one_line(self, text: str, spec: Section, box: Rect, hex_color: str) -> Paragraph | None:
         """Plain text on one line at the largest size that fits, if not below `one_line_min`
         (measured directly: one wrap instead of a search)."""
         font = self.fonts[spec["font"]]
@@ -244,7 +251,7 @@ class CardText:
 
 
 @cache
-def _style_factory(font: str, family: str, leading: float, hex_color: str, split_words: bool = False):
+def _style_factory(font: str, family: str, leading: float, hex_color: str, split_words: bool = False) -> StyleAt:
     """Paragraph styles by size, for one font and color (styles are reused across cards).
     Words are only split across lines when `split_words` (a last resort for names)."""
 
@@ -257,8 +264,8 @@ def _style_factory(font: str, family: str, leading: float, hex_color: str, split
     return at
 
 
-def fit_paragraph(text_at, style_at, width: float, height: float, size: float, min_size: float,
-                  max_lines: int | None = None):
+def fit_paragraph(text_at: Callable[[float], str], style_at: StyleAt, width: float, height: float, size: float,
+                  min_size: float, max_lines: int | None = None) -> Paragraph | None:
     """The largest Paragraph, on a FIT_STEP grid from `size` down to `min_size`, whose lines and
     words fit the box; None if even the smallest does not. `text_at(size)` gives the markup."""
     sizes = [size - i * FIT_STEP for i in range(int((size - min_size) / FIT_STEP + 1e-6) + 1)]
@@ -278,7 +285,8 @@ def fit_paragraph(text_at, style_at, width: float, height: float, size: float, m
     return best
 
 
-def _fits(text: str, style: ParagraphStyle, width: float, height: float, max_lines: int | None = None):
+def _fits(text: str, style: ParagraphStyle, width: float, height: float,
+          max_lines: int | None = None) -> Paragraph | None:
     paragraph = Paragraph(text, style)
     paragraph.wrap(width, height)
     bottom, top = ink_extent(paragraph)
@@ -308,7 +316,8 @@ def _font_runs(value: str, fonts: Fonts, role: str, markup_applies: bool) -> lis
 def _word_widths(runs: list[tuple[str, str]], size: float) -> tuple[list[float], float]:
     """The width of each space-separated word at `size` (a word may change font midway), and
     the widest space among the fonts."""
-    words, space, joins = [], 0.0, False  # joins: the last word may go on into the next run
+    words: list[float] = []
+    space, joins = 0.0, False  # joins: the last word may go on into the next run
     for characters, font in runs:
         width_of = _character_widths(font)
         space = max(space, width_of(" "))
@@ -328,7 +337,7 @@ def _character_widths(font: str) -> Callable[[str], float]:
 
     @cache
     def width(character: str) -> float:
-        return widths.get(ord(character), default) * 0.001
+        return float(widths.get(ord(character), default)) * 0.001
 
     return width
 
@@ -336,10 +345,10 @@ def _character_widths(font: str) -> Callable[[str], float]:
 def ink_height(font: str, size: float, leading: float, lines: int) -> float:
     """From the lowest descent to the highest ascent of `lines` lines of text."""
     ascent, descent = pdfmetrics.getAscentDescent(font, size)
-    return (lines - 1) * leading + max(ascent, descent + size) - descent
+    return float((lines - 1) * leading + max(ascent, descent + size) - descent)
 
 
-def ink_extent(paragraph) -> tuple[float, float]:
+def ink_extent(paragraph: Paragraph) -> tuple[float, float]:
     """Bottom and top of a wrapped paragraph's glyphs, above its bottom edge. ReportLab sets the
     first baseline one font size below the top and each next one a leading lower; glyphs reach
     from the descent to the ascent (or one font size above the descent, as PDF readers count)."""

@@ -30,7 +30,7 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tu
     if sheet.backs_beside_faces:
         raise BuildError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration")
     with reproducible():
-        fonts = Fonts(game.layout)
+        fonts = Fonts(game.design)
         canvas, buffer = new_canvas(game, sheet, fonts, "duplex calibration", backs=True)
         _draw_calibration_front(canvas, sheet, fonts)
         canvas.showPage()

@@ -6,7 +6,8 @@ from cardgen.model.game import AUTO, Back, Card, Color, Game
 
 def _rgb(hex_color: str) -> tuple[float, float, float]:
     value = hex_color.lstrip("#")
-    return tuple(int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    red, green, blue = (int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    return red, green, blue
 
 
 def luminance(hex_color: str) -> float:
@@ -72,7 +73,7 @@ def back_design(game: Game, back: Back | None) -> dict:
     derived from the game's palette: a deep shade of its first color for the background, the
     symbols a little lighter, the first color lightened until it reads there for the border and
     emblems, a darker medallion and a title that reads on it."""
-    spec = dict(game.layout["back"])
+    spec = dict(game.design["back"])
     if back:
         spec.update({key: value for key in ("background", "pattern", "border", "emblem")
                      if (value := getattr(back, key))})

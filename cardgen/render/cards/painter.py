@@ -48,7 +48,7 @@ class CardPainter:
 
     def __init__(self, game: Game, canvas: Canvas, sheet: Sheet):
         self.game, self.canvas, self.sheet = game, canvas, sheet
-        self.design = game.layout
+        self.design = game.design
         self.texts = CardText(game, sheet.card_w, sheet.card_h)
         self.fonts, self.scale = self.texts.fonts, self.texts.scale
         self.forms: set[str] = set()
@@ -267,9 +267,12 @@ class CardPainter:
         """The bytes of the card's art as checked (load checked the file; were it changed since,
         it is checked again): what is drawn is what was checked."""
         try:
+            if card.art_file is None:
+                raise images.BadImage("is not there")
             return images.checked(card.art_file, game_roots(self.game.folder))
         except images.BadImage as exc:
-            raise BuildError(f"card '{card.name}': art '{card.art}' {exc}", card.where, exc.hint) from None
+            name = card.art_file.name if card.art_file else ""
+            raise BuildError(f"card '{card.name}': art '{name}' {exc}", card.where, exc.hint) from None
 
     def _draw_image(self, data: bytes, box: Rect) -> None:
         """Cover the box, centred, cropping what sticks out."""

@@ -70,7 +70,7 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
 
 def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
                    placeholders: set[str] | None) -> bytes:
-    fonts = Fonts(game.layout)
+    fonts = Fonts(game.design)
     canvas, buffer = new_canvas(game, sheet, fonts, "cards", backs)
     painter = CardPainter(game, canvas, sheet)
     _note_placeholders(cards, placeholders)
@@ -216,6 +216,8 @@ def _draw_print_hint(canvas: Canvas, sheet: Sheet, fonts: Fonts, backs: bool) ->
     """In the strip outside the cards: a scale of 50 mm above and 2 in below one line, then how
     to print. Upright strips read from bottom to top."""
     box = sheet.info_box()
+    if box is None:  # no strip on this sheet
+        return
     canvas.saveState()
     if box.w >= box.h:
         canvas.translate(box.x, box.y)
