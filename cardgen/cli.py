@@ -18,7 +18,7 @@ from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
 from cardgen.load import editor_schemas, spreadsheet
 from cardgen.model import sizes
-from cardgen.model.sizes import PAPERS_MM, PRINT_MODES, SPACINGS
+from cardgen.model.sizes import DEFAULT_BLEED_MM, DEFAULT_PAPER, PAPERS_MM, PRINT_MODES, SPACINGS
 from cardgen.model.texts import printable
 from cardgen.render.write import output_dir, output_folder
 
@@ -137,10 +137,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="print the deck for this many players (default: the setup's largest)")
     p.add_argument("--all-types", action="store_true", help="one card of every type (a proof sheet)")
     p.add_argument("--calibration", action="store_true", help="a duplex calibration sheet to find --offset")
-    p.add_argument("--paper", choices=sorted(PAPERS_MM), default="a4", help="paper size")
+    p.add_argument("--paper", choices=sorted(PAPERS_MM), default=DEFAULT_PAPER, help="paper size")
     p.add_argument("--size", type=_card_size,
                    help="card size: poker, bridge, tarot, mini or WxH in mm (default: the game's)")
-    p.add_argument("--bleed", type=float, default=3.0, help="bleed in mm (default 3)")
+    p.add_argument("--bleed", type=float, default=DEFAULT_BLEED_MM, help=f"bleed in mm (default {DEFAULT_BLEED_MM:g})")
     p.add_argument("--no-backs", action="store_true", help="faces only")
     p.add_argument("--offset", type=_offset, default=(0.0, 0.0),
                    help="X,Y in mm: shift the backs for printers that drift (see --calibration)")
@@ -190,7 +190,7 @@ def _document_options(p: argparse.ArgumentParser, game_required: bool) -> None:
     else:
         p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
     p.add_argument("--out", help="output folder (default: output/<game>/)")
-    p.add_argument("--paper", choices=sorted(PAPERS_MM), default="a4", help="paper size")
+    p.add_argument("--paper", choices=sorted(PAPERS_MM), default=DEFAULT_PAPER, help="paper size")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
 
 

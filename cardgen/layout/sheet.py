@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from cardgen.model.sizes import (
     DEFAULT_BLEED_MM,
     DEFAULT_CARD_SIZE,
+    DEFAULT_PAPER,
     MM,
     PRINT_MODES,
     SPACINGS,
@@ -252,7 +253,7 @@ class Sheet:
                 "right": Rect(self.page_w - edge - thick, edge, thick, height)}.get(side)
 
 
-def make_sheet(paper: str = "a4", card_size: Any = DEFAULT_CARD_SIZE, bleed_mm: float = DEFAULT_BLEED_MM,
+def make_sheet(paper: str = DEFAULT_PAPER, card_size: Any = DEFAULT_CARD_SIZE, bleed_mm: float = DEFAULT_BLEED_MM,
                offset_mm: tuple[float, float] = (0.0, 0.0), mode: str = "long-edge",
                spacing: str = "gutter") -> Sheet:
     """As many cards as fit with their bleed, crop marks clear of the printer's blank edge, and

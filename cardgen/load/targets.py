@@ -11,7 +11,7 @@ from cardgen.inputs.paths import ART
 from cardgen.load.reader import Reader, did_you_mean
 from cardgen.load.schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET, ListOf, declared
 from cardgen.model.game import Finding
-from cardgen.model.sizes import CARD_SIZES_MM
+from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM
 from cardgen.model.targets import CardPixels, Target, TtsSheet
 
 SHIPPED = ART / "export-targets.yaml"
@@ -76,7 +76,7 @@ def _target(r: Reader, name: str, node) -> Target | None:
                 did_you_mean(fmt, EXPORT_FORMATS) or f"formats are: {', '.join(EXPORT_FORMATS)}")
     sizes = _sizes(r, name, m["sizes"]) if "sizes" in m else {}
     sheet = r.mapping(m["sheet"], TTS_SHEET) if "sheet" in m else None
-    target = Target(name, m.read("name", ""), fmt, m.read("dpi"), tuple(sizes.items()), m.read("bleed_mm", 3.0),
+    target = Target(name, m.read("name", ""), fmt, m.read("dpi"), tuple(sizes.items()), m.read("bleed_mm", DEFAULT_BLEED_MM),
                     TtsSheet(*(sheet.read(k) for k in TTS_SHEET)) if sheet is not None else TtsSheet())
     return target if len(r.findings) == before else None
 

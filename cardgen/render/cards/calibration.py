@@ -12,14 +12,14 @@ from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import Fonts
 from cardgen.model import sizes
 from cardgen.model.game import Game
-from cardgen.model.sizes import MM
+from cardgen.model.sizes import DEFAULT_PAPER, MM
 from cardgen.render.cards.sheets import new_canvas, write_output
 from cardgen.render.write import output_dir
 
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 
 
-def write_calibration(game: Game, out_dir=None, *, paper: str = "a4", offset: tuple[float, float] = (0, 0),
+def write_calibration(game: Game, out_dir=None, *, paper: str = DEFAULT_PAPER, offset: tuple[float, float] = (0, 0),
                       mode: str = "long-edge", png: bool = False) -> Path:
     """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the
     duplex offset of a printer (flipping on the `mode`'s edge) against a light."""

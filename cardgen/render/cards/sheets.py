@@ -23,7 +23,7 @@ from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import Fonts
 from cardgen.model import sizes
 from cardgen.model.game import Card, Game, sheet_file_name
-from cardgen.model.sizes import MM
+from cardgen.model.sizes import DEFAULT_PAPER, MM
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.write import atomic_write, output_dir
 
@@ -101,7 +101,7 @@ def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[
         place(canvas, painter.back_form(card), slot, cell, turned=sheet.backs_upside_down)
 
 
-def _write(game: Game, cards: list[Card], path: Path, *, paper: str = "a4", size: Any = None,
+def _write(game: Game, cards: list[Card], path: Path, *, paper: str = DEFAULT_PAPER, size: Any = None,
            bleed: float = sizes.DEFAULT_BLEED_MM, backs: bool = True, offset: tuple[float, float] = (0, 0),
            mode: str = "long-edge", spacing: str = "gutter", png: bool = False,
            placeholders: set[str] | None = None) -> Path:
