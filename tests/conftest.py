@@ -12,7 +12,9 @@ from hypothesis import settings
 
 from cardgen import cli
 from cardgen.check import check_game
+from cardgen.layout.sheet import Sheet, make_sheet
 from cardgen.load import load_game
+from cardgen.model.sizes import DEFAULT_BLEED_MM, DEFAULT_PAPER
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD_DATA = ROOT / "card_data"
@@ -91,6 +93,11 @@ def report_for(folder):
     result = load_game(folder)
     assert result.ok, [str(f) for f in result.findings]
     return check_game(result.game, result.findings)
+
+
+def sheet_for(game, paper: str = DEFAULT_PAPER, size=None, bleed: float = DEFAULT_BLEED_MM, **options) -> Sheet:
+    """The sheet a build plans for a game's cards (its own card size unless `size`)."""
+    return make_sheet(paper, size or game.card_size, bleed, **options)
 
 
 def checked(folder):

@@ -11,7 +11,7 @@ import pdfplumber
 import pypdf
 import pypdfium2
 import pytest
-from conftest import CARD_DATA, checked
+from conftest import CARD_DATA, checked, sheet_for
 from PIL import Image, ImageChops, ImageStat
 
 from cardgen.inputs import symbols
@@ -118,13 +118,13 @@ def _card_pixels(pdf_path):
 def test_a_card_carries_its_own_symbol_on_its_card(tmp_path):
     """Giving one card its own symbol changes that card's face and no other card's."""
     game, _ = checked("exploding_puppy")
-    before = cards.write_proof_sheet(game, tmp_path / "before")
+    before = cards.write_proof_sheet(game, sheet_for(game), tmp_path / "before")
     folder = tmp_path / "game"
     shutil.copytree(CARD_DATA / "exploding_puppy", folder)
     data = (folder / "cards.yaml").read_text().replace("    symbol: alarm\n", "")
     (folder / "cards.yaml").write_text(data)
     plain, _ = checked(folder)
-    after = cards.write_proof_sheet(plain, tmp_path / "after")
+    after = cards.write_proof_sheet(plain, sheet_for(plain), tmp_path / "after")
     first, second = _card_pixels(before), _card_pixels(after)
     diff = [(x, y) for x in range(first.width) for y in range(first.height)
             if first.getpixel((x, y)) != second.getpixel((x, y))]

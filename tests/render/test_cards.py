@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import CARD_DATA, TINY_GAME, checked, page_chars, words_in
+from conftest import CARD_DATA, TINY_GAME, checked, page_chars, sheet_for, words_in
 from PIL import Image
 
 from cardgen.cli import main
@@ -38,7 +38,7 @@ def puppy():
 def default_a4(puppy, tmp_path_factory):
     game, report = puppy
     out = tmp_path_factory.mktemp("default")
-    return cards.write_setup_sheets(game, report.setup("Default"), out)
+    return cards.write_setup_sheets(game, report.setup("Default"), sheet_for(game), out)
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def text_at(chars: list[dict], rect: Rect) -> str:
 def test_no_text_leaves_its_box_for_any_card_of_the_real_data(puppy, tmp_path, size):
     game, _ = puppy
     sheet = layout.make_sheet("a4", size)
-    path = cards.write_proof_sheet(game, tmp_path, backs=False, size=size)
+    path = cards.write_proof_sheet(game, sheet_for(game, size=size), tmp_path, backs=False)
     regions = face_regions(game, sheet)
     per_page = sheet.per_page
     pages = page_chars(path)
@@ -134,7 +134,7 @@ def test_no_text_leaves_its_box_for_any_card_of_the_real_data(puppy, tmp_path, s
 def test_letter_basic_and_all_setups_build(puppy, tmp_path):
     game, report = puppy
     for setup in ("Basic", "Default"):
-        path = cards.write_setup_sheets(game, report.setup(setup), tmp_path, paper="letter")
+        path = cards.write_setup_sheets(game, report.setup(setup), sheet_for(game, paper="letter"), tmp_path)
         with pdfplumber.open(path) as pdf:
             assert (pdf.pages[0].width, pdf.pages[0].height) == (pytest.approx(612), pytest.approx(792))
             per_page = layout.make_sheet("letter", game.card_size).per_page
@@ -143,25 +143,25 @@ def test_letter_basic_and_all_setups_build(puppy, tmp_path):
 
 def test_players_prints_the_deck_for_that_player_count(puppy, tmp_path):
     game, report = puppy
-    path = cards.write_setup_sheets(game, report.setup("Basic"), tmp_path, players=3, backs=False)
+    path = cards.write_setup_sheets(game, report.setup("Basic"), sheet_for(game), tmp_path, players=3, backs=False)
     table = sum(line.count for line in game.setup("Basic").lines)
     with pdfplumber.open(path) as pdf:
         assert len(pdf.pages) == math.ceil((table + 3) / layout.make_sheet("a4", game.card_size).per_page)
     assert sum(report.setup("Basic").player_count(3).print_counts.values()) == table + 3
     with pytest.raises(UsageError, match="3–8 players, not 12"):
-        cards.write_setup_sheets(game, report.setup("Basic"), tmp_path, players=12)
+        cards.write_setup_sheets(game, report.setup("Basic"), sheet_for(game), tmp_path, players=12)
 
 
 def test_two_builds_are_byte_identical(puppy, tmp_path):
     game, report = puppy
-    first = cards.write_setup_sheets(game, report.setup("Basic"), tmp_path / "one").read_bytes()
-    second = cards.write_setup_sheets(game, report.setup("Basic"), tmp_path / "two").read_bytes()
+    first = cards.write_setup_sheets(game, report.setup("Basic"), sheet_for(game), tmp_path / "one").read_bytes()
+    second = cards.write_setup_sheets(game, report.setup("Basic"), sheet_for(game), tmp_path / "two").read_bytes()
     assert first == second
 
 
 def test_png_export(tmp_path):
     game, report = checked(TINY_GAME)
-    path = cards.write_setup_sheets(game, report.setups[0], tmp_path, png=True)
+    path = cards.write_setup_sheets(game, report.setups[0], sheet_for(game), tmp_path, png=True)
     pngs = sorted(tmp_path.glob("cards-starter-p*.png"))
     assert [p.name for p in pngs] == ["cards-starter-p01.png", "cards-starter-p02.png", "cards-starter-p03.png",
                                       "cards-starter-p04.png"]
@@ -212,7 +212,7 @@ def test_markup_in_data_renders_literally(game_copy, tmp_path):
     text = '<font color=\\"red\\">x</font> & <img src=\\"/etc/passwd\\"/> **bold** :bomb:'
     folder = write_tiny(game_copy, cards_yaml=TINY_CARDS.replace('"You are out."', f'"{text}"'))
     game, _ = checked(folder)
-    path = cards.write_proof_sheet(game, tmp_path / "out")
+    path = cards.write_proof_sheet(game, sheet_for(game), tmp_path / "out")
     sheet = layout.make_sheet("a4", game.card_size)
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
@@ -228,7 +228,7 @@ def test_text_too_long_to_fit_is_a_build_error_naming_card_and_line(game_copy, t
     folder = write_tiny(game_copy, cards_yaml=TINY_CARDS.replace('"Cancel an action."', f'"{long_text}"'))
     game, _ = checked(folder)
     with pytest.raises(BuildError) as info:
-        cards.write_proof_sheet(game, tmp_path / "out")
+        cards.write_proof_sheet(game, sheet_for(game), tmp_path / "out")
     assert "'No'" in str(info.value) and "does not fit" in str(info.value)
     assert re.search(r"tiny_game/cards\.yaml:\d+", str(info.value))
     assert not (tmp_path / "out" / "cards-all-types.pdf").exists()
@@ -268,7 +268,7 @@ def test_art_is_drawn_and_the_cards_without_art_are_collected(game_copy, tmp_pat
     Image.new("RGB", (300, 200), "#884422").save(folder / "art" / "boom.png")
     game, _ = checked(folder)
     placeholders: set[str] = set()
-    path = cards.write_proof_sheet(game, tmp_path / "out", placeholders=placeholders)
+    path = cards.write_proof_sheet(game, sheet_for(game), tmp_path / "out", placeholders=placeholders)
     with pdfplumber.open(path) as pdf:
         assert len(pdf.pages[0].images) == 1
     assert placeholders == {"Shield", "Peek", "No"}
@@ -283,7 +283,7 @@ def test_game_layout_overrides_the_default(game_copy, tmp_path):
     design = game.layout
     assert design["text"]["size"] == 7.5 and design["back"]["background"] == "#103040"
     assert design["text"]["min_size"] == 6  # untouched settings keep the default
-    cards.write_proof_sheet(game, tmp_path)
+    cards.write_proof_sheet(game, sheet_for(game), tmp_path)
 
 
 def test_game_symbols_replace_the_shared_ones(game_copy):
@@ -336,7 +336,7 @@ def test_a_name_that_is_one_long_word_is_split_rather_than_refused(tmp_path):
     game, _ = checked(TINY_GAME)
     long_name = dataclasses.replace(game.cards[0], name="Supercalifragilisticexpialidocious")
     game = dataclasses.replace(game, cards=(long_name, *game.cards[1:]))
-    path = cards.write_proof_sheet(game, tmp_path)
+    path = cards.write_proof_sheet(game, sheet_for(game), tmp_path)
     sheet = layout.make_sheet("a4", game.card_size)
     box = face_regions(game, sheet)["name"].moved(sheet.slot(0).x, sheet.slot(0).y)
     with pdfplumber.open(path) as pdf:

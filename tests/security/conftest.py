@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
-from conftest import TINY_GAME, page_texts
+from conftest import TINY_GAME, page_texts, sheet_for
 from conftest import checked as loaded_and_checked
 
 from cardgen import load
@@ -39,7 +39,7 @@ def build_cards(folder, out: Path) -> Path:
     from cardgen.render import cards
 
     game, report = checked(folder)
-    return cards.write_setup_sheets(game, report.setups[0], out, backs=False)
+    return cards.write_setup_sheets(game, report.setups[0], sheet_for(game), out, backs=False)
 
 
 def pdf_text(path: Path) -> str:
@@ -162,7 +162,7 @@ def attempt(kind: str, folder, out: Path) -> str | None:
         if kind in ("cards", "cards+backs"):
             from cardgen.render import cards
 
-            cards.write_setup_sheets(result.game, report.setups[0], out, backs=kind == "cards+backs")
+            cards.write_setup_sheets(result.game, report.setups[0], sheet_for(result.game), out, backs=kind == "cards+backs")
         elif kind == "rulebook":
             documents.write_rulebook(result.game, report, out)
         elif kind == "checklists":

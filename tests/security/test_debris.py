@@ -132,8 +132,7 @@ def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
     out = tmp_path / "out"
     last_good_outputs(out)
     game, report = load_checked(str(TINY_GAME))
-    plan = build.Plan((build.Output(build.OutputKind.ALL_TYPES, "the sheet of every card type"),
-                       build.Output(build.OutputKind.CALIBRATION, "the calibration sheet")))
+    plan = build.Plan((*build.plan_cards(game, all_types=True).outputs, *build.plan_cards(game, calibration=True).outputs))
     real_replace, moves = os.replace, []
 
     def replace_then_die(source, target, **kwargs):

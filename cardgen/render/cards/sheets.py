@@ -8,9 +8,9 @@ come from `layout` (pure geometry), the card design from the game's Layout (chec
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
@@ -21,9 +21,8 @@ from cardgen.layout import sheet as layout
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import Fonts
-from cardgen.model import sizes
 from cardgen.model.game import Card, Game, sheet_file_name
-from cardgen.model.sizes import DEFAULT_PAPER, MM
+from cardgen.model.sizes import MM
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.write import atomic_write, output_dir
 
@@ -38,8 +37,9 @@ PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without a
 # --------------------------------------------------------------------------- public entry points
 
 
-def write_setup_sheets(game: Game, setup_report: SetupReport, out_dir=None, *, players: int | None = None,
-                       **options) -> Path:
+def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None,
+                       *, players: int | None = None, backs: bool = True, png: bool = False,
+                       placeholders: set[str] | None = None) -> Path:
     """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets."""
     setup = setup_report.setup
     if players is None:
@@ -49,12 +49,15 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, out_dir=None, *, p
     cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
     if not cards:
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
-    return _write(game, cards, output_dir(game, out_dir) / sheet_file_name(setup.name), **options)
+    return write_output(render_sheets(game, cards, sheet, backs, placeholders),
+                        output_dir(game, out_dir) / sheet_file_name(setup.name), png)
 
 
-def write_proof_sheet(game: Game, out_dir=None, **options) -> Path:
+def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None, *, backs: bool = True,
+                      png: bool = False, placeholders: set[str] | None = None) -> Path:
     """cards-all-types.pdf: one of every card type."""
-    return _write(game, list(game.cards), output_dir(game, out_dir) / "cards-all-types.pdf", **options)
+    return write_output(render_sheets(game, list(game.cards), sheet, backs, placeholders),
+                        output_dir(game, out_dir) / "cards-all-types.pdf", png)
 
 
 
@@ -99,17 +102,6 @@ def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[
     """Each card's own back where it lands behind its face."""
     for card, (slot, cell) in zip(page, placed):
         place(canvas, painter.back_form(card), slot, cell, turned=sheet.backs_upside_down)
-
-
-def _write(game: Game, cards: list[Card], path: Path, *, paper: str = DEFAULT_PAPER, size: Any = None,
-           bleed: float = sizes.DEFAULT_BLEED_MM, backs: bool = True, offset: tuple[float, float] = (0, 0),
-           mode: str = "long-edge", spacing: str = "gutter", png: bool = False,
-           placeholders: set[str] | None = None) -> Path:
-    try:
-        sheet = layout.make_sheet(paper, size or game.card_size, bleed, offset, mode, spacing)
-    except ValueError as exc:
-        raise BuildError(str(exc)) from None
-    return write_output(render_sheets(game, cards, sheet, backs, placeholders), path, png)
 
 
 def write_output(pdf: bytes, path: Path, png: bool) -> Path:
