@@ -20,7 +20,7 @@ ERROR_PPI = 150
 
 def art_box(game: Game, card_w: float, card_h: float) -> Rect:
     """The art box of a card of card_w x card_h points."""
-    return Scale.of(game.design, card_w, card_h).box(game.design["art"])
+    return Scale.of(game.design, card_w, card_h).box(game.design.art)
 
 
 def effective_ppi(size: tuple[int, int], box: Rect) -> float:

@@ -58,7 +58,7 @@ def _set(setter: CardText, field: str, card: Card, min_size: float | None = None
 
 
 def _card_text_too_long(setter: CardText, card: Card, field: str) -> Finding:
-    smallest = setter.design[field]["min_size"]
+    smallest = setter.design.text_box(field).min_size
     needed = _size_of(_set(setter, field, card, SMALLEST))
     place = card.places.get(field)
     allow = f"allow {needed:g} pt (layout.yaml: {field}: {{min_size: {needed:g}}}), " if needed else ""

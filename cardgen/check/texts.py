@@ -83,7 +83,7 @@ def game_file(game: Game) -> str:
 
 def _card_texts(game: Game) -> Iterator[GameText]:
     design = game.layout
-    roles = {"name": design["name"]["font"], "flavor": design["flavor"]["font"], "text": design["text"]["font"]} \
+    roles = {"name": design.name.font, "flavor": design.flavor.font, "text": design.text.font} \
         if design else {}
     for card in game.cards:
         for field in ("name", "flavor", "text", "details"):
@@ -95,13 +95,13 @@ def _card_texts(game: Game) -> Iterator[GameText]:
                                prose=field in ("text", "details"), card=card)
     on_cards = {tag for card in game.cards if card.printed for tag in card.tags}
     for tag in game.tags:
-        role = design["tags"]["font"] if design and tag.id in on_cards else None
+        role = design.tags.font if design and tag.id in on_cards else None
         yield GameText(tag.name, f"tag '{tag.id}' (name)", _in_source(game, game_file(game), tag.name), role)
 
 
 def _game_texts(game: Game) -> Iterator[GameText]:
     file = game_file(game)
-    title_font = game.layout["back"]["title_font"] if game.layout else None
+    title_font = game.layout.back.title_font if game.layout else None
     yield GameText(game.title, "the game's title", _in_source(game, file, game.title), title_font)
     for back in game.backs:
         if back.title:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER
@@ -31,11 +30,10 @@ from cardgen.inputs.paths import ART
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect
 from cardgen.model import markup
-from cardgen.model.game import Card, Game, Layout
+from cardgen.model.game import Card, Game
+from cardgen.model.layout import Layout, NameBox, Region, Spot, TextBox
 from cardgen.model.sizes import MM
 
-# a section of the card layout (art/card-layout.yaml): its settings by name
-Section = Mapping[str, Any]
 # a font's paragraph styles by font size
 StyleAt = Callable[[float], ParagraphStyle]
 
@@ -91,19 +89,19 @@ class Scale:
 
     @classmethod
     def of(cls, design: Layout, card_w: float, card_h: float) -> Scale:
-        size = design["design"]
-        return cls(card_w, card_h, card_w / (size["width"] * MM), card_h / (size["height"] * MM))
+        size = design.design
+        return cls(card_w, card_h, card_w / (size.width * MM), card_h / (size.height * MM))
 
     @property
     def s(self) -> float:
         return min(self.sx, self.sy)
 
-    def box(self, region: Section) -> Rect:
-        w, h = region["width"] * self.sx * MM, region["height"] * self.sy * MM
-        return Rect(region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM - h, w, h)
+    def box(self, region: Region) -> Rect:
+        w, h = region.width * self.sx * MM, region.height * self.sy * MM
+        return Rect(region.x * self.sx * MM, self.card_h - region.y * self.sy * MM - h, w, h)
 
-    def point(self, region: Section) -> tuple[float, float]:
-        return region["x"] * self.sx * MM, self.card_h - region["y"] * self.sy * MM
+    def point(self, region: Spot) -> tuple[float, float]:
+        return region.x * self.sx * MM, self.card_h - region.y * self.sy * MM
 
     def y(self, mm_from_top: float) -> float:
         return self.card_h - mm_from_top * self.sy * MM
@@ -132,16 +130,16 @@ class CardText:
     # -- boxes
 
     def name_box(self) -> Rect:
-        spec = self.design["name"]
-        offset = self.scale.points(spec["shadow"])
+        spec = self.design.name
+        offset = self.scale.points(spec.shadow)
         return self.scale.box(spec).grow(0, -offset, -offset, 0)  # room for the shadow inside the box
 
     def flavor_box(self) -> Rect:
-        return self.scale.box(self.design["flavor"])
+        return self.scale.box(self.design.flavor)
 
     def text_box(self) -> Rect:
-        spec = self.design["text"]
-        return self.scale.box(spec).inset(self.scale.length(spec["padding"]))
+        spec = self.design.text
+        return self.scale.box(spec).inset(self.scale.length(spec.padding))
 
     def back_title_box(self) -> Rect:
         """The width the title may take and the height it may reach (placed by the renderer)."""
@@ -152,7 +150,7 @@ class CardText:
     def name(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
         """The deck's one name size where the name fits (on one or two lines); else one line
         while it stays big enough, else wrapped smaller, else with words split."""
-        spec, box = self.design["name"], self.name_box()
+        spec, box = self.design.name, self.name_box()
         text = markup.escape(card.name)
         return _fits(text, self.style(spec, hex_color)(self.deck_name_size()), box.w, box.h, max_lines=2) or \
             self._one_line(card.name, spec, box, hex_color) or \
@@ -164,9 +162,9 @@ class CardText:
         on one or two lines, leaving out the few names that only fit below one_line_min (they
         get their own smaller size)."""
         if self._deck_name_size is None:
-            spec, box = self.design["name"], self.name_box()
-            style, font = self.style(spec, MEASURE_COLOR), self.fonts[spec["font"]]
-            best = self.scale.points(spec["size"])
+            spec, box = self.design.name, self.name_box()
+            style, font = self.style(spec, MEASURE_COLOR), self.fonts[spec.font]
+            best = self.scale.points(spec.size)
             names = {card.name for card in self.game.cards if card.printed}
             # widest first, and a name that fits at the size found so far cannot lower it: most
             # names cost one wrap, not a search
@@ -174,7 +172,7 @@ class CardText:
                 text = markup.escape(name)
                 if _fits(text, style(best), box.w, box.h, max_lines=2):
                     continue
-                fitted = fit_paragraph(lambda size: text, style, box.w, box.h, best, spec["one_line_min"],
+                fitted = fit_paragraph(lambda size: text, style, box.w, box.h, best, spec.one_line_min,
                                        max_lines=2)
                 if fitted is not None:
                     best = fitted.style.fontSize
@@ -182,18 +180,18 @@ class CardText:
         return self._deck_name_size
 
     def flavor(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
-        return self._fit(self.markup_at(card.flavor), self.design["flavor"], self.flavor_box(), hex_color, min_size)
+        return self._fit(self.markup_at(card.flavor), self.design.flavor, self.flavor_box(), hex_color, min_size)
 
     def text(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
-        return self._fit(self.markup_at(card.text), self.design["text"], self.text_box(), hex_color, min_size)
+        return self._fit(self.markup_at(card.text), self.design.text, self.text_box(), hex_color, min_size)
 
     def back_title(self, text: str, hex_color: str, min_size: float | None = None) -> Paragraph | None:
         """A back's title (the game's or a back's own) in the back's title box."""
-        spec, box = self.design["back"], self.back_title_box()
-        style = _style_factory(self.fonts[spec["title_font"]], self.fonts.family, 1.0, hex_color)
+        spec, box = self.design.back, self.back_title_box()
+        style = _style_factory(self.fonts[spec.title_font], self.fonts.family, 1.0, hex_color)
         title = markup.escape(text)
         smallest = self.scale.points(BACK_TITLE_MIN) if min_size is None else min_size
-        return fit_paragraph(lambda size: title, style, box.w, box.h, self.scale.points(spec["title_size"]), smallest)
+        return fit_paragraph(lambda size: title, style, box.w, box.h, self.scale.points(spec.title_size), smallest)
 
     def surely_fits(self, field: str, value: str) -> bool:
         """True when a name, flavor or text surely fits its box at the layout's smallest size,
@@ -201,12 +199,12 @@ class CardText:
         every line but the last beyond the box width less one space and the longest word, which
         bounds the number of lines. False means: set it to know (inline symbols, line breaks,
         emphasis in a font outside the body family)."""
-        spec = self.design[field]
+        spec = self.design.text_box(field)
         box: Rect = getattr(self, f"{field}_box")()
-        runs = _font_runs(value, self.fonts, spec["font"], markup_applies=field != "name")
+        runs = _font_runs(value, self.fonts, spec.font, markup_applies=field != "name")
         if runs is None:
             return False
-        size: float = spec["min_size"]
+        size: float = spec.min_size
         words, space = _word_widths(runs, size)
         if not words or max(words) > box.w:
             return False
@@ -217,10 +215,10 @@ class CardText:
             lines = math.ceil(total / (box.w - space - max(words)))
         else:
             return False
-        return ink_height(self.fonts[spec["font"]], size, size * spec["leading"], lines) <= box.h + 1e-6
+        return ink_height(self.fonts[spec.font], size, size * spec.leading, lines) <= box.h + 1e-6
 
-    def style(self, spec: Section, hex_color: str, split_words: bool = False) -> StyleAt:
-        return _style_factory(self.fonts[spec["font"]], self.fonts.family, spec["leading"], hex_color, split_words)
+    def style(self, spec: TextBox, hex_color: str, split_words: bool = False) -> StyleAt:
+        return _style_factory(self.fonts[spec.font], self.fonts.family, spec.leading, hex_color, split_words)
 
     def markup_at(self, text: str) -> Callable[[float], str]:
         """The text's Paragraph markup at a given font size (inline symbols scale with it)."""
@@ -233,19 +231,19 @@ class CardText:
         return (f'<onDraw name="{INLINE_SYMBOL}" label="{symbol}"/>'
                 f'<img src="{markup.escape(str(SPACER))}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
 
-    def _fit(self, text_at: Callable[[float], str], spec: Section, box: Rect, hex_color: str,
+    def _fit(self, text_at: Callable[[float], str], spec: TextBox, box: Rect, hex_color: str,
              min_size: float | None = None, split_words: bool = False) -> Paragraph | None:
-        min_size = spec["min_size"] if min_size is None else min_size
+        min_size = spec.min_size if min_size is None else min_size
         return fit_paragraph(text_at, self.style(spec, hex_color, split_words), box.w, box.h,
-                             max(self.scale.points(spec["size"]), min_size), min_size)
+                             max(self.scale.points(spec.size), min_size), min_size)
 
-    def _one_line(self, text: str, spec: Section, box: Rect, hex_color: str) -> Paragraph | None:
+    def _one_line(self, text: str, spec: NameBox, box: Rect, hex_color: str) -> Paragraph | None:
         """Plain text on one line at the largest size that fits, if not below `one_line_min`
         (measured directly: one wrap instead of a search)."""
-        font = self.fonts[spec["font"]]
-        size = min(self.scale.points(spec["size"]), box.w / max(pdfmetrics.stringWidth(text, font, 1), 1e-6))
+        font = self.fonts[spec.font]
+        size = min(self.scale.points(spec.size), box.w / max(pdfmetrics.stringWidth(text, font, 1), 1e-6))
         size = math.floor(size / FIT_STEP) * FIT_STEP
-        if size < spec["one_line_min"]:
+        if size < spec.one_line_min:
             return None
         return _fits(markup.escape(text), self.style(spec, hex_color)(size), box.w, box.h, max_lines=1)
 

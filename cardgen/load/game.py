@@ -31,12 +31,12 @@ from cardgen.model.game import (
     Finding,
     Game,
     Kind,
-    Layout,
     Tag,
     Variation,
     Where,
     slugify,
 )
+from cardgen.model.layout import Layout
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
 
 

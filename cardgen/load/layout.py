@@ -19,7 +19,21 @@ from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import ART, inside
 from cardgen.load.reader import leads_out
 from cardgen.load.schema import AUTO, Field, Fields, HexColor, Number, Text
-from cardgen.model.game import Layout
+from cardgen.model.layout import (
+    ArtBox,
+    BackDesign,
+    DesignSize,
+    EffectBox,
+    FlavorBox,
+    FontFiles,
+    Frame,
+    Layout,
+    NameBox,
+    NumberBadge,
+    Star,
+    SymbolBadge,
+    Tags,
+)
 
 DEFAULT_LAYOUT = ART / "card-layout.yaml"
 SHARED_FONTS = ART / "fonts"
@@ -82,7 +96,17 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
                 if key == "emblem" and value:
                     symbol_refs.append((value, reader.where(value_node), f"layout {section}.{key}"))
         _check_font_roles(reader, sections, settings)
-    return Layout(settings, _font_files(folder, reader, settings["fonts"], sections if node else {}))
+    return _layout(settings, _font_files(folder, reader, settings["fonts"], sections if node else {}))
+
+
+def _layout(settings: Mapping[str, Mapping[str, Any]], fonts: Mapping[str, Path]) -> Layout:
+    """The checked settings as the model's typed sections."""
+    return Layout(
+        design=DesignSize(**settings["design"]), font_files=FontFiles(**settings["fonts"]),
+        frame=Frame(**settings["frame"]), symbol=SymbolBadge(**settings["symbol"]), star=Star(**settings["star"]),
+        number=NumberBadge(**settings["number"]), name=NameBox(**settings["name"]),
+        flavor=FlavorBox(**settings["flavor"]), art=ArtBox(**settings["art"]), tags=Tags(**settings["tags"]),
+        text=EffectBox(**settings["text"]), back=BackDesign(**settings["back"]), fonts=fonts)
 
 
 def _setting(reader, values, section: str, key: str) -> Any:

@@ -5,9 +5,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar, Union
+from typing import TypeVar, Union
 
 from cardgen.errors import UsageError
+from cardgen.model.layout import Layout
 from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
 
@@ -332,18 +333,6 @@ class CheatSheet:
     combos: Combos | None = None
     copies_label: str = "Copies"
     players_note: str = ""
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The card design: sections of settings (art/card-layout.yaml with the game's layout.yaml
-    merged over it, checked by load) and the font file of each font role."""
-
-    settings: Mapping[str, Mapping[str, Any]]
-    fonts: Mapping[str, Path] = field(default_factory=dict)
-
-    def __getitem__(self, section: str) -> Mapping[str, Any]:
-        return self.settings[section]
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ def test_16_bit_gray_prints_its_gray_not_white(modes_sheet):
 def test_transparent_pixels_show_the_panel_and_opaque_ones_their_color(modes_sheet, index):
     game = modes_sheet[0]
     opaque = {1: (90, 90, 90), 2: (200, 60, 20)}[index]
-    panel = tuple(int(game.layout["frame"]["panel"][i:i + 2], 16) for i in (1, 3, 5))
+    panel = tuple(int(game.design.frame.panel[i:i + 2], 16) for i in (1, 3, 5))
     assert near(art_pixel(modes_sheet, index, 0.25), opaque)
     assert near(art_pixel(modes_sheet, index, 0.75), panel)
 

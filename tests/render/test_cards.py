@@ -51,18 +51,18 @@ def default_pdf(default_a4):
 def face_regions(game, sheet) -> dict[str, Rect]:
     """Where text may appear on a card, in card coordinates, from the layout data."""
     design = game.layout
-    scale = textfit.Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design["design"]["width"] * MM),
-                        sheet.card_h / (design["design"]["height"] * MM))
-    number = design["number"]
+    scale = textfit.Scale(sheet.card_w, sheet.card_h, sheet.card_w / (design.design.width * MM),
+                        sheet.card_h / (design.design.height * MM))
+    number = design.number
     x, y = scale.point(number)
-    r = scale.length(number["radius"])
-    tags = design["tags"]
+    r = scale.length(number.radius)
+    tags = design.tags
     return {
-        "name": scale.box(design["name"]),
-        "flavor": scale.box(design["flavor"]),
-        "text": scale.box(design["text"]).inset(scale.length(design["text"]["padding"])),
+        "name": scale.box(design.name),
+        "flavor": scale.box(design.flavor),
+        "text": scale.box(design.text).inset(scale.length(design.text.padding)),
         "number": Rect(x - r, y - r, 2 * r, 2 * r),
-        "tags": Rect(0, scale.y(tags["y"]) - scale.length(tags["height"]), sheet.card_w, scale.length(tags["height"])),
+        "tags": Rect(0, scale.y(tags.y) - scale.length(tags.height), sheet.card_w, scale.length(tags.height)),
     }
 
 
@@ -281,8 +281,8 @@ def test_game_layout_overrides_the_default(game_copy, tmp_path):
     folder = write_tiny(game_copy, layout_yaml='text: {size: "7.5"}\nback: {background: "#103040"}\n')
     game, _ = checked(folder)
     design = game.layout
-    assert design["text"]["size"] == 7.5 and design["back"]["background"] == "#103040"
-    assert design["text"]["min_size"] == 6  # untouched settings keep the default
+    assert design.text.size == 7.5 and design.back.background == "#103040"
+    assert design.text.min_size == 6  # untouched settings keep the default
     cards.write_proof_sheet(game, sheet_for(game), tmp_path)
 
 

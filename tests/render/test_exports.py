@@ -204,7 +204,7 @@ def test_each_card_image_pairs_with_its_own_back_image(two_backs):
         design = cards.back_design(game, game.back_of(next(c for c in game.cards if c.name == name)))
         image = Image.open(folder / file)
         assert image.size == MINI_FULL["tgc"] and round(image.info["dpi"][0]) == 300
-        assert _near(image.getpixel((3, image.height // 2)), design["background"], design["pattern"]), (name, file)
+        assert _near(image.getpixel((3, image.height // 2)), design.background, design.pattern), (name, file)
 
 
 def _near(pixel, *hex_colors, tolerance: int = 4) -> bool:
@@ -242,4 +242,4 @@ def test_tts_cards_with_another_back_are_on_a_sheet_of_their_own_with_that_back(
     for back, card in (("back.jpg", "Boom"), ("back-shields.jpg", "Shield")):
         design = cards.back_design(game, game.back_of(next(c for c in game.cards if c.name == card)))
         image = Image.open(folder / back)
-        assert _near(image.getpixel((3, image.height // 2)), design["background"], design["pattern"], tolerance=8)
+        assert _near(image.getpixel((3, image.height // 2)), design.background, design.pattern, tolerance=8)

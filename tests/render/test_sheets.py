@@ -358,7 +358,7 @@ def test_each_card_and_its_own_back_paint_their_bleed(mode, spacing):
         for x, y in bleed_probes(sheet.slot(i), sheet.cell(i), inside):
             assert same_color(color_at(faces, sheet, x, y), rgb(game.color(card.color).hex)), (card.name, x, y)
         design = cards.back_design(game, game.back_of(card))
-        want = [rgb(design[key]) for key in ("background", "pattern")]
+        want = [rgb(getattr(design, key)) for key in ("background", "pattern")]
         for x, y in bleed_probes(sheet.back_slot(i), sheet.back_cell(i), inside):
             assert any(same_color(color_at(backs, sheet, x, y), w) for w in want), (card.name, "back", x, y)
 
@@ -408,23 +408,23 @@ def test_a_game_that_gives_no_back_colors_gets_a_neutral_back_from_its_palette(n
     enough to read, a title that reads on its medallion: not Exploding Puppy's orange."""
     game = load.load_game(name).game
     design = cards.back_design(game, None)
-    first, background = rgb(game.colors[0].hex), rgb(design["background"])
+    first, background = rgb(game.colors[0].hex), rgb(design.background)
     assert contrast(background, (0, 0, 0)) < 2  # deep
     chroma = lambda color: max(color) - min(color)  # noqa: E731
     assert chroma(background) <= max(chroma(first), 12)  # neutral: no more colorful than the palette
-    assert contrast(rgb(design["border"]), background) >= 4.5
-    assert contrast(rgb(design["title_color"]), rgb(design["medallion"])) >= 4.5
-    assert design["border"] != "#f28c28" and design["background"] != "#262a33"
+    assert contrast(rgb(design.border), background) >= 4.5
+    assert contrast(rgb(design.title_color), rgb(design.medallion)) >= 4.5
+    assert design.border != "#f28c28" and design.background != "#262a33"
 
 
 def test_exploding_puppy_keeps_its_back_and_a_game_sets_any_back_color(game_copy):
-    assert {key: cards.back_design(load.load_game("exploding_puppy").game, None)[key]
-            for key in ("background", "border")} == {"background": "#262a33", "border": "#f28c28"}
+    puppy = cards.back_design(load.load_game("exploding_puppy").game, None)
+    assert (puppy.background, puppy.border) == ("#262a33", "#f28c28")
     folder = game_copy(TWO_BACKS)
     (folder / "layout.yaml").write_text('back: {border: "#00aa55"}\n', encoding="utf-8")
     game = load.load_game(str(folder)).game
-    assert cards.back_design(game, None)["border"] == "#00aa55"
-    assert cards.back_design(game, None)["background"] == cards.back_design(two_backs_game(), None)["background"]
+    assert cards.back_design(game, None).border == "#00aa55"
+    assert cards.back_design(game, None).background == cards.back_design(two_backs_game(), None).background
 
 
 # --------------------------------------------------------------------------- card faces

@@ -1,7 +1,10 @@
 """render/cards/colors: the inks a card is drawn with, derived from the game's palette: text that\nreads on its band (WCAG contrast), the name's color, the default back's design."""
 from __future__ import annotations
 
+import dataclasses
+
 from cardgen.model.game import AUTO, Back, Card, Color, Game
+from cardgen.model.layout import BackDesign
 
 
 def _rgb(hex_color: str) -> tuple[float, float, float]:
@@ -68,24 +71,25 @@ def name_color(game: Game, card: Card) -> str:
 BACK_DARK = "#15171c"  # the neutral a derived back's background is mostly made of
 
 
-def back_design(game: Game, back: Back | None) -> dict:
+def back_design(game: Game, back: Back | None) -> BackDesign:
     """The layout's back with a back's own colors and emblem over it, every color still `auto`
     derived from the game's palette: a deep shade of its first color for the background, the
     symbols a little lighter, the first color lightened until it reads there for the border and
     emblems, a darker medallion and a title that reads on it."""
-    spec = dict(game.design["back"])
+    spec = game.design.back
     if back:
-        spec.update({key: value for key in ("background", "pattern", "border", "emblem")
-                     if (value := getattr(back, key))})
+        spec = dataclasses.replace(spec, **{key: value for key in ("background", "pattern", "border", "emblem")
+                                            if (value := getattr(back, key))})
     first = game.colors[0].hex
-    background = first_set(spec["background"], lambda: mix(first, BACK_DARK, 0.8))
+    background = first_set(spec.background, lambda: mix(first, BACK_DARK, 0.8))
     away = "#ffffff" if luminance(background) < 0.18 else "#000000"  # from the background, towards contrast
-    spec["background"] = background
-    spec["pattern"] = first_set(spec["pattern"], lambda: mix(background, away, 0.08))
-    spec["border"] = first_set(spec["border"], lambda: readable(mix(first, away, 0.45), background))
-    spec["medallion"] = first_set(spec["medallion"], lambda: mix(background, "#000000", 0.3))
-    spec["title_color"] = first_set(spec["title_color"], lambda: readable(away, spec["medallion"]))
-    return spec
+    medallion = first_set(spec.medallion, lambda: mix(background, "#000000", 0.3))
+    return dataclasses.replace(
+        spec, background=background,
+        pattern=first_set(spec.pattern, lambda: mix(background, away, 0.08)),
+        border=first_set(spec.border, lambda: readable(mix(first, away, 0.45), background)),
+        medallion=medallion,
+        title_color=first_set(spec.title_color, lambda: readable(away, medallion)))
 
 
 def first_set(value: str, derived) -> str:

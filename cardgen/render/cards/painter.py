@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
@@ -18,6 +17,7 @@ from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import INLINE_SYMBOL, CardText, ink_extent
 from cardgen.model import markup
 from cardgen.model.game import Card, Color, Game
+from cardgen.model.layout import BackDesign, NumberBadge, SymbolBadge
 from cardgen.render.cards.colors import back_design, ink_of, luminance, mix, name_color
 
 
@@ -77,9 +77,9 @@ class CardPainter:
         if name not in self.forms:
             spec = back_design(self.game, back)
             for symbol in self._back_symbols():
-                self.symbol_form(symbol, spec["pattern"])
+                self.symbol_form(symbol, spec.pattern)
             if emblem := self._back_emblem(spec):
-                self.symbol_form(emblem, spec["border"])
+                self.symbol_form(emblem, spec.border)
             self._form(name, lambda: self._draw_back(spec, self.game.back_title(back)))
         return name
 
@@ -111,15 +111,15 @@ class CardPainter:
         """Forms a face uses must exist before its own form starts (forms do not nest)."""
         color = self.game.color(card.color)
         self.symbol_form(self.game.symbol_of(card), ink_of(color.hex))
-        star = self.design["star"]
-        self.symbol_form("star", star["outline"])
-        self.symbol_form("star", star["fill"])
+        star = self.design.star
+        self.symbol_form("star", star.outline)
+        self.symbol_form("star", star.fill)
         for symbol in markup.symbol_names(card.text) + markup.symbol_names(card.flavor):
             self.symbol_form(symbol, self._inline_color(symbol))
         symbol = self.game.symbol_of(card)
         self._part("chrome", color, lambda c: self._draw_chrome(c, symbol), symbol)
         if card.number is not None:
-            self._part("number-badge", color, lambda c: self._draw_badge(self.design["number"], c))
+            self._part("number-badge", color, lambda c: self._draw_badge(self.design.number, c))
         if card.art_file is None:
             self._placeholder_form(color, symbol)
             self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(c, symbol), symbol)
@@ -166,54 +166,54 @@ class CardPainter:
         self._draw_symbol_badge(color, symbol)
 
     def _draw_frame(self, color: Color) -> None:
-        c, s, frame = self.canvas, self.scale, self.design["frame"]
+        c, s, frame = self.canvas, self.scale, self.design.frame
         b = self.sheet.bleed
         c.setFillColor(HexColor(color.hex))
         c.rect(-b, -b, s.card_w + 2 * b, s.card_h + 2 * b, stroke=0, fill=1)
-        inset = s.length(frame["inset"])
-        top = s.y(frame["header"])
-        c.setFillColor(HexColor(frame["panel"]))
-        c.roundRect(inset, inset, s.card_w - 2 * inset, top - inset, s.length(frame["radius"]), stroke=0, fill=1)
+        inset = s.length(frame.inset)
+        top = s.y(frame.header)
+        c.setFillColor(HexColor(frame.panel))
+        c.roundRect(inset, inset, s.card_w - 2 * inset, top - inset, s.length(frame.radius), stroke=0, fill=1)
 
-    def _draw_badge(self, spec: Mapping, color: Color) -> tuple[float, float]:
+    def _draw_badge(self, spec: SymbolBadge | NumberBadge, color: Color) -> tuple[float, float]:
         """The round badge of a corner (symbol, number): filled with the spec's badge color,
         ringed in the color's ink. Returns its centre."""
         c, s = self.canvas, self.scale
         x, y = s.point(spec)
-        c.setFillColor(HexColor(spec["badge"]))
+        c.setFillColor(HexColor(spec.badge))
         c.setStrokeColor(HexColor(ink_of(color.hex)))
         c.setLineWidth(s.points(0.8))
-        c.circle(x, y, s.length(spec["radius"]), stroke=1, fill=1)
+        c.circle(x, y, s.length(spec.radius), stroke=1, fill=1)
         return x, y
 
     def _draw_symbol_badge(self, color: Color, symbol: str) -> None:
-        spec = self.design["symbol"]
+        spec = self.design.symbol
         x, y = self._draw_badge(spec, color)
-        self._draw_symbol(symbol, ink_of(color.hex), x, y, self.scale.length(spec["size"]))
+        self._draw_symbol(symbol, ink_of(color.hex), x, y, self.scale.length(spec.size))
 
     def _draw_star(self) -> None:
-        s, spec = self.scale, self.design["star"]
+        s, spec = self.scale, self.design.star
         x, y = s.point(spec)
-        size = s.length(spec["size"])
-        self._draw_symbol("star", spec["outline"], x, y, size * 1.3)
-        self._draw_symbol("star", spec["fill"], x, y, size)
+        size = s.length(spec.size)
+        self._draw_symbol("star", spec.outline, x, y, size * 1.3)
+        self._draw_symbol("star", spec.fill, x, y, size)
 
     def _draw_number(self, card: Card, color: Color) -> None:
-        c, s, spec = self.canvas, self.scale, self.design["number"]
+        c, s, spec = self.canvas, self.scale, self.design.number
         c.doForm(self._part("number-badge", color, lambda c: self._draw_badge(spec, c)))
         x, y = s.point(spec)
         text = str(card.number)
-        font, size = self.fonts[spec["font"]], s.points(spec["size"])
-        width_room = 1.6 * s.length(spec["radius"])
+        font, size = self.fonts[spec.font], s.points(spec.size)
+        width_room = 1.6 * s.length(spec.radius)
         size = min(size, size * width_room / max(pdfmetrics.stringWidth(text, font, size), 0.01))
         c.setFillColor(HexColor(ink_of(color.hex)))
         c.setFont(font, size)
         c.drawCentredString(x, y - 0.36 * size, text)
 
     def _draw_name(self, card: Card, color: Color) -> None:
-        spec, s = self.design["name"], self.scale
+        spec, s = self.design.name, self.scale
         title = name_color(self.game, card)
-        offset = s.points(spec["shadow"])
+        offset = s.points(spec.shadow)
         box = self.texts.name_box()
         paragraph = _fitted(self.texts.name(card, title), card, "name")
         if offset:
@@ -227,7 +227,7 @@ class CardPainter:
     def _draw_flavor(self, card: Card) -> None:
         if not card.flavor:
             return
-        paragraph = _fitted(self.texts.flavor(card, self.design["flavor"]["color"]), card, "flavor")
+        paragraph = _fitted(self.texts.flavor(card, self.design.flavor.color), card, "flavor")
         draw_centred(self.canvas, paragraph, self.texts.flavor_box())
 
     def _draw_art(self, card: Card, color: Color) -> None:
@@ -250,9 +250,9 @@ class CardPainter:
 
     def _draw_framed_art(self, color: Color, draw) -> None:
         """The art box: `draw(box)` clipped to its rounded corners, then its border."""
-        c, s, spec = self.canvas, self.scale, self.design["art"]
+        c, s, spec = self.canvas, self.scale, self.design.art
         box = s.box(spec)
-        radius = s.length(spec["radius"])
+        radius = s.length(spec.radius)
         c.saveState()
         path = c.beginPath()
         path.roundRect(box.x, box.y, box.w, box.h, radius)
@@ -260,7 +260,7 @@ class CardPainter:
         draw(box)
         c.restoreState()
         c.setStrokeColor(HexColor(ink_of(color.hex)))
-        c.setLineWidth(s.points(spec["border"]))
+        c.setLineWidth(s.points(spec.border))
         c.roundRect(box.x, box.y, box.w, box.h, radius, stroke=1, fill=0)
 
     def _art(self, card: Card) -> bytes:
@@ -285,42 +285,42 @@ class CardPainter:
     def _draw_tags(self, card: Card) -> None:
         if not card.tags:
             return
-        c, s, spec = self.canvas, self.scale, self.design["tags"]
+        c, s, spec = self.canvas, self.scale, self.design.tags
         names = {t.id: t.name for t in self.game.tags}
-        font, size = self.fonts[spec["font"]], s.points(spec["size"])
-        height = s.length(spec["height"])
-        pad, gap = height * 0.7, s.length(spec["gap"])
+        font, size = self.fonts[spec.font], s.points(spec.size)
+        height = s.length(spec.height)
+        pad, gap = height * 0.7, s.length(spec.gap)
         widths = [pdfmetrics.stringWidth(names[t], font, size) + 2 * pad for t in card.tags]
         x = (s.card_w - sum(widths) - gap * (len(widths) - 1)) / 2
-        y = s.y(spec["y"]) - height
+        y = s.y(spec.y) - height
         c.setLineWidth(s.points(0.9))
         for tag, width in zip(card.tags, widths):
-            c.setFillColor(HexColor(spec["fill"]))
-            c.setStrokeColor(HexColor(self.design["frame"]["panel"]))
+            c.setFillColor(HexColor(spec.fill))
+            c.setStrokeColor(HexColor(self.design.frame.panel))
             c.roundRect(x, y, width, height, height / 2, stroke=1, fill=1)
-            c.setFillColor(HexColor(spec["color"]))
+            c.setFillColor(HexColor(spec.color))
             c.setFont(font, size)
             c.drawCentredString(x + width / 2, y + (height - 0.7 * size) / 2, names[tag])
             x += width + gap
 
     def _draw_text(self, card: Card, color: Color) -> None:
-        spec = self.design["text"]
+        spec = self.design.text
         self.canvas.doForm(self._part("text-box", color, self._draw_text_box))
         if card.text:
-            draw_from_top(self.canvas, _fitted(self.texts.text(card, spec["color"]), card, "text"), self.texts.text_box())
+            draw_from_top(self.canvas, _fitted(self.texts.text(card, spec.color), card, "text"), self.texts.text_box())
 
     def _draw_text_box(self, color: Color) -> None:
-        c, s, spec = self.canvas, self.scale, self.design["text"]
+        c, s, spec = self.canvas, self.scale, self.design.text
         box = s.box(spec)
-        c.setFillColor(HexColor(spec["fill"]))
+        c.setFillColor(HexColor(spec.fill))
         c.setStrokeColor(HexColor(color.hex if luminance(color.hex) < 0.6 else ink_of(color.hex)))
-        c.setLineWidth(s.points(spec["border"]))
-        c.roundRect(box.x, box.y, box.w, box.h, s.length(spec["radius"]), stroke=1, fill=1)
+        c.setLineWidth(s.points(spec.border))
+        c.roundRect(box.x, box.y, box.w, box.h, s.length(spec.radius), stroke=1, fill=1)
 
     # -- text fitting
 
     def _inline_color(self, symbol: str) -> str:
-        return ink_of(self._symbol_colors.get(symbol, self.design["text"]["color"]))
+        return ink_of(self._symbol_colors.get(symbol, self.design.text.color))
 
     def _inline_symbol(self, canvas: Canvas, kind: str, label: str) -> None:
         info = canvas._curr_tx_info  # ReportLab's documented onDraw context: position and size
@@ -336,7 +336,7 @@ class CardPainter:
         name = form_name("placeholder", color.id, symbol_name)
         if name in self.forms:
             return name
-        box = self.scale.box(self.design["art"])
+        box = self.scale.box(self.design.art)
         ink = ink_of(color.hex)
         symbol = self.symbol_form(symbol_name, ink)
         light = mix(color.hex, "#ffffff", 0.72)
@@ -376,13 +376,13 @@ class CardPainter:
     def _back_symbols(self) -> list[str]:
         return [s for s in dict.fromkeys(c.symbol for c in self.game.colors) if symbols.symbol_path(self.game, s)]
 
-    def _draw_back(self, spec: Mapping, title: str) -> None:
+    def _draw_back(self, spec: BackDesign, title: str) -> None:
         c, s = self.canvas, self.scale
         b = self.sheet.bleed
-        c.setFillColor(HexColor(spec["background"]))
+        c.setFillColor(HexColor(spec.background))
         c.rect(-b, -b, s.card_w + 2 * b, s.card_h + 2 * b, stroke=0, fill=1)
         symbols = self._back_symbols()
-        step, size = s.length(spec["pattern_step"]), s.length(spec["pattern_size"])
+        step, size = s.length(spec.pattern_step), s.length(spec.pattern_size)
         rows, cols = int((s.card_h + 2 * b) / step) + 2, int((s.card_w + 2 * b) / step) + 2
         for row in range(rows):
             for col in range(cols):
@@ -396,51 +396,51 @@ class CardPainter:
                 c.rotate(-15)
                 c.scale(size, size)
                 c.translate(-0.5, -0.5)
-                c.doForm(self.symbol_form(symbol, spec["pattern"]))
+                c.doForm(self.symbol_form(symbol, spec.pattern))
                 c.restoreState()
-        inset = s.length(spec["inset"])
-        c.setStrokeColor(HexColor(spec["border"]))
+        inset = s.length(spec.inset)
+        c.setStrokeColor(HexColor(spec.border))
         c.setLineWidth(s.points(2.2))
-        c.roundRect(inset, inset, s.card_w - 2 * inset, s.card_h - 2 * inset, s.length(spec["radius"]), stroke=1, fill=0)
+        c.roundRect(inset, inset, s.card_w - 2 * inset, s.card_h - 2 * inset, s.length(spec.radius), stroke=1, fill=0)
         self._draw_back_emblems(spec)
         self._draw_back_title(spec, title)
 
-    def _back_emblem(self, spec: Mapping) -> str | None:
+    def _back_emblem(self, spec: BackDesign) -> str | None:
         """The back's emblem symbol: the back's or the layout's choice (checked by load), else
         the first color's (if the game has that symbol)."""
-        wanted = spec["emblem"] or self.game.colors[0].symbol
+        wanted = spec.emblem or self.game.colors[0].symbol
         return wanted if symbols.symbol_path(self.game, wanted) else None
 
-    def _draw_back_emblems(self, spec: Mapping) -> None:
+    def _draw_back_emblems(self, spec: BackDesign) -> None:
         """The emblem above and (upside down) below the title: the back looks the same either way up."""
         emblem = self._back_emblem(spec)
         if emblem is None:
             return
         c, s = self.canvas, self.scale
-        radius, distance = s.length(spec["emblem_radius"]), s.length(spec["emblem_distance"])
+        radius, distance = s.length(spec.emblem_radius), s.length(spec.emblem_distance)
         for sign in (1, -1):
             c.saveState()
             c.translate(s.card_w / 2, s.card_h / 2 + sign * distance)
             c.rotate(0 if sign > 0 else 180)
-            c.setFillColor(HexColor(spec["medallion"]))
-            c.setStrokeColor(HexColor(spec["border"]))
+            c.setFillColor(HexColor(spec.medallion))
+            c.setStrokeColor(HexColor(spec.border))
             c.setLineWidth(s.points(1.6))
             c.circle(0, 0, radius, stroke=1, fill=1)
-            self._draw_symbol(emblem, spec["border"], 0, 0, radius * 1.25)
+            self._draw_symbol(emblem, spec.border, 0, 0, radius * 1.25)
             c.restoreState()
 
-    def _draw_back_title(self, spec: Mapping, text: str) -> None:
+    def _draw_back_title(self, spec: BackDesign, text: str) -> None:
         c, s = self.canvas, self.scale
         width = self.texts.back_title_box().w
-        paragraph = self.texts.back_title(text, spec["title_color"])
+        paragraph = self.texts.back_title(text, spec.title_color)
         if paragraph is None:
             raise BuildError(f"the title '{text}' does not fit on the card back")
         pad = s.length(3.5)
         bottom, top = ink_extent(paragraph)
         h = top - bottom + 2 * pad
         y = (s.card_h - h) / 2
-        c.setFillColor(HexColor(spec["medallion"]))
-        c.setStrokeColor(HexColor(spec["border"]))
+        c.setFillColor(HexColor(spec.medallion))
+        c.setStrokeColor(HexColor(spec.border))
         c.setLineWidth(s.points(1.6))
         c.roundRect(s.card_w * 0.07, y, s.card_w * 0.86, h, h / 2 if h < s.card_w * 0.4 else s.length(4),
                     stroke=1, fill=1)

@@ -3,8 +3,6 @@ one that shows the most parts), drawn as the sheets print it, the parts this gam
 where each part's numbered callout sits on the card."""
 from __future__ import annotations
 
-from typing import Any
-
 from cardgen.errors import BuildError
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import card_size_mm
@@ -27,20 +25,18 @@ def diagram_callouts(game: Game, parts: dict[str, int], shown: set[str]) -> list
     """The number of each part the example card shows (`shown`) and where its callout sits on the
     card, in % of its width and height: at the region the card layout gives that part."""
     design = game.design
-    width, height = design["design"]["width"], design["design"]["height"]
-
-    def box(key: str) -> Any:
-        return design[key]
-
+    width, height = design.design.width, design.design.height
+    name, symbol, star, number = design.name, design.symbol, design.star, design.number
+    flavor, art, tags, text = design.flavor, design.art, design.tags, design.text
     spots = {
-        "name": (box("name")["x"] + box("name")["width"] / 2, box("name")["y"] + box("name")["height"]),
-        "symbol": (box("symbol")["x"] - box("symbol")["radius"], box("symbol")["y"] - box("symbol")["radius"]),
-        "star": (box("star")["x"] - box("star")["size"], box("star")["y"]),
-        "number": (box("number")["x"] + box("number")["radius"], box("number")["y"] - box("number")["radius"]),
-        "flavor": (box("flavor")["x"], box("flavor")["y"] + box("flavor")["height"] / 2),
-        "art": (box("art")["x"] + box("art")["width"] / 2, box("art")["y"] + box("art")["height"] / 3),
-        "tags": (width / 2 - 12, box("tags")["y"] - box("tags")["height"] / 2),
-        "text": (box("text")["x"], box("text")["y"]),
+        "name": (name.x + name.width / 2, name.y + name.height),
+        "symbol": (symbol.x - symbol.radius, symbol.y - symbol.radius),
+        "star": (star.x - star.size, star.y),
+        "number": (number.x + number.radius, number.y - number.radius),
+        "flavor": (flavor.x, flavor.y + flavor.height / 2),
+        "art": (art.x + art.width / 2, art.y + art.height / 3),
+        "tags": (width / 2 - 12, tags.y - tags.height / 2),
+        "text": (text.x, text.y),
     }
     return [(number, round(100 * spots[part][0] / width, 2), round(100 * spots[part][1] / height, 2))
             for part, number in parts.items() if part in shown]
