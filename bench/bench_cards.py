@@ -69,7 +69,7 @@ def timed(function, repeat: int) -> float:
 
 def baseline(game, deck: list, sheet: layout.Sheet) -> bytes:
     """Raw ReportLab: the same elements per card, drawn directly."""
-    fonts = Fonts(game.layout)
+    fonts = Fonts(game.design)
     drawings = {c.symbol: svg2rlg(str(symbols.symbol_path(game, c.symbol))) for c in game.colors}
     body = ParagraphStyle("body", fontName=fonts["text"], fontSize=8.5, leading=10, alignment=TA_CENTER)
     buffer = io.BytesIO()
