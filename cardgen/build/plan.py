@@ -1,0 +1,239 @@
+"""build/plan: what a command makes. Each output with its kind, file, options and the inputs it
+depends on; checked before anything is drawn (options out of range are usage errors)."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from enum import Enum
+from dataclasses import dataclass
+from typing import Any
+
+from cardgen.check.reports import GameReport
+from cardgen.errors import BuildError, UsageError
+from cardgen.layout import sheet as layout
+from cardgen.model import sizes
+from cardgen.model.game import Game, slugify
+from cardgen.model.targets import Target
+from cardgen.render import exports
+from cardgen.model.sizes import DEFAULT_PAPER
+
+
+class OutputKind(str, Enum):
+    """What an output is: each kind has its renderer (build/workers.py) and its file names."""
+
+    RULEBOOK = "rulebook"
+    CHECKLISTS = "checklists"
+    CHEATSHEET = "cheatsheet"
+    SETUP_SHEETS = "cards"
+    ALL_TYPES = "all-types"
+    CALIBRATION = "calibration"
+    EXPORT = "export"
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """How card sheets are printed (see `cardgen cards --help`)."""
+
+    size: Any = None  # None: the game's card size
+    bleed: float = sizes.DEFAULT_BLEED_MM
+    backs: bool = True
+    offset: tuple[float, float] = (0.0, 0.0)
+    mode: str = "long-edge"  # sizes.PRINT_MODES
+    spacing: str = "gutter"  # sizes.SPACINGS
+    png: bool = False
+
+    def make_sheet(self, game: Game, paper: str) -> layout.Sheet:
+        return layout.make_sheet(paper, self.size or game.card_size, self.bleed, self.offset, self.mode, self.spacing)
+
+
+@dataclass(frozen=True)
+class ExportPart:
+    """One part of an export: a deck's cards for a target, split so that workers share the work."""
+
+    target: Target
+    deck: str  # the setup's slug, or "all-types"
+    counts: tuple[tuple[str, int], ...]  # (card id, copies)
+    part: int = 0
+    parts: int = 1
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output to render: `kind` names its renderer, `label` names it in messages."""
+
+    kind: OutputKind
+    label: str
+    paper: str = DEFAULT_PAPER
+    setup: str | None = None
+    players: int | None = None
+    sheet: SheetOptions = SheetOptions()
+    export: ExportPart | None = None
+    planned: layout.Sheet | None = None  # card sheets: the sheet the options make, planned once
+
+    @property
+    def part(self) -> ExportPart:
+        """The export part this output draws (an export output is planned with one)."""
+        if self.export is None:
+            raise TypeError(f"{self.kind.value} output has no export part")
+        return self.export
+
+    @property
+    def planned_sheet(self) -> layout.Sheet:
+        """The sheet card sheets are rendered from (planned with them)."""
+        if self.planned is None:
+            raise TypeError(f"{self.kind.value} output has no planned sheet")
+        return self.planned
+
+    @property
+    def setup_name(self) -> str:
+        """The setup this output prints (a setup's card sheets are planned with one)."""
+        if self.setup is None:
+            raise TypeError(f"{self.kind.value} output has no setup")
+        return self.setup
+
+
+@dataclass(frozen=True)
+class Plan:
+    outputs: tuple[Output, ...]
+    skipped: tuple[str, ...] = ()  # outputs this game does not have, each with the reason
+    notes: tuple[str, ...] = ()  # what the user should know about the outputs (fewer cards a sheet)
+
+
+def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports: Sequence[str] = ()) -> Plan:
+    """`cardgen build`: the rulebook, the checklists, the cheat sheet when the game has one, the
+    card sheets of every setup, and the exports game.yaml names or `exports` asks for (of the
+    default setup, or of every card type when the game has no setups)."""
+    outputs, skipped = [Output(OutputKind.RULEBOOK, "the rulebook", paper)], []
+    if game.setups:
+        outputs.append(Output(OutputKind.CHECKLISTS, "the checklists", paper))
+    else:
+        skipped.append("checklists.pdf and the setups' card sheets: the game has no setups.yaml; "
+                       "cards-all-types.pdf proofs every card instead")
+        outputs.append(Output(OutputKind.ALL_TYPES, "the sheet of every card type", paper,
+                              planned=planned_sheet(game, paper, SheetOptions())))
+    if game.cheatsheet is not None:
+        outputs.append(Output(OutputKind.CHEATSHEET, "the cheat sheet", paper))
+    else:
+        skipped.append(f"cheatsheet.pdf: {_NO_CHEATSHEET}")
+    outputs += [_setup_sheets(game, s.setup.name, paper) for s in report.setups]
+    for target in dict.fromkeys((*game.exports, *exports)):
+        outputs += _export_outputs(game, report, _target(game, target, None), None, all_types=not game.setups)
+    notes = _sheet_notes(planned_sheet(game, paper, SheetOptions()), paper) if report.setups else ()
+    return Plan(tuple(outputs), tuple(skipped), notes)
+
+
+def plan_rulebook(game: Game, paper: str = DEFAULT_PAPER) -> Plan:
+    return Plan((Output(OutputKind.RULEBOOK, "the rulebook", paper),))
+
+
+def plan_checklists(game: Game, paper: str = DEFAULT_PAPER, setup: str | None = None,
+                    players: int | None = None) -> Plan:
+    """The checklists of every setup, or of one; at one player count when asked."""
+    setups = [_setup(game, setup)] if setup else list(game.setups)
+    if players is not None:
+        for s in setups:
+            s.require_players(players)
+    return Plan((Output(OutputKind.CHECKLISTS, "the checklists", paper, setup, players),))
+
+
+def plan_cheatsheet(game: Game, paper: str = DEFAULT_PAPER) -> Plan:
+    if game.cheatsheet is None:
+        raise BuildError(f"{game.title} has no cheat sheet: {_NO_CHEATSHEET}",
+                         hint="add a 'reference: cheatsheet:' section to its game.yaml")
+    return Plan((Output(OutputKind.CHEATSHEET, "the cheat sheet", paper),))
+
+
+def plan_cards(game: Game, paper: str = DEFAULT_PAPER, sheet: SheetOptions = SheetOptions(), setup: str | None = None,
+               players: int | None = None, all_types: bool = False, calibration: bool = False) -> Plan:
+    """One card sheet: a setup's deck (the game's default setup unless named), one card of each
+    type, or the duplex calibration sheet. Options out of range are usage errors."""
+    made = planned_sheet(game, paper, sheet)
+    notes = _sheet_notes(made, paper)
+    if calibration:
+        if sheet.mode == "gutterfold":
+            raise UsageError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration",
+                             hint="calibrate --mode long-edge or short-edge")
+        return Plan((Output(OutputKind.CALIBRATION, "the calibration sheet", paper, sheet=sheet),))
+    if all_types:
+        return Plan((Output(OutputKind.ALL_TYPES, "the sheet of every card type", paper, sheet=sheet, planned=made),),
+                    notes=notes)
+    if not game.setups:
+        raise UsageError(f"{game.title} has no setups yet, so there is no deck to print",
+                         hint="use --all-types for a proof sheet of every card type, or add setups.yaml")
+    name = setup or game.default_setup or game.setups[0].name
+    chosen = _setup(game, name)
+    if players is not None:
+        chosen.require_players(players)
+    return Plan((_setup_sheets(game, chosen.name, paper, players, sheet),), notes=notes)
+
+
+def planned_sheet(game: Game, paper: str, sheet: SheetOptions) -> layout.Sheet:
+    """The sheet the options make, once: the card sheets are rendered from it. Options out of
+    range are usage errors."""
+    try:
+        return sheet.make_sheet(game, paper)
+    except ValueError as exc:
+        raise UsageError(str(exc), hint="choose another --size, --bleed, --offset, --mode or --paper") from None
+
+
+def _sheet_notes(made: layout.Sheet, paper: str) -> tuple[str, ...]:
+    """What the user should know about a sheet: the cards its bleed costs, cut lines shared
+    between cards."""
+    notes = [layout.fewer_cards_note(made, paper)]
+    if made.spacing == "shared-cuts" and made.bleed:
+        notes.append("note: --layout shared-cuts: neighbouring cards share one cut line and have no bleed "
+                     "towards each other (only the sheet's outer edges have bleed): cut exactly on the lines")
+    return tuple(note for note in notes if note)
+
+
+def plan_export(game: Game, report: GameReport, target: str, setup: str | None = None,
+                all_types: bool = False, dpi: int | None = None) -> Plan:
+    """`cardgen export`: a deck's cards for a print service or Tabletop Simulator: the named
+    setup's print counts (the default setup unless named), or one card of every type."""
+    return Plan(tuple(_export_outputs(game, report, _target(game, target, dpi), setup, all_types)))
+
+
+def _export_outputs(game: Game, report: GameReport, target, setup: str | None, all_types: bool) -> list[Output]:
+    if all_types:
+        deck, counts = "all-types", {c.id: 1 for c in game.cards}
+    else:
+        if not game.setups:
+            raise UsageError(f"{game.title} has no setups yet", hint="use --all-types to export every card type")
+        chosen = _setup(game, setup or game.default_setup or game.setups[0].name)
+        deck = slugify(chosen.name)
+        counts = {card_id: n for card_id, n in report.setup(chosen.name).print_counts.items() if n}
+    exports.card_pixels(game, target)  # a size the target has no product for fails here, not in a worker
+    parts = exports.parts_of(game, target, counts)
+    frozen = tuple(sorted(counts.items()))
+    return [Output(OutputKind.EXPORT, f"the {target.id} export of {deck}" + (f" (part {i + 1} of {parts})" if parts > 1 else ""),
+                   export=ExportPart(target, deck, frozen, i, parts)) for i in range(parts)]
+
+
+def _target(game: Game, name: str, dpi: int | None):
+    target = game.export_targets.get(name)
+    if target is None:
+        raise UsageError(f"no export target '{name}'",
+                         hint=f"targets are: {', '.join(game.export_targets)} (or add one in the game's "
+                              "export-targets.yaml)")
+    if dpi is not None:
+        if target.sizes:
+            raise UsageError(f"{target.name} ({name}) wants fixed pixel sizes: --dpi is for the png target only")
+        target = dataclasses.replace(target, dpi=dpi)
+    return target
+
+
+_NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"
+
+
+def _setup_sheets(game: Game, name: str, paper: str, players: int | None = None,
+                  sheet: SheetOptions = SheetOptions()) -> Output:
+    return Output(OutputKind.SETUP_SHEETS, f"the card sheets of {name}", paper, name, players, sheet,
+                  planned=planned_sheet(game, paper, sheet))
+
+
+def _setup(game: Game, name: str):
+    try:
+        return game.setup(name)
+    except KeyError:
+        raise UsageError(f"no setup '{name}' in {game.id} (setups: "
+                         f"{', '.join(s.name for s in game.setups) or 'none'})") from None

@@ -1,0 +1,354 @@
+"""build/workers: each output rendered in a worker process under a ceiling of CPU time, memory
+and wall-clock time; workers die with the command, even when it is killed."""
+from __future__ import annotations
+
+import ctypes
+import math
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from pathlib import Path
+
+from cardgen.build.plan import Output, OutputKind
+from cardgen.build.publish import FULL_DISK, output_error
+from cardgen.check.reports import GameReport
+from cardgen.errors import BuildError, CardgenError
+from cardgen.model.game import Game
+from cardgen.render import cards, documents, exports
+from cardgen.render.documents import cheatsheet
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The ceiling on each output's work. A real game's largest output takes a few seconds and
+    a few hundred MB; these stop runaway input (a pathological SVG, template or rules.md) fast."""
+
+    cpu_seconds: int = 30
+    memory_bytes: int = 1 << 30  # address space of a worker process
+    wall_seconds: float = 90.0  # the machine may be busy: CPU time is the real measure
+    workers: int = 2
+
+
+LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class Event:
+    """What `run` reports as it works, for a progress display (cli.py shows it): an output
+    `started` rendering, `finished`, or `failed` (its message is in the Result), or `reused`:
+    up to date, not rendered."""
+
+    kind: str
+    output: Output
+
+
+@dataclass
+class _Done:
+    """What a worker reports about one output."""
+
+    output: Output
+    problem: str | None = None
+    bug: str | None = None
+    placeholders: set[str] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # the names of the files it wrote
+    spent: bool = False  # a ceiling was hit: the worker exits rather than render more
+
+
+class _OutOfTime(BaseException):
+    """Raised in a worker by SIGXCPU; a BaseException so that no renderer's `except Exception`
+    turns it into an ordinary failure."""
+
+
+def render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage: Path,
+                limits: Limits, started: Callable[[Output], None]) -> Iterator[_Done]:
+    """Each output on a small pool of worker processes, each under the ceilings; a worker that
+    dies or runs over its time is killed and replaced, and its output reported as failed."""
+    if not outputs:
+        return
+    (stage / SCRATCH).mkdir()
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    pending = list(outputs)
+    idle: list[_Worker] = []
+    busy: dict[_Worker, tuple[Output, float]] = {}
+    size = min(limits.workers, len(outputs))
+    try:
+        while pending or busy:
+            while pending and len(busy) < size:
+                worker = idle.pop() if idle else _Worker(context, game, report, stage, limits)
+                if not worker.process.is_alive():  # died while idle (killed from outside)
+                    worker.stop()
+                    continue
+                output = pending.pop(0)
+                worker.send(output)
+                started(output)
+                busy[worker] = (output, time.monotonic() + limits.wall_seconds)
+            deadline = min(end for _, end in busy.values())
+            wait([w.connection for w in busy] + [w.process.sentinel for w in busy],
+                 timeout=max(0.0, deadline - time.monotonic()))
+            for worker, (output, end) in list(busy.items()):
+                done = worker.poll(output, end, limits)
+                if done is None:
+                    continue
+                del busy[worker]
+                if worker.process.is_alive() and not done.spent:
+                    idle.append(worker)
+                else:
+                    worker.stop()
+                yield done
+    finally:
+        for worker in idle + list(busy):
+            worker.stop()
+        shutil.rmtree(stage / SCRATCH, ignore_errors=True)
+
+
+# The workers' temporary files (WeasyPrint's font files, which it removes only when a process
+# ends normally, and workers never do): a folder of the stage, so the build removes it, and the
+# next run does after a kill.
+SCRATCH = ".scratch"
+
+
+class _Worker:
+    """A process that renders the outputs it is sent, one at a time."""
+
+    def __init__(self, context, game: Game, report: GameReport, stage: Path, limits: Limits):
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, daemon=True,
+                                       args=(child, game, report, stage, limits, os.getpid()))
+        self.process.start()
+        child.close()
+
+    def send(self, output: Output) -> None:
+        self.connection.send(output)
+
+    def poll(self, output: Output, deadline: float, limits: Limits) -> _Done | None:
+        """The worker's report on `output`, a failure if it died or ran over time, or None."""
+        if self.connection.poll():
+            try:
+                return self.connection.recv()
+            except (EOFError, OSError):
+                pass  # it died while answering: see below
+        elif self.process.is_alive():
+            if time.monotonic() < deadline:
+                return None
+            self.stop()
+            return _Done(output, _over_the_limit(output, f"took longer than {limits.wall_seconds:g} s"), spent=True)
+        self.process.join(5)
+        return _Done(output, _died(output, self.process.exitcode, limits), spent=True)
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            try:
+                self.connection.send(None)
+            except OSError:
+                pass
+            self.process.join(0.5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)
+        self.connection.close()
+
+
+def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits: Limits, parent: int) -> None:
+    _die_with_parent(parent)
+    tempfile.tempdir = str(stage / SCRATCH)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
+    signal.signal(signal.SIGXCPU, _out_of_time)
+    _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
+    while True:
+        try:
+            output = connection.recv()
+        except (EOFError, OSError):
+            return
+        if output is None:
+            return
+        _lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
+        done = _render_one(output, game, report, stage, limits)
+        connection.send(done)
+        if done.spent:
+            return
+
+
+def _render_one(output: Output, game: Game, report: GameReport, stage: Path, limits: Limits) -> _Done:
+    """Render one output into a folder of its own, then move its files into the stage: so the
+    build knows which files each output made (the cache's record)."""
+    done = _Done(output)
+    own = None
+    try:
+        own = Path(tempfile.mkdtemp(dir=stage))
+        RENDERERS[output.kind](output, game, report, _Rendering(own, stage.parent, done.placeholders, done.warnings))
+        for path in sorted(p for p in own.rglob("*") if p.is_file()):
+            name = path.relative_to(own).as_posix()  # an export's parts share one folder
+            (stage / name).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, stage / name)
+            done.files.append(name)
+    except _OutOfTime:
+        done.problem, done.spent = _over_the_limit(output, f"used more than {limits.cpu_seconds} s of CPU time"), True
+    except MemoryError:
+        done.problem, done.spent = _out_of_memory(output, limits), True
+    except CardgenError as exc:
+        cause = exc.__context__  # a library's failure, worded as a problem of the data, may be one of these
+        if isinstance(cause, MemoryError):
+            done.problem, done.spent = _out_of_memory(output, limits), True
+        elif isinstance(cause, OSError) and cause.errno in FULL_DISK:
+            done.problem = str(output_error(cause, output.label))
+        else:
+            done.problem = str(exc)
+    except OSError as exc:
+        done.problem = str(output_error(exc, output.label))
+    except Exception:  # noqa: BLE001 - anything else is a bug in cardgen: keep its traceback
+        done.bug = f"while rendering {output.label}:\n{traceback.format_exc()}"
+    finally:
+        if own is not None:
+            shutil.rmtree(own, ignore_errors=True)
+    return done
+
+
+def _out_of_memory(output: Output, limits: Limits) -> str:
+    return _over_the_limit(output, f"needed more than {limits.memory_bytes >> 20} MB of memory")
+
+
+def _out_of_time(signum, frame):
+    raise _OutOfTime()
+
+
+def _address_space() -> int:
+    """The address space a worker starts with, inherited from the process that forked it (a test
+    runner or `cardgen serve` may hold a gigabyte of it): the memory ceiling counts from there.
+    0 where the system does not say."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _lower_limit(name: str, value: int) -> None:
+    """Set a resource's soft limit to `value` (never above a hard limit set from outside)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: the wall-clock timeout still applies
+        return
+    which = getattr(resource, name, None)
+    if which is None:
+        return
+    soft, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    try:
+        resource.setrlimit(which, (value, hard))
+    except (ValueError, OSError):
+        pass
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Workers never outlive the build: on Linux the kernel kills them when the parent dies
+    (even by SIGKILL); elsewhere, and as a fallback, a thread checks every half second."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above armed the signal
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+@dataclass(frozen=True)
+class _Rendering:
+    """Where a renderer writes, and what it reports besides its files."""
+
+    folder: Path  # its own folder in the staging folder
+    published: Path  # the output folder its files are published in (files that name each other use it)
+    placeholders: set[str]  # cards drawn without art
+    warnings: list[str]
+
+
+def _render_rulebook(output: Output, game, report, to: _Rendering) -> None:
+    documents.write_rulebook(game, report, to.folder, output.paper)
+
+
+def _render_checklists(output: Output, game, report, to: _Rendering) -> None:
+    documents.write_checklists(game, report, to.folder, output.paper, output.setup, output.players)
+
+
+def _render_cheatsheet(output: Output, game, report, to: _Rendering) -> None:
+    cheatsheet.write_cheatsheet(game, report, to.folder, output.paper, warn=to.warnings.append)
+
+
+def _render_setup_sheets(output: Output, game, report, to: _Rendering) -> None:
+    cards.write_setup_sheets(game, report.setup(output.setup_name), output.planned_sheet, to.folder,
+                             players=output.players, backs=output.sheet.backs, png=output.sheet.png,
+                             placeholders=to.placeholders)
+
+
+def _render_all_types(output: Output, game, report, to: _Rendering) -> None:
+    cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
+                            placeholders=to.placeholders)
+
+
+def _render_calibration(output: Output, game, report, to: _Rendering) -> None:
+    cards.write_calibration(game, to.folder, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
+                            png=output.sheet.png)
+
+
+def _render_export(output: Output, game, report, to: _Rendering) -> None:
+    job = output.part
+    exports.export(game, job.target, job.deck, dict(job.counts), to.folder, to.published, job.part, job.parts)
+
+
+RENDERERS: dict[OutputKind, Callable[[Output, Game, GameReport, _Rendering], None]] = {
+    OutputKind.RULEBOOK: _render_rulebook,
+    OutputKind.CHECKLISTS: _render_checklists,
+    OutputKind.CHEATSHEET: _render_cheatsheet,
+    OutputKind.SETUP_SHEETS: _render_setup_sheets,
+    OutputKind.ALL_TYPES: _render_all_types,
+    OutputKind.CALIBRATION: _render_calibration,
+    OutputKind.EXPORT: _render_export,
+}
+
+
+LIKELY_CAUSES = {
+    OutputKind.RULEBOOK: "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
+    OutputKind.CHECKLISTS: "the game's templates or its setups",
+    OutputKind.CHEATSHEET: "the cheat-sheet section, the game's templates or its symbols",
+    OutputKind.SETUP_SHEETS: "the number of cards, or the art, symbols and fonts they are drawn with",
+    OutputKind.ALL_TYPES: "the number of card types, or the art, symbols and fonts they are drawn with",
+    OutputKind.CALIBRATION: "the layout's fonts",
+    OutputKind.EXPORT: "the number of cards, the target's pixel sizes, or the art, symbols and fonts the cards are drawn with",
+}
+
+
+def _over_the_limit(output: Output, what: str) -> str:
+    return str(BuildError(f"{output.label} {what} and was stopped",
+                          hint=f"the likely cause is {LIKELY_CAUSES[output.kind]}"))
+
+
+def _died(output: Output, exitcode: int | None, limits: Limits) -> str:
+    if exitcode is not None and exitcode < 0:
+        how = f"was killed by {signal.Signals(-exitcode).name}"
+        if -exitcode == signal.SIGKILL:
+            how += f" (perhaps out of memory: the limit is {limits.memory_bytes >> 20} MB)"
+    else:
+        how = f"exited with code {exitcode}"
+    return str(BuildError(f"the process rendering {output.label} {how}",
+                          hint=f"the likely cause is {LIKELY_CAUSES[output.kind]}"))
