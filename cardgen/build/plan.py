@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from enum import Enum
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from cardgen.check.reports import GameReport
@@ -13,9 +13,9 @@ from cardgen.errors import BuildError, UsageError
 from cardgen.layout import sheet as layout
 from cardgen.model import sizes
 from cardgen.model.game import Game, slugify
+from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.targets import Target
 from cardgen.render import exports
-from cardgen.model.sizes import DEFAULT_PAPER
 
 
 class OutputKind(str, Enum):
