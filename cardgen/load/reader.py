@@ -24,7 +24,16 @@ from cardgen.load.schema import (
     Fields,
     Values,
 )
-from cardgen.load.yaml_nodes import MAX_FILE_BYTES, STR_TAG, SafeComposer, UnusableCharacter, is_null, node_kind
+from cardgen.load.yaml_nodes import (
+    LIBYAML_TOO_DEEP,
+    MAX_FILE_BYTES,
+    STR_TAG,
+    TOO_DEEP,
+    SafeComposer,
+    UnusableCharacter,
+    is_null,
+    node_kind,
+)
 from cardgen.model import expressions
 from cardgen.model.game import (
     ERROR,
@@ -90,6 +99,8 @@ class Reader:
             mark = exc.problem_mark or exc.context_mark
             where = Where(self.name, mark.line + 1, mark.column + 1) if mark else Where(self.name)
             problem = exc.problem or exc.context or "invalid YAML"
+            if problem == LIBYAML_TOO_DEEP:  # libyaml's own limit (PyYAML 6.0.4 on) may stop it before load's
+                problem = TOO_DEEP
             self.findings.append(Finding(ERROR, "yaml-syntax", f"YAML syntax: {problem}", where,
                                          "check indentation, colons and quotes on this line"))
             return None

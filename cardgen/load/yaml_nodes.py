@@ -9,6 +9,8 @@ MAX_FILE_BYTES = 2_000_000
 
 
 MAX_DEPTH = 40
+TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep"
+LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
 
 
 MAX_NODES = 200_000
@@ -70,7 +72,7 @@ class SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
         self._nodes += 1
         if self._depth > MAX_DEPTH:
             raise yaml.composer.ComposerError(
-                None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark
+                None, None, TOO_DEEP, event.start_mark
             )
         if self._nodes > MAX_NODES:
             raise yaml.composer.ComposerError(
