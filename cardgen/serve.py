@@ -31,7 +31,7 @@ from typing import Any
 from cardgen import build, load
 from cardgen.build import cache
 from cardgen.check import check_folder
-from cardgen.check.reports import figure
+from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.inputs.paths import ART, TEMPLATES
 from cardgen.model.game import ERROR, INFO, WARNING, Finding

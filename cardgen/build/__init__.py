@@ -58,7 +58,7 @@ from cardgen.build.publish import (
     recover,
 )
 from cardgen.build.workers import LIMITS, Event, Limits, render_all
-from cardgen.check.reports import GameReport
+from cardgen.check.results import GameReport
 from cardgen.model.game import Game
 from cardgen.render import cards
 from cardgen.render.write import output_dir, output_folder

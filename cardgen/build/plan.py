@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from cardgen.check.reports import GameReport
+from cardgen.check.results import GameReport
 from cardgen.errors import BuildError, UsageError
 from cardgen.layout import sheet as layout
 from cardgen.model import sizes

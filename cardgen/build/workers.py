@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cardgen.build.plan import Output, OutputKind
 from cardgen.build.publish import FULL_DISK, output_error
-from cardgen.check.reports import GameReport
+from cardgen.check.results import GameReport
 from cardgen.errors import BuildError, CardgenError
 from cardgen.model.game import Game
 from cardgen.render import cards, documents, exports

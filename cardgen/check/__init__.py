@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from cardgen import load
 from cardgen.check import artfit, fit, glyphs, lint
 from cardgen.check.engine import play_out
-from cardgen.check.reports import GameReport
+from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
 from cardgen.model.game import ERROR, Finding, Game
 

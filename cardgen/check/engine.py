@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from cardgen.check.balance import balance_of
-from cardgen.check.reports import (
+from cardgen.check.results import (
     EPSILON,
     ComponentCount,
     PlayerCount,

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cardgen.check.reports import PlayerCount, SetupReport
+from cardgen.check.results import PlayerCount, SetupReport
 from cardgen.check.texts import GameText, Place, game_texts
 from cardgen.errors import BuildError
 from cardgen.inputs import images

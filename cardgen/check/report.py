@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from cardgen.check import Checked
 from cardgen.check.balance import Balance
 from cardgen.check.engine import known_table
-from cardgen.check.reports import GameReport, SetupReport, figure
+from cardgen.check.results import GameReport, SetupReport, figure
 from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game
 from cardgen.model.texts import players_label
 

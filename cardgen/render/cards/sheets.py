@@ -15,7 +15,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.check.reports import SetupReport
+from cardgen.check.results import SetupReport
 from cardgen.errors import BuildError
 from cardgen.layout import sheet as layout
 from cardgen.layout.reportlab_config import reproducible

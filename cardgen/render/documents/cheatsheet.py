@@ -36,7 +36,7 @@ from typing import Any
 from markupsafe import Markup
 
 from cardgen.check.report import component_rows
-from cardgen.check.reports import GameReport, SetupReport
+from cardgen.check.results import GameReport, SetupReport
 from cardgen.errors import BuildError
 from cardgen.model.game import Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardgen.check.reports import GameReport, PlayerCount, SetupReport, StepReport
+from cardgen.check.results import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.inputs import symbols
 from cardgen.model.game import Card, Color, Game, Setup
 from cardgen.model.sizes import DEFAULT_PAPER

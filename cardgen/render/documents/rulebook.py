@@ -12,7 +12,7 @@ from typing import Any
 from markupsafe import Markup
 
 from cardgen.check.report import component_rows
-from cardgen.check.reports import GameReport, SetupReport
+from cardgen.check.results import GameReport, SetupReport
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import format_number, players_label

@@ -1,4 +1,4 @@
-"""reports: what the engine found for each setup and player count, as the documents, the terminal
+"""results: what the engine found for each setup and player count, as the documents, the terminal
 and the JSON report read it."""
 from __future__ import annotations
 
