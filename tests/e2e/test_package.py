@@ -45,10 +45,12 @@ def wheel(tmp_path_factory) -> Path:
 def venv_bin(wheel, tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+                   check=True, capture_output=True, timeout=300, env=outside_checkout())
+    # After the install: a pip that saw the running environment (or this checkout's egg-info, on the
+    # tests' PYTHONPATH) would take its cardgen, an editable install, as already installed.
     own = next((venv / "lib").glob("python*/site-packages"))
     (own / "running-environment.pth").write_text("\n".join(running_site_packages()) + "\n", encoding="utf-8")
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
-                   check=True, capture_output=True, timeout=300)
     return venv / "bin"
 
 
@@ -59,9 +61,13 @@ def running_site_packages() -> list[str]:
                               and Path(f).is_dir()))
 
 
+def outside_checkout() -> dict[str, str]:
+    """The environment without the tests' own PYTHONPATH (which points at this checkout)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def installed(venv_bin: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the tests' own PYTHONPATH points here
-    return subprocess.run([str(venv_bin / args[0]), *args[1:]], cwd=cwd, env=env, capture_output=True,
+    return subprocess.run([str(venv_bin / args[0]), *args[1:]], cwd=cwd, env=outside_checkout(), capture_output=True,
                           text=True, timeout=300)
 
 
