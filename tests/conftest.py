@@ -88,10 +88,16 @@ def puppy_rulebook(tmp_path_factory):
     return report.game, report, documents.write_rulebook(report.game, report, tmp_path_factory.mktemp("rulebook"))
 
 
-def report_for(folder):
-    """The engine's report of a game (a name under card_data/ or a path) that must load cleanly."""
+def loaded(folder):
+    """The load result of a game (a name under card_data/ or a path) that must load cleanly."""
     result = load_game(folder)
     assert result.ok, [str(f) for f in result.findings]
+    return result
+
+
+def report_for(folder):
+    """The engine's report of a game (a name under card_data/ or a path) that must load cleanly."""
+    result = loaded(folder)
     return check_game(result.game, result.findings)
 
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import TEST_DATA
+from conftest import TEST_DATA, loaded
 
 from cardgen.load import load_game
 from cardgen.load.cards import fill_pattern
@@ -46,9 +46,7 @@ CHAPTER_3 = [
 
 @pytest.fixture(scope="module")
 def puppy():
-    result = load_game("exploding_puppy")
-    assert result.ok, [str(f) for f in result.findings]
-    return result.game
+    return loaded("exploding_puppy").game
 
 
 def test_every_chapter_3_card_is_present_with_color_and_number(puppy):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conftest import CARD_DATA
+from conftest import CARD_DATA, loaded
 
 from cardgen import cli
 from cardgen.load import load_game
@@ -14,8 +14,7 @@ SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_fil
 
 
 def cards_of(folder):
-    result = load_game(folder)
-    assert result.ok, [str(f) for f in result.findings]
+    result = loaded(folder)
     return [dataclasses.replace(card, where=None) for card in result.game.cards]
 
 

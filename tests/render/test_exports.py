@@ -7,11 +7,10 @@ import json
 
 import pdfplumber
 import pytest
-from conftest import TEST_DATA, TINY_GAME, page_texts
+from conftest import TEST_DATA, TINY_GAME, checked, page_texts
 from PIL import Image, ImageChops, ImageStat
 
 from cardgen import load
-from cardgen.check import check_game
 from cardgen.cli import main
 from cardgen.render import cards
 
@@ -23,12 +22,11 @@ MINI_FULL = {"tgc": (600, 825), "mpc": (597, 822)}
 
 @pytest.fixture(scope="module")
 def tiny():
-    result = load.load_game(TINY_GAME)
-    report = check_game(result.game, result.findings)
-    counts = {c.id: 0 for c in result.game.cards}
+    game, report = checked(TINY_GAME)
+    counts = {c.id: 0 for c in game.cards}
     for name, n in report.setup("Starter").print_counts.items():
-        counts[next(c.id for c in result.game.cards if c.name.casefold() == name.casefold())] = n
-    return result.game, counts
+        counts[next(c.id for c in game.cards if c.name.casefold() == name.casefold())] = n
+    return game, counts
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pypdf
 import pypdfium2
 import pytest
-from conftest import TEST_DATA, TINY_GAME
+from conftest import TEST_DATA, TINY_GAME, loaded
 from pypdf.generic import ContentStream
 
 from cardgen import load
@@ -35,9 +35,7 @@ COMBOS = [(size, paper, bleed, sizes.PRINT_MODES[n % 3], (0.6, -0.4) if n % 2 an
 
 @functools.cache
 def two_backs_game():
-    result = load.load_game(str(TWO_BACKS))
-    assert result.ok
-    return result.game
+    return loaded(TWO_BACKS).game
 
 
 @dataclass
