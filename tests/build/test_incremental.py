@@ -3,6 +3,7 @@ incremental build gives the same bytes as a clean one."""
 from __future__ import annotations
 
 import pdfplumber
+import pytest
 
 from cardgen import cli
 
@@ -46,6 +47,7 @@ def test_nothing_changed_nothing_is_written_a_changed_output_is_built_again_clea
     assert written(err) == {"cards-starter.pdf", "rulebook.pdf", "checklists.pdf"}
 
 
+@pytest.mark.slow  # three builds, the last a clean one to compare with
 def test_a_card_edit_rebuilds_what_shows_the_card_with_the_bytes_of_a_clean_build(capsys, game_copy, tmp_path):
     game, out = game_copy(), tmp_path / "out"
     assert build(capsys, game, "--out", out)[0] == 0
