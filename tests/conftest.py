@@ -23,7 +23,7 @@ TINY_GAME = TEST_DATA / "tiny_game"
 
 # Hypothesis: on CI every run tries the same examples (derandomized), so a red run can be replayed
 # and a green one is not luck; `HYPOTHESIS_PROFILE=long` runs the fuzzers with ten times the
-# examples (see README, "Tests").
+# examples (see README, "Working on cardgen").
 settings.register_profile("ci", derandomize=True)
 settings.register_profile("long")
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
