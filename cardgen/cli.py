@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cardgen import __version__, build, load, scaffold, serve, terminal
+from cardgen.build import check_folder, load_checked
 from cardgen.build.cache import snapshot
-from cardgen.check import check_folder, load_checked, report
+from cardgen.check import report
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout

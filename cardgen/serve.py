@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import build, load
-from cardgen.build import cache
-from cardgen.check import check_folder
+from cardgen.build import cache, check_folder
 from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.inputs.paths import ART, TEMPLATES

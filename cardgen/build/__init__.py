@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardgen import check
 from cardgen.build import cache
 from cardgen.build.plan import (
     ExportPart,
@@ -58,76 +59,38 @@ from cardgen.build.publish import (
     recover,
 )
 from cardgen.build.workers import LIMITS, Event, Limits, render_all
+from cardgen.check import Checked
 from cardgen.check.results import GameReport
 from cardgen.model.game import Game
 from cardgen.render import cards
+from cardgen.render.documents.templates_check import template_findings
 from cardgen.render.write import output_dir, output_folder
 
 __all__ = [
-    "LIMITS", "MANIFEST", "Event", "ExportPart", "Limits", "Output", "OutputKind", "Plan", "Result", "SheetOptions", "output_error",
+    "LIMITS", "MANIFEST", "check_folder", "load_checked", "Event", "ExportPart", "Limits", "Output", "OutputKind", "Plan", "Result", "SheetOptions", "output_error",
     "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export", "plan_rulebook", "recover", "reuse",
     "run",
 ]
 
 
-
 # --------------------------------------------------------------------------- load and check
 
 
+def check_folder(game_name: str | os.PathLike[str]) -> Checked:
+    """`cardgen check`, and the check before every build: load and check the game, and render the
+    game's own templates against the report (their errors are findings too)."""
+    checked = check.check_folder(game_name)
+    if checked.report is not None:
+        checked.report.findings += template_findings(checked.report.game, checked.report)
+    return checked
 
 
-
-
-
-
-
-
-
-
-# --------------------------------------------------------------------------- the plan
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+def load_checked(game_name: str | os.PathLike[str]) -> tuple[Game, GameReport]:
+    """The game and report of check_folder; Rejected when it finds an error."""
+    return check.accepted(check_folder(game_name), game_name)
 
 
 # --------------------------------------------------------------------------- running a plan
-
-
-
-
-
-
 
 
 @dataclass
@@ -251,100 +214,9 @@ def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: 
 # --------------------------------------------------------------------------- the workers
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # --------------------------------------------------------------------------- the renderers
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # --------------------------------------------------------------------------- staging and publishing
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 

@@ -85,7 +85,11 @@ def _collector_paused() -> Iterator[None]:
 
 def load_checked(game_name: str | os.PathLike[str]) -> tuple[Game, GameReport]:
     """Load and check a game; Rejected when load or the engine finds an error."""
-    checked = check_folder(game_name)
+    return accepted(check_folder(game_name), game_name)
+
+
+def accepted(checked: Checked, game_name: str | os.PathLike[str]) -> tuple[Game, GameReport]:
+    """The game and report of a check without errors; else Rejected."""
     if not checked.ok or checked.report is None:
         raise Rejected(checked.errors(), os.fspath(game_name))
     return checked.report.game, checked.report

@@ -70,7 +70,7 @@ def test_a_weasyprint_error_stops_the_command_naming_the_template(game_copy, tmp
     def explode(*args, **kwargs):
         raise RuntimeError("layout engine gave up")
 
-    monkeypatch.setattr(weasyprint.HTML, "write_pdf", explode)
+    monkeypatch.setattr(weasyprint.HTML, "render", explode)
     out = tmp_path / "out"
     code, text = run("rulebook", game_copy(TINY_GAME), "--out", out)
     assert code == 1

@@ -21,9 +21,10 @@ effect (card `text`), the setup steps' texts, and per player count the copies of
 the cards dealt, the draw pile and its make-up by kind (the engine's figures).
 
 Outputs: cheatsheet.pdf (one page, A4 or Letter: when a game's sheet runs over, the type is
-shrunk in small steps down to 80%; a sheet longer than that keeps its pages, with a warning,
-since how long a text runs is known only once it is laid out, after `check`) and
-cheatsheet-pocket.pdf (one page of card-sized copies to cut out, one per player).
+shrunk in small steps down to 80%; a sheet longer than that continues on further pages, with a
+warning, since how long a text runs is known only once it is laid out, after `check`) and
+cheatsheet-pocket.pdf (one page of card-sized copies to cut out, one per player; a copy whose
+text needs more room is a strip of several cards, to fold).
 """
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ from cardgen.model.texts import format_number, players_label
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_inline
+from cardgen.render.documents.weasy import LostContent
 from cardgen.render.write import atomic_write
 
 TEMPLATE = "cheatsheet.html"
@@ -95,7 +97,7 @@ def write_cheatsheet(game: Game, report: GameReport, out_dir: str | Path, paper:
         raise BuildError(f"unknown paper size '{paper}'", hint=f"use one of: {', '.join(PAPERS_MM)}")
     context = cheatsheet_context(game, report, sheet, paper)
     main = render_one_page(game, context, paper, warn)
-    pocket = render_pdf(game, TEMPLATE, dict(context, pocket=True, pt=_pt(1.0)), paper)
+    pocket = render_pocket(game, context, paper)
     out_dir = Path(out_dir)
     path = atomic_write(out_dir / "cheatsheet.pdf", main)
     atomic_write(out_dir / "cheatsheet-pocket.pdf", pocket)
@@ -116,6 +118,23 @@ def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Calla
     return pdf
 
 
+def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
+    """A page of pocket copies, each as many cards tall as its text needs (a strip folded between
+    its panels): the shortest that shows all of it, tried on one copy."""
+    most = pocket_layout(game, paper)["rows"]
+    for panels in range(1, most + 1):
+        one = dict(context, pocket=True, pt=_pt(1.0), pocket_layout=pocket_layout(game, paper, panels, copies=1))
+        try:
+            render_pdf(game, TEMPLATE, one, paper)
+        except LostContent:
+            continue
+        return render_pdf(game, TEMPLATE, dict(one, pocket_layout=pocket_layout(game, paper, panels)), paper)
+    raise BuildError(f"the pocket cheat sheet does not fit {most} cards' height ({paper} paper)",
+                     hint="shorten the card texts (a pocket copy shows the bold phrase a text starts with), "
+                          "the combos or the first list of reference: cheatsheet: sections, or group the cards "
+                          "by text (card_group_by: text)")
+
+
 def _pt(scale: float) -> Callable[[float], str]:
     return lambda size: f"{float(size) * scale:.2f}pt"
 
@@ -131,6 +150,11 @@ def page_count(pdf: bytes) -> int:
 
 
 # --------------------------------------------------------------------------- context
+
+
+def sheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str, pocket: bool) -> dict[str, Any]:
+    """The whole context of the sheet (or of its pocket copies) at full type size."""
+    return dict(cheatsheet_context(game, report, sheet, paper), pocket=pocket, pt=_pt(1.0))
 
 
 def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str) -> dict[str, Any]:
@@ -196,15 +220,18 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
     return SetupTable(report, counts, varying, constants)
 
 
-def pocket_layout(game: Game, paper: str) -> dict[str, Any]:
-    """Size of a pocket copy (the game's card size, at least poker) and how many fit a page."""
+def pocket_layout(game: Game, paper: str, panels: int = 1, copies: int | None = None) -> dict[str, Any]:
+    """Size of a pocket copy (`panels` cards one above the other; a card: the game's size, at least
+    poker) and how many fit a page (or `copies` of them)."""
     width, height = card_size_mm(game.card_size)
     width, height = max(width, POCKET_MIN_MM[0]), max(height, POCKET_MIN_MM[1])
     page_w, page_h = PAPERS_MM[paper]
     cols = max(1, int((page_w - 2 * POCKET_MARGIN_MM) // width))
     rows = max(1, int((page_h - 2 * POCKET_MARGIN_MM) // height))
+    per_column = max(1, rows // panels)
     return {
-        "width": width, "height": height, "cols": cols, "rows": rows, "count": cols * rows,
+        "width": width, "height": round(height * panels, 2), "panel_height": height, "panels": panels,
+        "cols": cols, "rows": rows, "count": copies or per_column * cols,
         "margin_x": round((page_w - cols * width) / 2, 2),
-        "margin_y": round((page_h - rows * height) / 2, 2),
+        "margin_y": round((page_h - per_column * panels * height) / 2, 2),
     }

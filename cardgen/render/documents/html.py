@@ -266,9 +266,14 @@ class _ContainedLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+def own_templates(game: Game) -> bool:
+    """Whether the game has its own templates/ folder (which comes before the shipped one)."""
+    return (game.folder / "templates").is_dir()
+
+
 def template_folders(game: Game) -> list[Path]:
     own = game.folder / "templates"
-    return [own, SHARED_TEMPLATES] if own.is_dir() else [SHARED_TEMPLATES]
+    return [own, SHARED_TEMPLATES] if own_templates(game) else [SHARED_TEMPLATES]
 
 
 def _template_position(exc: BaseException, game: Game, env: SandboxedEnvironment, template_name: str) -> str:

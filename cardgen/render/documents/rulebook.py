@@ -26,6 +26,7 @@ from cardgen.render.write import atomic_write
 _HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
 _TYPED_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+PLAYER_COLUMNS = 8  # player counts a table of figures shows side by side: more run off an A4 or Letter page
 
 
 # about what one A4 page of 10 pt text holds, and what a setup's tables or the card diagram take
@@ -265,6 +266,7 @@ def rulebook_context(game: Game, report: GameReport) -> dict[str, Any]:
         "count_columns": _count_columns,
         "players_label": players_label,
         "number": format_number,
+        "player_columns": PLAYER_COLUMNS,
         "hand_label": lambda setup, played: hand_label(game, setup, played),
         "starting_hands": lambda setup_report: starting_hands(game, setup_report),
         "component_rows": component_rows,

@@ -24,6 +24,7 @@ from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import display_path, game_roots, inside, local_file
 from cardgen.model.game import Game
 from cardgen.render.documents.diagram import example_card, example_card_png
+from cardgen.render.documents.overflow import lost_texts
 
 MAX_CSS_BYTES = 1024 * 1024
 # WeasyPrint warnings about the machine, not the document: not build failures
@@ -102,7 +103,19 @@ class _Collect(logging.Handler):
             self.messages.append(message)
 
 
+class LostContent(BuildError):
+    """A laid-out document does not show all its text (cut by a box, or dropped at a page's end)."""
+
+    def __init__(self, origin: str, lost: list[str]):
+        shown = ", ".join(f"'{text.strip()[:40]}'" for text in lost[:6]) + (f" and {len(lost) - 6} more" if len(lost) > 6 else "")
+        super().__init__(f"{origin} cannot show all its text: {shown} would be cut off or left out",
+                         hint="shorten the texts named, or fix the template's or CSS's fixed sizes "
+                              "(height, overflow: hidden, float) that leave them no room")
+        self.lost = lost
+
+
 def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
+    """The PDF of an HTML document; LostContent when a text is not on its pages."""
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
@@ -114,7 +127,9 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher)
         with _font_subsetting(), _no_user_fontconfig():
-            pdf: bytes = document.write_pdf(font_config=_font_config(), cache=_image_cache())
+            laid_out = document.render(font_config=_font_config(), cache=_image_cache())
+            lost = lost_texts(html, laid_out.pages)
+            pdf: bytes = b"" if lost else laid_out.write_pdf()
     except FatalURLFetchingError as exc:
         if fetcher.refused:
             raise fetcher.refused[0] from None
@@ -130,6 +145,8 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         logger.removeHandler(collect)
     if fetcher.refused:
         raise fetcher.refused[0]
+    if lost:
+        raise LostContent(origin, lost)
     if collect.messages:
         raise BuildError(f"WeasyPrint could not render {origin} cleanly: " + "; ".join(collect.messages[:5]),
                          hint="fix the template or CSS named in the message")

@@ -1,0 +1,94 @@
+"""No document loses content: long checklists continue on further pages, pocket cheat sheets grow
+to hold their text, wide tables are split, and a template whose fixed sizes cut text stops the
+build naming the text; a game's own template errors are found at check."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import CARD_DATA, ROOT, TEST_DATA, TINY_GAME, checked, page_texts
+
+from cardgen.render import documents
+from cardgen.render.documents.cheatsheet import write_cheatsheet
+
+COLOR_BURST = TEST_DATA / "color_burst"
+
+
+def flat(pages: list[str]) -> str:
+    return re.sub(r"\s+", " ", " ".join(pages))
+
+
+@pytest.fixture(scope="module")
+def color_burst():
+    return checked(COLOR_BURST)
+
+
+def test_a_108_card_checklist_lists_every_group_and_the_total(color_burst, tmp_path):
+    game, report = color_burst
+    text = flat(page_texts(documents.write_checklists(game, report, tmp_path)))
+    for card in game.cards:
+        assert card.name in text
+    for color in game.colors:
+        assert color.name in text
+    assert "All cards gathered 108" in text
+
+
+def test_a_100_card_checklist_continues_on_further_pages(tmp_path):
+    game, report = checked(CARD_DATA / "good_puppies")
+    pages = page_texts(documents.write_checklists(game, report, tmp_path, setup="Standard"))
+    assert len(pages) > 1
+    text = flat(pages)
+    assert "Special Doggo 99" in text and "All cards gathered 100" in text
+
+
+def test_pocket_copies_hold_every_card_row(color_burst, tmp_path):
+    game, report = color_burst
+    write_cheatsheet(game, report, tmp_path)
+    pocket = page_texts(tmp_path / "cheatsheet-pocket.pdf")
+    assert len(pocket) == 1
+    text = flat(pocket)
+    copies = text.count(game.title)
+    assert copies >= 1
+    for card in game.cards:
+        assert text.count(card.name) >= copies, card.name
+    assert text.upper().count("ON YOUR TURN") == copies
+
+
+def test_a_wide_table_of_figures_is_split_not_cut(tmp_path):
+    game, report = checked(CARD_DATA / "exploding_cards")
+    setup = max(report.setups, key=lambda s: len(s.players))
+    assert len(setup.players) > 8
+    text = flat(page_texts(documents.write_rulebook(game, report, tmp_path)))
+    table = text[text.index(setup.setup.name):]
+    for played in setup.players:
+        assert re.search(rf"Players( \d+)*? {played.players}\b", table), played.players
+
+
+def cardgen(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cardgen", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+def test_a_template_that_cuts_text_stops_the_build_naming_it(game_copy, tmp_path):
+    game = game_copy(TINY_GAME)
+    (game / "templates").mkdir()
+    (game / "templates" / "game.css").write_text(".setup-numbers { height: 4mm; overflow: hidden; }\n")
+    out = tmp_path / "out"
+    done = cardgen("rulebook", str(game), "--out", str(out))
+    assert done.returncode == 1, done.stderr
+    assert "rulebook.html cannot show all its text" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (out / "rulebook.pdf").exists()
+
+
+def test_an_error_in_a_games_own_template_is_found_at_check(game_copy):
+    game = game_copy(TINY_GAME)
+    (game / "templates").mkdir()
+    (game / "templates" / "rulebook.html").write_text(
+        '{% extends "base.html" %}\n{% block body %}\n<p>{{ nosuchvar.x }}</p>\n{% endblock %}\n')
+    done = cardgen("check", str(game))
+    assert done.returncode == 1
+    assert "templates/rulebook.html:3" in done.stdout
+    assert "'nosuchvar' is undefined [template-error]" in done.stdout
