@@ -13,7 +13,7 @@ composition is what a player can expect on average, and exact wherever no chance
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from cardgen.check.balance import balance_of
 from cardgen.check.results import (
@@ -28,14 +28,21 @@ from cardgen.check.results import (
 )
 from cardgen.model import expressions
 from cardgen.model.game import (
+    ASIDE,
+    BOX,
     COMPONENT_COUNTS,
+    DRAW,
     ERROR,
+    HAND,
+    HANDS,
     INFO,
+    SUPPLY,
     WARNING,
     Check,
     CountSpec,
     Finding,
     Game,
+    Pile,
     Selector,
     Setup,
     Step,
@@ -120,6 +127,7 @@ def check_setup(game: Game, setup: Setup) -> SetupReport:
         findings.append(Finding(
             ERROR, "too-many-to-print", f"{setup.name}: {sum(print_counts.values())} cards to print; "
             f"the limit is {MAX_PRINT_CARDS}", setup.where, "check the counts and 'copies' of this setup"))
+    findings = waived(setup, findings)
     return SetupReport(
         setup=setup, total=total,
         by_color=_by_color(game, table), by_kind=_by_kind(game, table),
@@ -316,11 +324,24 @@ class _Piles:
     def size(self, name: str) -> float:
         return sum(n for n in self.pile(name).values() if n > EPSILON)
 
-    def count(self, name: str, selector: Selector | None, per_player: bool = False) -> float:
-        """Selected cards in a pile; `draw_pile` is the deck, `hand` one player's share of the hands."""
-        pile = {"draw_pile": "deck", "hand": "hands"}.get(name, name)
-        total = sum(self.selected(pile, selector).values())
-        return total / self.players if per_player else total
+    def count(self, pile: Pile, selector: Selector | None) -> float:
+        """Selected cards in a pile: each player's share of a pile every player has."""
+        total = sum(self.selected(pile.id, selector).values())
+        return total / self.players if pile.each_player else total
+
+    def cards_in(self, name: str, deck: Mapping[str, int]) -> dict[str, float]:
+        """The pile as card id -> expected count: each group's count shared among its cards in
+        proportion to their starting counts (the way the steps moved them)."""
+        start: Counter[int] = Counter()
+        for card, count in deck.items():
+            start[self.groups.group_of[card]] += count
+        out: dict[str, float] = {}
+        for group, n in self.pile(name).items():
+            if n > EPSILON:
+                for card in self.groups.members[group]:
+                    if deck.get(card):
+                        out[card] = settle(n * deck[card] / start[group])
+        return out
 
 
 def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, groups: _Groups) -> PlayerCount:
@@ -340,7 +361,9 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
         except expressions.ExpressionError as exc:
             findings.append(Finding(ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", step.where,
                                     EXPRESSION_HINT))
-    draw = piles.by_group("deck")
+    shared_draw = [p.id for p in game.piles if p.role == DRAW and not p.each_player]
+    draw = _merged(piles.by_group(name) for name in shared_draw)
+    sizes = {pile.id: piles.size(pile.id) for pile in game.piles}
     report = PlayerCount(
         players=players,
         copies=copies,
@@ -349,24 +372,40 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
         starting_deck=deck,
         print_counts=_printed(game, deck),
         steps=steps,
-        dealt_per_player=settle(sum(s.dealt_each for s in steps)),
+        dealt_per_player=settle(sizes[HANDS] / players),
         draw_pile=settle(sum(draw.values())),
         draw_by_kind=settle_all(_by_kind(game, draw)),
         draw_by_color=settle_all(_by_color(game, draw)),
-        piles=settle_all({name: piles.size(name) for name in sorted(piles.piles) if name != "deck"} | {
-            "hands": piles.size("hands")}),
+        piles=settle_all(sizes),
+        set_aside=settle(sum(sizes[p.id] for p in game.piles if p.role in (ASIDE, BOX))),
+        pile_cards={p.id: piles.cards_in(p.id, deck) for p in game.piles if p.role == SUPPLY},
         findings=findings,
         balance=balance_of(game, draw, piles.by_group("hands"), players),
         components=components,
     )
-    if report.draw_pile < EPSILON:
-        findings.append(Finding(ERROR, "empty-draw-pile",
-                                f"{setup.name}, {players} players: the draw pile is empty after setup",
-                                setup.where, "add cards or lower the number set aside"))
+    findings += _empty_draw_piles(game, setup, players, piles)
     findings += _pile_checks(game, setup, players, piles, components, variables)
     if setup_has_unknown_counts(setup):
-        report.findings = [_uncertain(f) for f in findings]
+        findings = [_uncertain(f) for f in findings]
+    report.findings = waived(setup, findings)
     return report
+
+
+def _merged(piles: Iterable[Mapping[str, float]]) -> dict[str, float]:
+    out: Counter[str] = Counter()
+    for pile in piles:
+        out.update(pile)
+    return dict(out)
+
+
+def _empty_draw_piles(game: Game, setup: Setup, players: int, piles: _Piles) -> list[Finding]:
+    """A pile the players draw from (role: draw) that is empty after setup."""
+    return [Finding(ERROR, "empty-draw-pile",
+                    f"{setup.name}, {players} players: {pile.name}{' (each player)' if pile.each_player else ''} "
+                    "is empty after setup", setup.where,
+                    "add cards or lower the number set aside; a pile nobody draws from takes another role in "
+                    "game.yaml's piles: (supply, discard, aside, box)")
+            for pile in game.piles if pile.role == DRAW and piles.size(pile.id) < EPSILON]
 
 
 def setup_has_unknown_counts(setup: Setup) -> bool:
@@ -441,21 +480,24 @@ _BOUND_WORDS = {"at_least": "at least", "at_most": "at most", "equals": "exactly
 
 
 def _apply_check(check: Check, setup: Setup, actual: float, variables: Variables, context: str) -> list[Finding]:
-    waiver = next((w for w in setup.waivers if w.check == check.id), None)
     findings: list[Finding] = []
     for bound, value in _bounds(check, variables):
         if not _failed(actual, bound, value):
             continue
-        level, note = check.level, ""
-        if waiver:
-            level, note = INFO, f" Waived by the setup: {waiver.reason}"
         source = f" ({check.source})" if check.source else ""
         findings.append(Finding(
-            level, check.id,
-            f"{context} is {figure(actual)}, expected {_BOUND_WORDS[bound]} {value}. "
-            f"{check.message}{source}{note}",
+            check.level, check.id,
+            f"{context} is {figure(actual)}, expected {_BOUND_WORDS[bound]} {value}. {check.message}{source}",
             setup.where))
     return findings
+
+
+def waived(setup: Setup, findings: list[Finding]) -> list[Finding]:
+    """The findings with those the setup waives (a game check or one of ENGINE_CHECKS, by its
+    code) turned into notes that give the setup's reason."""
+    reasons = {w.check: w.reason for w in setup.waivers}
+    return [Finding(INFO, f.code, f"{f.message} Waived by the setup: {reasons[f.code]}", f.where, f.hint)
+            if f.code in reasons and f.level != INFO else f for f in findings]
 
 
 def _table_checks(game: Game, setup: Setup, table: Counter[str]) -> list[Finding]:
@@ -489,19 +531,39 @@ def _pile_checks(game: Game, setup: Setup, players: int, piles: _Piles, componen
                 actual: float = sum(c.total or 0 for c in counted)
                 what = "the number of " + " + ".join(c.component.plural for c in counted)
             else:
-                actual = sum(piles.count(name, check.select, per_player=name == "hand") for name in check.on)
-                what = _what(game, check, _places(check.on))
+                actual = sum(piles.count(pile, check.select) for pile in _checked_piles(game, check.on))
+                what = _what(game, check, _places(game, check.on))
             findings += _apply_check(check, setup, actual, variables, f"{setup.name}, {players} players: {what}")
         except expressions.ExpressionError as exc:
             findings.append(Finding(ERROR, "bad-expression", f"{check.id}: {exc}", check.where, EXPRESSION_HINT))
     return findings
 
 
+def _checked_piles(game: Game, names: tuple[str, ...]) -> list[Pile]:
+    """The piles a check's `on:` names: draw_pile, the shared piles players draw from; hand, each
+    player's hand (as a pile every player has); hands, all of them together."""
+    out: list[Pile] = []
+    for name in names:
+        if name == "draw_pile":
+            out += [p for p in game.piles if p.role == DRAW and not p.each_player]
+        elif name == "hand":
+            out.append(game.pile(HANDS))
+        elif name == HANDS:
+            out.append(Pile(HANDS, "all hands", HAND))
+        else:
+            out.append(game.pile(name))
+    return out
+
+
 _PLACE_NAMES = {"draw_pile": "the draw pile", "hand": "each hand", "hands": "all hands"}
 
 
-def _places(names: tuple[str, ...]) -> str:
-    return " + ".join(_PLACE_NAMES.get(n, f"the {n} pile") for n in names)
+def _places(game: Game, names: tuple[str, ...]) -> str:
+    return " + ".join(_PLACE_NAMES.get(n) or _pile_place(game.pile(n)) for n in names)
+
+
+def _pile_place(pile: Pile) -> str:
+    return f"each player's {pile.name}" if pile.each_player else pile.name
 
 
 def _what(game: Game, check: Check, place: str) -> str:

@@ -4,40 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from cardgen.check import Checked
 from cardgen.check.balance import Balance
 from cardgen.check.engine import known_table
-from cardgen.check.results import GameReport, SetupReport, figure
+from cardgen.check.results import GameReport, figure
+from cardgen.check.tables import component_rows, pile_rows
 from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game
 from cardgen.model.texts import players_label
-
-
-@dataclass
-class ComponentRow:
-    """A row of figures by player count about one component (its count, each player's share, the win target)."""
-
-    label: str
-    values: list[int | None]
-
-
-def component_rows(report: SetupReport) -> list[ComponentRow]:
-    """The components' figures that a table by player count shows: each share and win target, and
-    the count where it changes with the player count (else the components list says it once)."""
-    rows = []
-    for component_id, first in (report.players[0].components.items() if report.players else ()):
-        component = first.component
-        counts = [p.components[component_id] for p in report.players]
-        totals = [c.total for c in counts]
-        if len(set(totals)) > 1:
-            rows.append(ComponentRow(component.plural, totals))
-        if component.each is not None:
-            rows.append(ComponentRow(f"{component.plural} each", [c.each for c in counts]))
-        if component.to_win is not None:
-            rows.append(ComponentRow(f"{component.plural} to win", [c.to_win for c in counts]))
-    return rows
-
 
 
 def game_listing(name: str, game: Game | None) -> str:
@@ -82,15 +56,16 @@ def as_text(report: GameReport) -> str:
         lines.append(f"  colors: {colors}")
         lines.append("  kinds:  " + ", ".join(f"{k} {n}" for k, n in s.by_kind.items() if n) or "  kinds: none")
         balanced = any(p.balance for p in s.players)
+        figures = pile_rows(game, s)
         components = component_rows(s)
-        head = (["players", "dealt", "draw pile"] + kinds + ["set aside"] + (BALANCE_HEAD if balanced else [])
+        head = (["players"] + [row.label.lower() for row in figures] + kinds + (BALANCE_HEAD if balanced else [])
                 + [row.label for row in components])
         rows = []
         for i, p in enumerate(s.players):
-            rows.append([str(p.players), _fmt(p.dealt_per_player), _fmt(p.draw_pile)]
-                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds] + [_fmt(p.set_aside)]
+            rows.append([str(p.players)] + [_cell(row.values[i]) for row in figures]
+                        + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds]
                         + (balance_cells(p.balance) if balanced else [])
-                        + ["?" if row.values[i] is None else str(row.values[i]) for row in components])
+                        + [_cell(row.values[i]) for row in components])
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)] if rows else []
         lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
         for row in rows:
@@ -122,3 +97,7 @@ def summary(findings: Sequence[Finding]) -> str:
 
 def _fmt(value: float) -> str:
     return str(figure(value))
+
+
+def _cell(value: float | None) -> str:
+    return "?" if value is None else _fmt(value)

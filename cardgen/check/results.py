@@ -60,15 +60,12 @@ class PlayerCount:
     draw_pile: float
     draw_by_kind: dict[str, float]
     draw_by_color: dict[str, float]
-    piles: dict[str, float]  # every pile but the draw pile ("hands": all hands together)
+    piles: dict[str, float]  # pile id -> its cards after setup (all players' together for a pile each has)
+    set_aside: float = 0.0  # cards out of play: in piles set aside or back in the box
+    pile_cards: dict[str, dict[str, float]] = field(default_factory=dict)  # supply pile -> card id -> count
     findings: list[Finding] = field(default_factory=list)
     balance: Balance | None = None
     components: dict[str, ComponentCount] = field(default_factory=dict)  # component id -> its counts
-
-    @property
-    def set_aside(self) -> float:
-        """Cards in no hand and not in the draw pile."""
-        return sum(n for name, n in self.piles.items() if name != "hands")
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +80,7 @@ class PlayerCount:
             "draw_pile_by_kind": {k: figure(v) for k, v in self.draw_by_kind.items()},
             "draw_pile_by_color": {k: figure(v) for k, v in self.draw_by_color.items()},
             "piles": {k: figure(v) for k, v in self.piles.items()},
+            "pile_cards": {k: {card: figure(n) for card, n in v.items()} for k, v in self.pile_cards.items()},
             "set_aside": figure(self.set_aside),
             "balance": self.balance.as_dict() if self.balance else None,
             "components": {k: c.as_dict() for k, c in self.components.items()},

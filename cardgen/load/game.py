@@ -70,7 +70,9 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         cards = self._cards(docs["cards"], colors, tags, kinds, attributes)
         self.known_ids["card"] = [c.name for c in cards]
         setups = () if docs["setups"] is NO_SETUPS else self._setups(docs["setups"], cards)
+        declared_piles = self._declared_piles(top.get("piles"))
         steps = self._steps(top.get("setup"))
+        piles = self._piles(declared_piles, steps)
         components = self._components(top.get("components"))
         checks = self._checks(top.get("checks"))
         self._check_waivers(setups, checks)
@@ -102,6 +104,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             cheatsheet=cheatsheet, extra=reference,
             backs=backs,
             exports=tuple(top.read("exports", ())),
+            piles=piles,
         )
 
     # -- game.yaml parts
@@ -191,19 +194,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
     # -- cards.yaml
 
 
-
-
-
-
-
-
     # -- setups.yaml
-
-
-
-
-
-
 
 
     def _components(self, node) -> tuple[Component, ...]:
@@ -222,16 +213,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         return components
 
 
-
-
-
     # -- rules data
-
-
-
-
-
-
 
 
     # -- other files

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cardgen.model import expressions
-from cardgen.model.game import AUTO, LEVELS
+from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
 from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
 
 MAX_TEXT = 4000
@@ -358,6 +358,16 @@ CHEATSHEET = Fields("cheatsheet", {
     "copies_label": Field(Text(), label="cheatsheet: copies_label", doc="how the table calls a setup's copies"),
     "players_note": Field(Text(), label="cheatsheet: players_note", doc="a line under the player table"),
 }, doc="the one-page cheat sheet and its pocket copies")
+PILE = Fields("pile", {
+    "id": Field(Identifier(), True, "pile id", "the id the setup steps and checks use (deck: the setup's cards; "
+                                                "hands: the players' hands)"),
+    "name": Field(Text(), True, "pile name", "how the documents call it, e.g. Supply, Starting deck"),
+    "role": Field(Text(choices=PILE_ROLES), True, doc="draw: players draw from it (it must not be empty after "
+                  "setup); supply: cards are taken from it face up; discard: face up; aside: out of play for now; "
+                  "box: back in the box"),
+    "each_player": Field(Boolean(), doc="every player has one (a deal's to: pile is); its counts are each player's"),
+    "face_up": Field(Boolean()),
+})
 COMPONENT = Fields("component", {
     **_named("component"),
     "plural": Field(Text(), doc="the name of several (default: the name with an s)"),
@@ -377,6 +387,7 @@ GAME = Fields("game.yaml", {
     "setup": Field(SETUP_PROCEDURE, doc="the setup procedure the engine plays out"),
     "checks": Field(ListOf(CHECK)), "variations": Field(ListOf(VARIATION)),
     "components": Field(ListOf(COMPONENT), doc="what the game has besides its cards: coins, tokens, boards, dice"),
+    "piles": Field(ListOf(PILE), doc="the piles of the setup steps in the game's own words, and their roles"),
     "reference": Field(REFERENCE, doc="data for the documents: the cheat sheet, and free data for a game's "
                                       "own templates"),
     "text_checks": Field(TEXT_CHECKS),

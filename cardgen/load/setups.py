@@ -9,6 +9,7 @@ from cardgen.load.reader import did_you_mean
 from cardgen.load.yaml_nodes import is_null
 from cardgen.model import expressions
 from cardgen.model.game import (
+    ENGINE_CHECKS,
     ERROR,
     Finding,
     Hand,
@@ -196,7 +197,7 @@ class SetupParts(Parts):
         return tuple(out)
 
     def _check_waivers(self, setups, checks) -> None:
-        ids = [c.id for c in checks]
+        ids = [c.id for c in checks] + list(ENGINE_CHECKS)
         for setup in setups:
             for waiver in setup.waivers:
                 if waiver.check not in ids:

@@ -9,8 +9,15 @@ from cardgen.load.schema import (
     LEVELS,
 )
 from cardgen.model.game import (
+    HAND,
+    HANDS,
+    START_PILE,
+    WARNING,
     Check,
+    Finding,
+    Pile,
     Step,
+    default_pile,
 )
 
 
@@ -53,7 +60,29 @@ class StepParts(Parts):
             ))
         return tuple(steps)
 
-    START_PILES = ("deck", "hands")  # the setup's cards, and what the players were dealt
+    START_PILES = (START_PILE, HANDS)  # the setup's cards, and what the players were dealt
+
+    def _declared_piles(self, node) -> dict[str, Pile]:
+        """game.yaml's piles: (the deck and the hands may be renamed, not given another role)."""
+        g = self.g
+        declared = {pile.id: pile for pile in self._identified(node, schema.PILE, lambda ident, m: Pile(
+            ident, m.read("name", ""), m.read("role", ""), m.read("each_player", False) or ident == HANDS,
+            m.read("face_up", False), g.where(m["id"])))}
+        if HANDS in declared:
+            declared[HANDS] = Pile(HANDS, declared[HANDS].name, HAND, True, declared[HANDS].face_up,
+                                   declared[HANDS].where)
+        return declared
+
+    def _piles(self, declared: dict[str, Pile], steps: tuple[Step, ...]) -> tuple[Pile, ...]:
+        """Every pile of the steps, as declared or by default (a pile dealt to is each player's);
+        a declared pile no step uses is reported."""
+        dealt_to = {step.target for step in steps if step.per_player}
+        for pile in declared.values():
+            if pile.id not in self.piles:
+                self.extra_findings.append(Finding(
+                    WARNING, "unused-pile", f"pile '{pile.id}' is declared but no setup step moves cards to it",
+                    pile.where, did_you_mean(pile.id, self.piles) or "name it in a step's to:, or remove it"))
+        return tuple(declared.get(name) or default_pile(name, dealt_to=name in dealt_to) for name in self.piles)
 
     def _pile(self, node, piles: list[str], what: str) -> str:
         """A step's pile to take from (or shuffle): one that exists at this point of the steps."""

@@ -213,6 +213,10 @@ class SetupLine:
     where: Where | None = None
 
 
+# what the engine finds about a setup that a setup may waive (with its reason), besides the game's checks
+ENGINE_CHECKS = ("empty-draw-pile", "not-enough-cards", "not-enough-components", "unknown-count")
+
+
 @dataclass(frozen=True)
 class Waiver:
     check: str
@@ -268,6 +272,43 @@ class Step:
     when: str | None = None
     text: str = ""
     where: Where | None = None
+
+
+DRAW, SUPPLY, DISCARD, ASIDE, BOX, HAND = "draw", "supply", "discard", "aside", "box", "hand"
+PILE_ROLES = (DRAW, SUPPLY, DISCARD, ASIDE, BOX)  # a game's piles; HAND is the hands' own
+IN_PLAY_ROLES = (DRAW, SUPPLY, DISCARD)  # what a pile of another role holds is out of the game
+START_PILE, HANDS = "deck", "hands"  # the setup's cards as laid out, and what the players hold
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A place cards are in after setup, in the game's own words: the draw pile, a supply to buy
+    from, each player's own deck, a face-up discard pile, cards set aside, the box."""
+
+    id: str
+    name: str  # "Draw pile", "Supply", "Starting deck": how the documents label it
+    role: str  # one of PILE_ROLES, or HAND
+    each_player: bool = False  # every player has one: counts are each player's
+    face_up: bool = False
+    where: Where | None = None  # where game.yaml declares it (None: a default)
+
+
+def default_pile(pile_id: str, dealt_to: bool = False) -> Pile:
+    """A pile the setup steps use without game.yaml's `piles:` declaring it: the deck is the draw
+    pile, the hands each player's, `discard`, `supply` and `box` what they say; a pile dealt to
+    is each player's, and any other is set aside."""
+    known = {
+        START_PILE: Pile(START_PILE, "Draw pile", DRAW),
+        HANDS: Pile(HANDS, "Hand", HAND, each_player=True),
+        "discard": Pile("discard", "Discard pile", DISCARD, face_up=True),
+        "supply": Pile("supply", "Supply", SUPPLY, face_up=True),
+        "box": Pile("box", "Back in the box", BOX),
+    }
+    if pile_id in known:
+        return known[pile_id]
+    if dealt_to:
+        return Pile(pile_id, pile_id.replace("_", " ").replace("-", " ").capitalize(), ASIDE, each_player=True)
+    return Pile(pile_id, "Set aside", ASIDE)
 
 
 @dataclass(frozen=True)
@@ -365,6 +406,10 @@ class Game:
     export_targets: Mapping[str, Target] = field(default_factory=dict)
     backs: tuple[Back, ...] = ()
     exports: tuple[str, ...] = ()  # export targets `cardgen build` makes too
+    piles: tuple[Pile, ...] = (default_pile(START_PILE), default_pile(HANDS))  # every pile the steps use
+
+    def pile(self, pile_id: str) -> Pile:
+        return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)
 
     @property
     def design(self) -> Layout:

@@ -26,6 +26,25 @@ def format_number(value: float) -> str:
     return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
 
 
-def counted(n: float, noun: str) -> str:
-    """'1 card', '7 cards': a number with its noun, singular for one."""
-    return f"{format_number(n)} {noun}{'' if n == 1 else 's'}"
+def format_count(value: float) -> str:
+    """A count of things as players read it: whole ('7'), or '~7' for an expected count (cards
+    picked at random), never a fraction of a card."""
+    rounded = round(value)
+    return str(rounded) if abs(value - rounded) < 0.005 else f"~{rounded}"
+
+
+def plural(noun: str) -> str:
+    """The English plural of a noun or of a name's last word: 'cards', 'Number cards', 'Boxes',
+    'Puppies'; a name that ends in a capital or a digit is left as it is ('NOW', 'Red 5')."""
+    if not noun or not noun[-1].islower():
+        return noun
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def counted(n: float, noun: str, plural_form: str | None = None) -> str:
+    """'1 card', '7 cards', '~26 cards': a count with its noun, singular for exactly one."""
+    return f"{format_count(n)} {noun if format_count(n) == '1' else plural_form or plural(noun)}"

@@ -80,10 +80,11 @@ def test_each_checklist_has_the_exact_counts_of_its_player_count(documents, play
 
 def test_the_cheat_sheet_gives_the_figures_by_player_count(documents):
     text = documents["cheatsheet"]
-    assert row("Cards per hand", *HAND.values()) in text
+    assert row("Each hand", *HAND.values()) in text
     assert row("Tokens of Affection to win", *TO_WIN.values()) in text
     assert row("Coins", *COINS.values()) in text
-    assert "2 coins each at every player count" in text
+    assert row("Set aside", 3, 0, 0) in text  # face up with two players
+    assert "back in the box 1, coins each 2 at every player count" in text
 
 
 # --------------------------------------------------------------------------- mistakes, found at check

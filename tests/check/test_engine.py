@@ -117,7 +117,7 @@ def test_checks_can_have_conditions_and_span_piles(game_copy):
     report = report_for(folder)
     (finding,) = [f for f in report.setup("Starter").all_findings() if f.code == "two-player-box"]
     assert "2 players" in finding.message and "is 10" in finding.message
-    assert "the draw pile + the box pile" in finding.message
+    assert "the draw pile + Back in the box" in finding.message
 
 
 def test_shortages_in_a_setup_with_unknown_counts_are_warnings(game_copy):

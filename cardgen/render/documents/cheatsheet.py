@@ -36,12 +36,12 @@ from typing import Any
 
 from markupsafe import Markup
 
-from cardgen.check.report import component_rows
 from cardgen.check.results import GameReport, SetupReport
+from cardgen.check.tables import component_rows, pile_rows
 from cardgen.errors import BuildError
-from cardgen.model.game import Card, CheatSheet, Color, Game
+from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
-from cardgen.model.texts import format_number, players_label
+from cardgen.model.texts import format_count, players_label, plural
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_inline
@@ -197,27 +197,27 @@ def card_rows(game: Game, group: bool = True) -> list[CardRow]:
 def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTable:
     """The engine's figures per player count, as rows of a table with one column per count."""
     counts = [p.players for p in report.players]
-    fmt = format_number
     rows = []
     copies = [p.copies for p in report.players]
     if any(c != 1 for c in copies):
         rows.append(PlayerRow(copies_label, [str(c) for c in copies]))
-    rows.append(PlayerRow("Cards per hand", [fmt(p.dealt_per_player) for p in report.players]))
-    rows.append(PlayerRow("Draw pile", [fmt(p.draw_pile) for p in report.players]))
-    for kind in game.kinds:
-        values = [p.draw_by_kind.get(kind.id, 0) for p in report.players]
-        if any(values):
-            rows.append(PlayerRow(kind.name, [fmt(v) for v in values], part=True))
-    rows += [PlayerRow(row.label, [fmt(v) if v is not None else "?" for v in row.values])
-             for row in component_rows(report)]
-    aside = [p.set_aside for p in report.players]
-    if any(aside):
-        rows.append(PlayerRow("Not in play", [fmt(v) for v in aside]))
+    for row in pile_rows(game, report):
+        rows.append(PlayerRow(row.label, [_count(v) for v in row.values]))
+        if row.pile is not None and row.pile.role == DRAW and not row.pile.each_player:
+            for kind in game.kinds:
+                values = [p.draw_by_kind.get(kind.id, 0) for p in report.players]
+                if any(values):
+                    rows.append(PlayerRow(plural(kind.name), [format_count(v) for v in values], part=True))
+    rows += [PlayerRow(row.label, [_count(v) for v in row.values]) for row in component_rows(report)]
     varying = [r for r in rows if len(set(r.values)) > 1 or len(counts) == 1]
     constants = [r for r in rows if r not in varying and not r.part]
     varying += [r for r in rows if r not in varying and r not in constants]
     varying.sort(key=rows.index)
     return SetupTable(report, counts, varying, constants)
+
+
+def _count(value: float | None) -> str:
+    return "?" if value is None else format_count(value)
 
 
 def pocket_layout(game: Game, paper: str, panels: int = 1, copies: int | None = None) -> dict[str, Any]:

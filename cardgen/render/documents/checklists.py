@@ -8,22 +8,37 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.check.results import GameReport, PlayerCount, SetupReport, StepReport
+from cardgen.check.tables import pile_rows, supply_piles
 from cardgen.inputs import symbols
-from cardgen.model.game import Card, Color, Game, Setup
+from cardgen.model.game import HANDS, Card, Color, Game, Pile, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
-from cardgen.model.texts import counted, format_number, players_label
+from cardgen.model.texts import counted, format_count, format_number, players_label
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.write import atomic_write
 
 
 def hand_label(game: Game, setup: Setup, played: PlayerCount) -> str:
     """'6 cards plus 1 Defuse' — what each player starts with at a player count: the setup's hand
-    size there, or what the steps deal when the setup gives none."""
+    size there, or what the steps deal when the setup gives none; with the piles every player has
+    besides the hand, all of it ('10 cards: 5 in hand, 5 in their deck')."""
     extras = _extras_each(game, played)
     if played.hand is None and extras:
-        return " and ".join(extras)
-    label = counted(played.hand if played.hand is not None else played.dealt_per_player, "card")
-    return label + (" plus " + " and ".join(extras) if extras else "")
+        label = " and ".join(extras)
+    else:
+        label = counted(played.hand if played.hand is not None else played.dealt_per_player, "card")
+        label += " plus " + " and ".join(extras) if extras else ""
+    own = _own_piles(game, played)
+    if not own:
+        return label
+    total = played.dealt_per_player + sum(n for _, n in own)
+    return f"{counted(total, 'card')}: {format_count(played.dealt_per_player)} in hand, " + ", ".join(
+        f"{format_count(n)} in their {pile.name[:1].lower()}{pile.name[1:]}" for pile, n in own)
+
+
+def _own_piles(game: Game, played: PlayerCount) -> list[tuple[Pile, float]]:
+    """The piles besides the hand that every player has, with each player's cards in them."""
+    return [(pile, played.piles.get(pile.id, 0.0) / played.players) for pile in game.piles
+            if pile.each_player and pile.id != HANDS and played.piles.get(pile.id)]
 
 
 def _extras_each(game: Game, played: PlayerCount) -> list[str]:
@@ -39,6 +54,7 @@ class ChecklistPage:
     groups: list[tuple[Color, list[tuple[Card, int]]]]
     total: int
     steps: list[tuple[str, str]]  # (step text, the numbers for this player count)
+    column: int  # the player count's place among the setup's: its column in the tables of figures
 
 
 def checklist_pages(game: Game, report: GameReport, setup: str | None = None,
@@ -59,18 +75,39 @@ def _checklist_page(game: Game, setup_report: SetupReport, players: int) -> Chec
         rows = [(card, deck[card.id]) for card in game.cards if card.color == color.id and deck.get(card.id)]
         if rows:
             groups.append((color, rows))
-    steps = [(s.step.text, _step_numbers(game, played, s)) for s in played.steps if s.step.text]
-    return ChecklistPage(setup_report, played, groups, sum(deck.values()), steps)
+    steps = [(group[0].step.text, _step_numbers(game, played, group)) for group in _text_groups(played.steps)]
+    return ChecklistPage(setup_report, played, groups, sum(deck.values()), steps,
+                         setup_report.players.index(played))
 
 
-def _step_numbers(game: Game, played: PlayerCount, carried_out: StepReport) -> str:
-    """A step's numbers as the engine carried it out for this player count ('' when it has none)."""
-    step, count = carried_out.step, carried_out.count
+def _text_groups(steps: list[StepReport]) -> list[list[StepReport]]:
+    """The steps as the checklist shows them: each step with a text, with the steps after it that
+    have none (its text says them too: "Give each player 7 Coins and 3 Fields")."""
+    groups: list[list[StepReport]] = []
+    for carried_out in steps:
+        if carried_out.step.text:
+            groups.append([carried_out])
+        elif groups:
+            groups[-1].append(carried_out)
+    return groups
+
+
+def _step_numbers(game: Game, played: PlayerCount, group: list[StepReport]) -> str:
+    """A step's numbers as the engine carried it out for this player count ('' when it has none):
+    the sum of its group when all of it moves cards the same way to the same pile."""
+    first = group[0]
+    step = first.step
     if step.extras:
         extras = _extras_each(game, played)
         return f"{' and '.join(extras)} to each player" if extras else "nothing to deal in this setup"
-    if count is None:
-        return ""
+    alike = [s for s in group if (s.step.action, s.step.target, s.step.per_player) ==
+             (step.action, step.target, step.per_player) and not s.step.extras]
+    if len(group) == 1 or len(alike) < len(group) or step.action == "shuffle":
+        if first.count is None:
+            return ""
+        count: float = first.count
+    else:
+        count = sum(s.moved for s in alike) / (played.players if step.per_player else 1)
     if count == 0:
         return f"none with {played.players} players"
     amount = f"{'up to ' if step.up_to else ''}{counted(count, 'card')}"
@@ -86,6 +123,10 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
         "checkbox_mark": symbols.code_points(game)["checkbox"],
         "kinds": {k.id: k for k in game.kinds},
         "number": format_number,
+        "count": format_count,
+        "counted": counted,
+        "pile_rows": lambda setup_report: pile_rows(game, setup_report),
+        "supply_piles": lambda setup_report: supply_piles(game, setup_report),
         "hand_label": lambda setup, played: hand_label(game, setup, played),
         "players_label": players_label,
     }

@@ -11,11 +11,11 @@ from typing import Any
 
 from markupsafe import Markup
 
-from cardgen.check.report import component_rows
 from cardgen.check.results import GameReport, SetupReport
+from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER
-from cardgen.model.texts import format_number, players_label
+from cardgen.model.texts import counted, format_count, format_number, players_label
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
 from cardgen.render.documents.html import render_pdf, symbol_context
@@ -270,6 +270,10 @@ def rulebook_context(game: Game, report: GameReport) -> dict[str, Any]:
         "hand_label": lambda setup, played: hand_label(game, setup, played),
         "starting_hands": lambda setup_report: starting_hands(game, setup_report),
         "component_rows": component_rows,
+        "pile_rows": lambda setup_report: pile_rows(game, setup_report),
+        "supply_piles": lambda setup_report: supply_piles(game, setup_report),
+        "count": format_count,
+        "counted_noun": counted,
         "percent": lambda value: f"{value:.0%}",
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
         "title_hex": game.title_hex,

@@ -1,0 +1,104 @@
+"""Piles as the engine's general model: a deck-builder's own decks and supply, a face-up discard
+pile, deals to a pile other than the hands, checks on the piles players draw from only, and
+every engine check waivable by its code."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import TEST_DATA, checked, page_texts, report_for
+
+from cardgen.render import documents
+
+MARKET_DAY = TEST_DATA / "market_day"
+COLOR_BURST = TEST_DATA / "color_burst"
+SUPPLY = {  # card -> supply at 2, 3 and 4 players (the lands by player count, Coins less the starting decks)
+    "Coin": [46, 39, 32], "Silver": [40, 40, 40], "Gold": [30, 30, 30],
+    "Field": [8, 12, 12], "Farm": [8, 12, 12], "Castle": [8, 12, 12],
+    "Village": [10, 10, 10], "Smithy": [10, 10, 10], "Market": [10, 10, 10],
+}
+BOX = [18, 3, 0]  # Fields, Farms and Castles left over: 24 - 3 x players - 8/12/12, 12 - 8/12/12 twice
+
+
+@pytest.fixture(scope="module")
+def market():
+    return checked(MARKET_DAY)
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def test_a_deck_builder_starts_each_player_with_their_own_deck(market):
+    game, report = market
+    setup = report.setup("First Game")
+    assert setup.all_findings() == []
+    for played in setup.players:
+        assert played.dealt_per_player == 5
+        assert played.piles["own_deck"] / played.players == 5
+        assert played.draw_pile == 0  # nobody draws from a shared pile
+        assert played.set_aside == BOX[played.players - 2]
+
+
+def test_the_supply_is_counted_card_by_card_per_player_count(market):
+    game, report = market
+    setup = report.setup("First Game")
+    for card_id, counts in SUPPLY.items():
+        card = game.card(card_id.lower())
+        assert [p.pile_cards["supply"].get(card.id, 0) for p in setup.players] == counts, card_id
+
+
+def test_the_documents_describe_the_starting_decks_and_supply_truthfully(market, tmp_path):
+    game, report = market
+    rulebook = flat(" ".join(page_texts(documents.write_rulebook(game, report, tmp_path))))
+    assert "Each player starts with 10 cards: 5 in hand, 5 in their deck." in rulebook
+    assert "Left in the box " + " ".join(map(str, BOX)) in rulebook
+    assert "Supply: players 2 3 4" in rulebook
+    for card, counts in SUPPLY.items():
+        assert f"{card} {' '.join(map(str, counts))}" in rulebook
+    assert "Set aside" not in rulebook and "Draw pile" not in rulebook
+    checklist = flat(" ".join(page_texts(
+        documents.write_checklists(game, report, tmp_path, players=2))))
+    assert "Give each player 7 Coins and 3 Fields as their own deck. → 10 cards to each player" in checklist
+    assert "Each player's deck 5 cards" in checklist
+    assert "Supply 170 cards Coin 46 · Silver 40 · Gold 30 · Field 8" in checklist
+    assert "Left in the box 18 cards" in checklist
+
+
+def write(folder, name, old, new):
+    path = folder / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_a_draw_pile_that_is_empty_is_an_error_naming_the_pile_and_waivable_by_its_code(game_copy):
+    folder = game_copy(MARKET_DAY)
+    write(folder, "game.yaml", "  - {id: deck, name: Left in the box, role: box}\n", "")
+    (finding, *_) = [f for f in report_for(folder).every_finding() if f.code == "empty-draw-pile"]
+    assert finding.level == "error" and "Draw pile is empty after setup" in finding.message
+    write(folder, "setups.yaml", "    hand: {deal: 5}\n",
+          "    hand: {deal: 5}\n    waive:\n      - {check: empty-draw-pile, reason: The box is not drawn from.}\n")
+    waived = [f for f in report_for(folder).every_finding() if f.code == "empty-draw-pile"]
+    assert waived and all(f.level == "info" and "The box is not drawn from." in f.message for f in waived)
+
+
+def test_each_players_draw_pile_is_checked_by_its_name(game_copy):
+    folder = game_copy(MARKET_DAY)
+    write(folder, "game.yaml", "count: hand}", "count: 10}")
+    findings = [f for f in report_for(folder).every_finding() if f.code == "empty-draw-pile"]
+    assert findings and all("Deck (each player) is empty" in f.message for f in findings)
+
+
+def test_a_face_up_discard_card_is_the_discard_pile_not_set_aside(tmp_path):
+    game, report = checked(COLOR_BURST)
+    text = flat(" ".join(page_texts(documents.write_checklists(game, report, tmp_path))))
+    assert "Discard pile 1 card" in text and "Set aside" not in text
+    assert "Each hand 7 cards" in text
+
+
+def test_kind_counts_a_player_reads_are_whole_and_plural(tmp_path):
+    game, report = checked(COLOR_BURST)
+    text = flat(" ".join(page_texts(documents.write_checklists(game, report, tmp_path))))
+    assert "of which ~26 Number cards, ~8 Action cards, ~3 Wild cards (~: expected after shuffling)" in text
+    assert not re.search(r"\d\.\d", text.replace("v1.0", ""))
