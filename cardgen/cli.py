@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cardgen import __version__, build, load, scaffold, serve, terminal
@@ -18,6 +18,7 @@ from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE,
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
 from cardgen.load import editor_schemas, spreadsheet
+from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
 from cardgen.model import sizes
 from cardgen.model.sizes import DEFAULT_BLEED_MM, DEFAULT_PAPER, PAPERS_MM, PRINT_MODES, SPACINGS
 from cardgen.model.texts import printable
@@ -62,14 +63,19 @@ def say(text: str, stream=None) -> None:
     print(printable(text), file=stream or sys.stderr)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} players cannot play: give 1 or more")
-    return value
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """An option's whole number, from low to high (argparse names the option in its message)."""
+
+    def parse(text: str) -> int:
+        digits = text.strip().removeprefix("-")
+        if not digits or not all("0" <= ch <= "9" for ch in digits):
+            raise argparse.ArgumentTypeError(f"'{text[:20]}' is not a whole number")
+        value = int(digits[:10]) * (-1 if text.strip().startswith("-") else 1)  # 10 digits: past any range
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text.strip()[:20]} is out of range: give {low} to {high}")
+        return value
+
+    return parse
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -124,7 +130,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("checklist", help="deck-setup checklists, one page per setup")
     _document_options(p, game_required=True)
     p.add_argument("--setup", help="only this setup (default: every setup)")
-    p.add_argument("--players", type=_positive, help="player count (default: each setup's largest)")
+    p.add_argument("--players", type=_whole(1, MAX_PLAYERS), help="player count (default: each setup's largest)")
     p.set_defaults(run=cmd_checklist)
 
     p = sub.add_parser("cheatsheet", help="one-page cheat sheet plus card-sized pocket copies")
@@ -134,7 +140,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="print-and-play card sheets: faces and their backs, double-sided or gutterfold")
     p.add_argument("game", help="game folder name or path")
     p.add_argument("--setup", help="the setup to print (default: the game's default setup)")
-    p.add_argument("--players", type=_positive,
+    p.add_argument("--players", type=_whole(1, MAX_PLAYERS),
                    help="print the deck for this many players (default: the setup's largest)")
     p.add_argument("--all-types", action="store_true", help="one card of every type (a proof sheet)")
     p.add_argument("--calibration", action="store_true", help="a duplex calibration sheet to find --offset")
@@ -166,7 +172,7 @@ def _parser() -> argparse.ArgumentParser:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--setup", help="the setup whose cards to export (default: the game's default setup)")
     which.add_argument("--all-types", action="store_true", help="one card of every type")
-    p.add_argument("--dpi", type=_positive, help="pixels per inch for the png target (default 300)")
+    p.add_argument("--dpi", type=_whole(*DPI_RANGE), help="pixels per inch for the png target (default 300)")
     p.add_argument("--out", help="output folder (default: output/<game>/); files go into export-<target>-<deck>/")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
     p.set_defaults(run=cmd_export)
@@ -180,7 +186,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="a live preview in the browser: cards, report and documents, updated on every save")
     p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
-    p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    p.add_argument("--port", type=_whole(0, 65535), default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     p.set_defaults(run=cmd_serve)
     return parser
 

@@ -31,12 +31,19 @@ def new_game(target: str | Path, source: str = STARTER) -> Path:
     if not FOLDER_NAME.match(target.name):
         raise ScaffoldError(f"'{target.name}' cannot name a game folder: use letters, digits, '-' or '_' "
                             "(it names the output folder too)")
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise ScaffoldError(f"{target} already exists: choose another name or remove it")
+    if target.is_symlink() or target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ScaffoldError(f"{target} already exists{' (a link)' if target.is_symlink() else ''}: "
+                            "choose another name or remove it")
+    blocked = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocked is not None:
+        raise ScaffoldError(f"{target} cannot be made: {blocked} is a file, not a folder")
     if source not in shipped_games():
         raise ScaffoldError(f"no shipped game '{source}' (shipped games: {', '.join(shipped_games())})")
-    shutil.copytree(SHIPPED_GAMES / source, target, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    try:
+        shutil.copytree(SHIPPED_GAMES / source, target, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    except OSError as exc:
+        raise ScaffoldError(f"{target} cannot be made: {getattr(exc, 'strerror', None) or exc}") from None
     if source == STARTER:
         _retitle(target / "game.yaml", target.name.replace("_", " ").replace("-", " ").title())
     for name in editor_schemas.files():

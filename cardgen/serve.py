@@ -4,7 +4,7 @@ printed card, the engine's report and the documents, and updates itself when a f
 
 Made after MkDocs' `serve`: the standard library's threading HTTP server and a long-polling
 endpoint (/livereload/<version> answers as soon as the preview is newer than <version>), no
-reload by hand and no websocket. watchfiles watches the files.
+reload by hand and no websocket. The watcher polls the build's own list of input files.
 
 A rebuild loads and checks the game, then draws the card images (one small PDF per card type
 rasterised with pypdfium2, kept by the key of what the card is made from, so a one-card edit
@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Callable
@@ -32,7 +34,6 @@ from cardgen import build, load
 from cardgen.build import cache, check_folder
 from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
-from cardgen.inputs.paths import ART, TEMPLATES
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.render import card_images
 
@@ -54,7 +55,7 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
     saved_tempdir, tempfile.tempdir = tempfile.tempdir, str(workdir / "tmp")
     preview = Preview(folder, workdir)
     try:
-        server = ThreadingHTTPServer(("127.0.0.1", port), _handler(preview))
+        server = _Server(("127.0.0.1", port), _handler(preview))
     except OSError as exc:
         shutil.rmtree(workdir, ignore_errors=True)
         tempfile.tempdir = saved_tempdir
@@ -82,8 +83,30 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
         signal.signal(signal.SIGTERM, previous)
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        """A browser that closes its connection early is no error of the preview's."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
+
+
+WATCH_SECONDS = 0.25  # how often the watcher looks at the input files
+
+
+def _stat_snapshot(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Each input file's label, modification time and size (-1 when it cannot be read)."""
+    out = []
+    for label, path in cache.input_files(folder):
+        try:
+            info = os.stat(path)
+            out.append((label, info.st_mtime_ns, info.st_size))
+        except OSError:
+            out.append((label, -1, -1))
+    return tuple(out)
 
 
 class Preview:
@@ -107,13 +130,15 @@ class Preview:
     # -- the threads
 
     def watch_loop(self) -> None:
-        import watchfiles
-
-        roots = [str(p) for p in (self.folder, TEMPLATES, ART) if p.is_dir()]
-        # step: a save is reported once no further change came for 50 ms
-        for _ in watchfiles.watch(*roots, stop_event=self.stopping, step=50, rust_timeout=500,
-                                  raise_interrupt=False):
-            self.dirty.set()
+        """A rebuild whenever an input file changes, appears or goes (the game folder too: it may
+        be deleted and made again). Polled, with the build's own list of input files: links out
+        of the game folder, templates/ and art/ are never followed."""
+        last = _stat_snapshot(self.folder)
+        while not self.stopping.wait(WATCH_SECONDS):
+            now = _stat_snapshot(self.folder)
+            if now != last:
+                last = now
+                self.dirty.set()
 
     def build_loop(self) -> None:
         """Cards and report, on every change."""
@@ -140,6 +165,8 @@ class Preview:
     def _guarded(self, step: Callable[[], None]) -> None:
         try:
             step()
+        except CardgenError as exc:  # the game folder went away, say
+            self._show(errors=[{"where": None, "level": "error", "code": "", "message": exc.message}], status="error")
         except Exception as exc:  # noqa: BLE001 - a bug in cardgen must not end the preview
             self._show(errors=[{"where": None, "level": "bug", "code": "", "message": f"{exc.__class__.__name__}: {exc}"}],
                        status="failed")
@@ -315,9 +342,23 @@ def _short_sha(path: Path) -> str:
 # --------------------------------------------------------------------------- HTTP
 
 
+MAX_NUMBER_DIGITS = 9  # a version or page number in a request: ASCII digits, at most this many
+
+
+def _number(text: str) -> int | None:
+    """A number of a request's path: ASCII digits only ('٣' is a digit to str.isdigit), bounded."""
+    if not text or len(text) > MAX_NUMBER_DIGITS or not all("0" <= ch <= "9" for ch in text):
+        return None
+    return int(text)
+
+
 def _handler(preview: Preview):
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802 - the standard library's name
+            port = self.server.server_address[1]  # type: ignore[index]  # an (address, port) pair for TCP
+            if self.headers.get("Host", "") not in (f"127.0.0.1:{port}", f"localhost:{port}"):
+                # another name for this address (DNS rebinding) would let any web page read the preview
+                return self.send_error(HTTPStatus.FORBIDDEN, "this preview answers only at 127.0.0.1 or localhost")
             path = self.path.split("?", 1)[0]
             parts = [p for p in path.split("/") if p]
             if path == "/":
@@ -326,8 +367,8 @@ def _handler(preview: Preview):
                 with preview.changed:
                     body = {**preview.state, "version": preview.version}
                 return self._send(json.dumps(body).encode("utf-8"), "application/json")
-            if len(parts) == 2 and parts[0] == "livereload" and parts[1].isdigit():
-                version = preview.wait_newer(int(parts[1]))
+            if len(parts) == 2 and parts[0] == "livereload" and _number(parts[1]) is not None:
+                version = preview.wait_newer(_number(parts[1]) or 0)
                 return self._send(json.dumps({"version": version}).encode("utf-8"), "application/json")
             if len(parts) == 2 and parts[0] == "card" and parts[1].endswith(".png"):
                 image = preview.images.get(parts[1][:-4])
@@ -336,8 +377,9 @@ def _handler(preview: Preview):
                 pdf = preview.documents_dir / parts[1]
                 if pdf.is_file() and "/" not in parts[1] and not parts[1].startswith("."):
                     return self._send(pdf.read_bytes(), "application/pdf")
-            if len(parts) == 3 and parts[0] == "documents" and parts[2].endswith(".png") and parts[2][:-4].isdigit():
-                image = preview.page_image(parts[1], int(parts[2][:-4]))
+            if len(parts) == 3 and parts[0] == "documents" and parts[2].endswith(".png") \
+                    and _number(parts[2][:-4]) is not None:
+                image = preview.page_image(parts[1], _number(parts[2][:-4]) or 0)
                 return self._send(image, "image/png") if image else self._missing()
             return self._missing()
 

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import __version__
-from cardgen.inputs.paths import ART, TEMPLATES
+from cardgen.inputs.files import folder_files
+from cardgen.inputs.paths import ART, TEMPLATES, game_roots
 
 # the files of a game folder that load parses: their content reaches a key through the model
 DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".md")
@@ -47,7 +48,8 @@ class Snapshot:
 
 
 def snapshot(folder: Path) -> Snapshot:
-    return Snapshot(folder, tuple((label, _file_digest(path)) for label, path in input_files(folder)))
+    return Snapshot(folder, tuple((label, "" if label.endswith(REFUSED) else _file_digest(path))
+                                  for label, path in input_files(folder)))
 
 
 def request_key(inputs: Snapshot, request: Any) -> str:
@@ -70,19 +72,21 @@ def sheet_key(inputs: Snapshot, game, output: Any, cards: Iterable, setups: Iter
 
 def input_files(folder: Path) -> list[tuple[str, Path]]:
     """Every file a build of the game may read, each with a label independent of where the
-    game folder is: the game folder's files (hidden ones aside: editors' swap files, .git),
-    templates/ and art/."""
-    return [*_walk(folder, "game"), *_walk(TEMPLATES, "templates"), *_walk(ART, "art")]
+    game folder is: the game folder's files (dot files too, links within the allowed folders
+    followed, cardgen's output folders left out), templates/ and art/. A file that cannot be an
+    input (a link out of them, a pipe) is labelled as refused and never read: check reports it."""
+    roots = game_roots(folder)
+    return [*_walk(folder, "game", roots), *_walk(TEMPLATES, "templates", roots), *_walk(ART, "art", roots)]
 
 
-def _walk(root: Path, label: str) -> Iterator[tuple[str, Path]]:
+def _walk(root: Path, label: str, roots: list[Path]) -> Iterator[tuple[str, Path]]:
     if not root.is_dir():
         return
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root)
-        if any(part.startswith(".") or part == "__pycache__" for part in relative.parts) or not path.is_file():
-            continue
-        yield f"{label}/{relative.as_posix()}", path
+    for relative, path, problem in folder_files(root, roots):
+        yield f"{label}/{relative}" + (REFUSED if problem else ""), path
+
+
+REFUSED = "\0refused"  # a file's label when it is not read (see input_files)
 
 
 def _draws(label: str) -> bool:

@@ -14,10 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.errors import BuildError, CardgenError, UsageError
+from cardgen.inputs.files import MANIFEST
 from cardgen.render.write import atomic_write
-
-MANIFEST = "cardgen-manifest.json"
-
 
 STAGE_PREFIX, PUBLISH_PREFIX, STAGE_SUFFIX = ".cardgen-build-", ".cardgen-publish-", ".tmp"
 
@@ -87,8 +85,27 @@ def recover(out: Path) -> None:
 
 
 def left_behind(out: Path) -> tuple[list[Path], list[Path]]:
-    """The committed and the staging folders that killed runs left in an output folder."""
-    return sorted(out.glob(f"{PUBLISH_PREFIX}*{STAGE_SUFFIX}")), sorted(out.glob(f"{STAGE_PREFIX}*{STAGE_SUFFIX}"))
+    """The committed and the staging folders that killed runs left in an output folder. An entry
+    with their names that is not a folder of its own (a link, a file) was never made by cardgen:
+    it is removed, as a link, and never followed."""
+    found = []
+    for prefix in (PUBLISH_PREFIX, STAGE_PREFIX):
+        folders = []
+        for path in sorted(out.glob(f"{prefix}*{STAGE_SUFFIX}")):
+            if path.is_symlink() or not path.is_dir():
+                path.unlink(missing_ok=True)
+            else:
+                folders.append(path)
+        found.append(folders)
+    return found[0], found[1]
+
+
+def safe_name(name: object) -> bool:
+    """Whether a name from a record is a plain path inside the output folder (no .., no root)."""
+    if not isinstance(name, str) or not name or "\\" in name or "\0" in name:
+        return False
+    parts = name.split("/")
+    return not name.startswith("/") and all(part not in ("", ".", "..") for part in parts)
 
 
 def new_stage(out: Path) -> Path:
@@ -123,9 +140,9 @@ def publish_committed(committed: Path, out: Path) -> list[Path]:
     moved = []
     try:
         record = _committed_record(committed)
-        for name in sorted({name.split("/")[0] for name in record["outputs"]}):
+        for name in sorted({name.split("/")[0] for name in record["outputs"] if safe_name(name)}):
             path, target = committed / name, out / name
-            if not os.path.lexists(path):  # moved before a kill
+            if not os.path.lexists(path) or path.is_symlink() or target.is_symlink():  # moved before a kill; or not ours
                 continue
             if path.is_dir():
                 _replace_folder(path, target, committed)
@@ -157,7 +174,8 @@ def _committed_record(committed: Path) -> dict:
     record, if the record is lost)."""
     try:
         record = json.loads((committed / _ENTRIES).read_text(encoding="utf-8"))
-        if isinstance(record, dict) and all(isinstance(record.get(part), dict) for part in ("outputs", "made", "runs")):
+        if isinstance(record, dict) and all(isinstance(record.get(part), dict) for part in ("outputs", "made", "runs")) \
+                and all(safe_name(name) for name in record["outputs"]):
             return record
     except (OSError, ValueError):
         pass
@@ -166,9 +184,16 @@ def _committed_record(committed: Path) -> dict:
 
 def _staged_entries(folder: Path) -> dict[str, dict]:
     """The size and SHA-256 of each output file in a staging or committed folder (not its
-    record, nor the old folders a publish set aside)."""
-    return {path.relative_to(folder).as_posix(): _entry(path.read_bytes()) for path in sorted(folder.rglob("*"))
-            if path.is_file() and path.name != _ENTRIES and not path.relative_to(folder).parts[0].startswith(".old-")}
+    record, nor the old folders a publish set aside, nor anything a link leads to)."""
+    entries = {}
+    for root, _, files in os.walk(folder):  # does not follow links to folders
+        for name in sorted(files):
+            path = Path(root) / name
+            relative = path.relative_to(folder)
+            if path.is_symlink() or not path.is_file() or name == _ENTRIES or relative.parts[0].startswith(".old-"):
+                continue
+            entries[relative.as_posix()] = _entry(path.read_bytes())
+    return dict(sorted(entries.items()))
 
 
 def _write_manifest(out: Path, published: dict, made: dict, runs: dict) -> None:
@@ -201,12 +226,23 @@ def read_manifest(out: Path) -> dict:
     document = document if isinstance(document, dict) else {}
     cached = document.get("cache")
     part: dict[str, Any] = cached if isinstance(cached, dict) else {}
-    return {"outputs": _mapping(document.get("outputs")),
+    return {"outputs": {name: entry for name, entry in _mapping(document.get("outputs")).items()
+                        if safe_name(name) and isinstance(entry, dict)},
             "cache": {"outputs": {key: entry for key, entry in _mapping(part.get("outputs")).items()
-                                  if isinstance(entry, dict) and isinstance(entry.get("files"), list)
-                                  and isinstance(entry.get("placeholders"), list)},
+                                  if isinstance(entry, dict) and _names(entry.get("files"))
+                                  and isinstance(entry.get("placeholders"), list)
+                                  and all(isinstance(name, str) for name in entry["placeholders"])},
                       "runs": {key: run for key, run in _mapping(part.get("runs")).items()
-                               if isinstance(run, dict) and isinstance(run.get("outputs"), list)}}}
+                               if isinstance(run, dict) and all(_texts(run.get(part, []))
+                                                                for part in ("outputs", "warnings", "skipped"))}}}
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _names(value: object) -> bool:
+    return isinstance(value, list) and all(safe_name(name) for name in value)
 
 
 def _mapping(value) -> dict:

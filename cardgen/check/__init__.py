@@ -15,7 +15,9 @@ from cardgen.check import artfit, fit, glyphs, lint
 from cardgen.check.engine import play_out
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
-from cardgen.model.game import ERROR, Finding, Game
+from cardgen.inputs.files import folder_files
+from cardgen.inputs.paths import display_path, game_roots
+from cardgen.model.game import ERROR, Finding, Game, Where
 
 
 def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
@@ -27,7 +29,16 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings += glyphs.check_glyphs(game)
     findings += fit.check_fit(game)
     findings += artfit.check_art(game)
+    findings += input_file_findings(game)
     return GameReport(game, reports, findings)
+
+
+def input_file_findings(game: Game) -> list[Finding]:
+    """A file in the game folder a build must not read: a link out of the allowed folders (to
+    /proc, to another user's files) or a pipe or device, which could hang the build."""
+    return [Finding(ERROR, "bad-input-file", f"{relative} {problem}", Where(display_path(path, game.folder)),
+                    "remove it from the game folder, or copy the file it names into it")
+            for relative, path, problem in folder_files(game.folder, game_roots(game.folder)) if problem]
 
 
 class Rejected(BuildError):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from cardgen.inputs.paths import inside
@@ -66,3 +67,79 @@ def _opened_path(fd: int, path) -> str:
 
 def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
+
+
+MANIFEST = "cardgen-manifest.json"  # marks a folder cardgen publishes outputs in
+_NOT_INPUTS = (".git", ".hg", ".svn", "__pycache__")
+
+
+def folder_files(root: Path, roots: Iterable[str | os.PathLike]) -> Iterator[tuple[str, Path, str]]:
+    """Every file under `root` a build may read, as (path relative to root, path, problem): dot
+    files too, links to files and folders inside `roots` followed, never a link out of them, a
+    file that is not a regular one, nor an output folder of cardgen's inside the game folder
+    (its files are outputs, not inputs). `problem` says why a file cannot be an input ('' when
+    it can); such a file is listed, not read."""
+    yield from _files_under(root, Path(), [str(r) for r in roots], set())
+
+
+def _files_under(folder: Path, relative: Path, roots: list[str], seen: set[str]) -> Iterator[tuple[str, Path, str]]:
+    try:
+        real = os.path.realpath(folder)
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    if real in seen or (folder / MANIFEST).is_file() and relative.parts:
+        return
+    seen.add(real)
+    for entry in entries:
+        if entry.name in _NOT_INPUTS or entry.name.startswith(".cardgen-"):
+            continue
+        path, name = folder / entry.name, (relative / entry.name).as_posix()
+        problem = _link_problem(path, roots) if entry.is_symlink() else ""
+        if problem:
+            yield name, path, problem
+        elif entry.is_dir(follow_symlinks=True):
+            yield from _files_under(path, relative / entry.name, roots, seen)
+        elif entry.is_file(follow_symlinks=True):
+            yield name, path, ""
+        elif os.path.lexists(path):
+            yield name, path, "is not a regular file (a pipe, socket or device cannot be an input)"
+
+
+def _link_problem(path: Path, roots: list[str]) -> str:
+    target = os.path.realpath(path)
+    if not os.path.exists(target):
+        return ""  # a dangling link: nothing to read, and load reports a file it names
+    if not inside(target, roots):
+        return f"is a link to {os.readlink(path)}, outside the game folder, templates/ and art/"
+    return ""
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
+    """Write bytes to path via a temp file in the same folder and an atomic rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; outputs are for sharing
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

@@ -15,8 +15,10 @@ from cardgen.load.schema import (
 )
 from cardgen.model.game import (
     ERROR,
+    MAX_FILE_NAME_BYTES,
     Card,
     Finding,
+    card_file_name,
     slugify,
 )
 
@@ -60,10 +62,20 @@ class CardParts(Parts):
                     continue
                 by_id[card.id] = card
                 cards.append(card)
+                self._check_file_name(card)
             if len(cards) > MAX_CARDS:
                 c.error(item, "too-many-cards", f"more than {MAX_CARDS} card types")
                 break
         return tuple(cards)
+
+    def _check_file_name(self, card: Card) -> None:
+        """A card's id names its exported images: their names must fit every file system."""
+        longest = card_file_name(card.id)
+        if len(longest.encode("utf-8")) > MAX_FILE_NAME_BYTES:
+            self.c.findings.append(Finding(
+                ERROR, "file-name-too-long", f"card '{card.name[:40]}...': its exported images' file names would be "
+                f"{len(longest.encode('utf-8'))} bytes long; a file name may have {MAX_FILE_NAME_BYTES}",
+                card.places["name"].where if "name" in card.places else card.where, "shorten the card's name"))
 
     def _card_entries(self, node, color_ids, tag_ids, kind_ids, attributes) -> list[Card]:
         c = self.c
@@ -118,6 +130,11 @@ class CardParts(Parts):
                 or ".." in value.split("/"):
             c.error(node, "art-path", f"card '{card}': art '{value}' must be a relative path to a file, not a URL, "
                     "an absolute path or a path with '..'", hint)
+            return None
+        too_long = next((part for part in value.split("/") if len(part.encode("utf-8")) > MAX_FILE_NAME_BYTES), None)
+        if too_long is not None:
+            c.error(node, "art-path", f"card '{card}': art '{value[:40]}...' has a file name longer than "
+                    f"{MAX_FILE_NAME_BYTES} bytes, which no file system holds", hint)
             return None
         for base in (self.folder, ART):
             candidate = base / value

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from cardgen.errors import UsageError
+from cardgen.inputs.files import atomic_write
 from cardgen.inputs.paths import SCHEMAS
 from cardgen.load.layout import LAYOUT
 from cardgen.load.schema import CARDS, DRAFT, GAME, SETUPS, Fields
@@ -37,11 +39,21 @@ def schema_texts() -> dict[str, str]:
 
 
 def write_schemas(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
+    """The schema files written into `folder` (each whole or not at all; never through a link)."""
+    if folder.exists() and not folder.is_dir() or folder.is_symlink() and not folder.exists():
+        raise UsageError(f"{folder} is {'a file' if folder.exists() else 'a broken link'}, not a folder",
+                         hint="give a folder to write the schema files into")
+    links = [folder / name for name in schema_texts() if (folder / name).is_symlink()]
+    if links:
+        raise UsageError(f"{links[0]} is a link: cardgen does not write through links",
+                         hint="remove the link, or write the schemas into another folder")
     written = []
-    for name, text in schema_texts().items():
-        (folder / name).write_text(text, encoding="utf-8")
-        written.append(folder / name)
+    try:
+        for name, text in schema_texts().items():
+            written.append(atomic_write(folder / name, text.encode("utf-8")))
+    except OSError as exc:
+        raise UsageError(f"cannot write the schemas into {folder}: {exc.strerror or exc}",
+                         hint="give a folder you can write to") from None
     return written
 
 

@@ -96,7 +96,24 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
                 if key == "emblem" and value:
                     symbol_refs.append((value, reader.where(value_node), f"layout {section}.{key}"))
         _check_font_roles(reader, sections, settings)
+        _check_padding(reader, sections, settings)
     return _layout(settings, _font_files(folder, reader, settings["fonts"], sections if node else {}))
+
+
+def _check_padding(reader, sections, settings) -> None:
+    """A box's padding leaves room inside it (else text cannot be set at all): the padding that
+    is too large goes back to the default, reported at its line."""
+    for section, values in settings.items():
+        if not {"width", "height", "padding"} <= set(values):
+            continue
+        room = min(values["width"], values["height"]) / 2
+        if values["padding"] >= room:
+            where = reader.mapping(sections[section], LAYOUT.fields[section].type).get("padding") \
+                if section in sections else None
+            reader.error(where, "bad-setting", f"layout {section}.padding {values['padding']:g} leaves no room "
+                         f"inside the {values['width']:g} x {values['height']:g} box",
+                         f"give a padding below {room:g}")
+            values["padding"] = default_settings()[section]["padding"]
 
 
 def _layout(settings: Mapping[str, Mapping[str, Any]], fonts: Mapping[str, Path]) -> Layout:

@@ -129,8 +129,12 @@ class Reader:
             self.error(None, "file-unreadable", f"the file {exc}")
             return None
         except UnicodeDecodeError as exc:
-            self.error(None, "file-encoding", f"the file is not UTF-8 text ({exc.reason})",
-                       "save it as UTF-8")
+            data = exc.object[:exc.start]
+            line = data.count(b"\n")
+            column = len(data) - (data.rfind(b"\n") + 1)
+            self.error(_at(self.path.name, line, column), "file-encoding",
+                       f"the file is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} ({exc.reason})",
+                       "save it as UTF-8 (in a spreadsheet: CSV UTF-8)")
             return None
 
     # -- shapes
@@ -338,3 +342,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     folded = {c.casefold(): c for c in choices}
     close = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=0.6)
     return f"did you mean '{folded[close[0]]}'?" if close else ""
+
+
+def _at(file: str, line: int, column: int) -> yaml.ScalarNode:
+    """A node standing for a place in a file that did not parse (0-based line and column)."""
+    mark = yaml.Mark(file, 0, line, column, None, None)  # type: ignore[arg-type]  # no buffer: the stubs want one
+    return yaml.ScalarNode("tag:yaml.org,2002:str", "", mark, mark)

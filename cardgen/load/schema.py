@@ -439,6 +439,7 @@ SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a ca
 
 # export-targets.yaml (art/ and a game's own): what print services and Tabletop Simulator want
 EXPORT_FORMATS = ("png", "1up-pdf", "tts")
+DPI_RANGE = (50, 1200)
 MAX_PIXELS = 20_000
 CARD_PIXELS = Fields("card size", {
     "trim": Field(ListOf(Number(1, MAX_PIXELS)), True, doc="trimmed width and height in pixels"),
@@ -452,7 +453,7 @@ TTS_SHEET = Fields("sheet", {
 EXPORT_TARGET = Fields("export target", {
     "name": Field(Text(MAX_NAME), True, doc="the service's name"),
     "format": Field(Text(choices=EXPORT_FORMATS), True),
-    "dpi": Field(Integer(50, 1200), True),
+    "dpi": Field(Integer(*DPI_RANGE), True),
     "sizes": Field(Table(Text(), CARD_PIXELS), doc="per card size (poker, bridge, tarot, mini); none: the game's own"),
     "bleed_mm": Field(Number(0, 10), doc="with no sizes: the bleed around the game's card size"),
     "sheet": Field(TTS_SHEET, doc="tts: the grid and largest size of a deck sheet"),

@@ -20,12 +20,15 @@ import yaml
 
 from cardgen.errors import UsageError
 from cardgen.load.reader import Reader
-from cardgen.load.schema import CARD, CARDS, INT_PATTERN, RANGE
+from cardgen.load.schema import CARD, CARDS, INT_PATTERN, RANGE, Boolean, Integer
 from cardgen.load.yaml_nodes import MAX_NODES, UNUSABLE_CHARACTER, unusable_character
 from cardgen.model.game import Finding
+from cardgen.model.texts import spreadsheet_cell, spreadsheet_text
 
 CARD_COLUMNS = tuple(CARD.fields)
 LIST_COLUMNS = ("kind", "tags")
+# the columns whose cells are numbers or flags as YAML reads them (true, 3); every other cell is text
+TYPED_COLUMNS = tuple(name for name, field in CARD.fields.items() if isinstance(field.type, (Integer, Boolean)))
 RANGE_COLUMN = "numbers"
 _RANGE = re.compile(r"^\s*([+-]?\d+)\s*(?:-|\.\.|–)\s*([+-]?\d+)\s*$")
 _RESOLVER = yaml.resolver.Resolver()
@@ -63,35 +66,61 @@ class CsvReader(Reader):
             self.error(_scalar("", line, column), "unusable-character", unusable_character(unusable.group()),
                        "remove the character from the cell")
             return None
-        try:
-            records = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True))
-        except csv.Error as exc:
-            self.error(None, "csv-syntax", f"CSV: {exc}", "check the quotes in this file, or export it again")
+        records = self._records(text)
+        if records is None:
             return None
-        if not records or not any(cell.strip() for cell in records[0]):
+        while records and not any(cell.strip() for _, cells in records[:1] for cell in cells):
+            records.pop(0)  # blank lines above the header
+        if not records:
             self.error(None, "empty-file", "the file is empty", "the first row names the columns: name, color, ...")
             return None
-        if sum(len(row) for row in records) > MAX_NODES:
+        if sum(len(cells) for _, cells in records) > MAX_NODES:
             self.error(None, "file-too-large", f"more than {MAX_NODES} cells in one file")
             return None
-        columns = self._columns(records[0])
+        header_line, header = records[0]
+        columns = self._columns(header, header_line)
         if not all(name in columns.values() for name in CARD.required()):
             return None  # reported once for the header, not again for every row
-        rows = [self._row(number, cells, columns) for number, cells in enumerate(records[1:], start=2)
+        rows = [self._row(number, cells, columns, len(header)) for number, cells in records[1:]
                 if any(cell.strip() for cell in cells)]
         return _mapping([(_scalar("cards", 0, 0), yaml.SequenceNode(SEQ_TAG, rows, _mark(1, 0), _mark(1, 0)))],
                         1, 0)
 
-    def _columns(self, header: list[str]) -> dict[int, str]:
+    def _records(self, text: str) -> list[tuple[int, list[str]]] | None:
+        """The rows with the line each starts on (1-based, as the spreadsheet numbers them when
+        no cell holds a line break); None (reported at its row) when the CSV does not parse."""
+        lines = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
+        records: list[tuple[int, list[str]]] = []
+        while True:
+            start = lines.line_num + 1
+            try:
+                cells = next(lines)
+            except StopIteration:
+                return records
+            except csv.Error as exc:
+                unclosed = "end of data" in str(exc)
+                what = (f"a quote opened on row {start} is never closed" if unclosed
+                        else f"row {start} does not read as CSV ({exc})")
+                self.error(_scalar("", start - 1, 0), "csv-syntax", what,
+                           "close the quote (a quote inside a quoted cell is written twice: \"\"), or export "
+                           "the sheet again")
+                return None
+            records.append((start, cells))
+
+    def _columns(self, header: list[str], line: int) -> dict[int, str]:
         """The header's known columns by position; unknown, duplicate and missing ones are
         reported once, here, by the loader's own check of a card's keys."""
         keys = [(i, name.strip()) for i, name in enumerate(header) if name.strip()]
-        node = _mapping([(_scalar(name, 0, i), _scalar("", 0, i)) for i, name in keys], 0, 0)
+        node = _mapping([(_scalar(name, line - 1, i), _scalar("", line - 1, i)) for i, name in keys], line - 1, 0)
         known = self.mapping(node, CARD, "cards.csv header")
         return {i: name for i, name in keys if name in known and known[name].start_mark.column == i}
 
-    def _row(self, number: int, cells: list[str], columns: dict[int, str]) -> yaml.MappingNode:
+    def _row(self, number: int, cells: list[str], columns: dict[int, str], width: int) -> yaml.MappingNode:
         line = number - 1
+        if len(cells) > width and any(cell.strip() for cell in cells[width:]):
+            self.error(_scalar("", line, width), "ragged-row",
+                       f"row {number} has {len(cells)} cells, the header {width} columns: a text with a "
+                       "comma in it was cut into two cells", "put the text in quotes: \"..., ...\"")
         pairs = [(_scalar(name, line, i), self._cell(cells[i], name, line, i))
                  for i, name in columns.items() if i < len(cells) and cells[i].strip()]
         return _mapping(pairs, line, 0)
@@ -109,7 +138,9 @@ class CsvReader(Reader):
                 return _mapping([], line, col)
             return _mapping([(_scalar("from", line, col), _scalar(match[1], line, col)),
                              (_scalar("to", line, col), _scalar(match[2], line, col))], line, col)
-        return _scalar(text, line, col)
+        if column in TYPED_COLUMNS:
+            return _scalar(text, line, col)
+        return _text(spreadsheet_text(text), line, col)
 
 
 def _delimiter(text: str) -> str:
@@ -129,6 +160,11 @@ def _scalar(value: str, line: int, column: int) -> yaml.ScalarNode:
     """A cell as a plain YAML scalar would be: `3` an integer, `yes` a boolean, `null` nothing."""
     tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
     return yaml.ScalarNode(tag, value, _mark(line, column), _mark(line, column))
+
+
+def _text(value: str, line: int, column: int) -> yaml.ScalarNode:
+    """A text cell: text as typed ('No', '~', '012' included), never a boolean, nothing or a number."""
+    return yaml.ScalarNode(STR_TAG, value, _mark(line, column), _mark(line, column))
 
 
 def _mapping(pairs, line: int, column: int) -> yaml.MappingNode:
@@ -184,7 +220,7 @@ def cards_as_csv(reader: Reader) -> str | None:
     out = io.StringIO()
     writer = csv.DictWriter(out, used, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: spreadsheet_cell(cell) for key, cell in row.items()} for row in rows)
     return out.getvalue()
 
 

@@ -482,6 +482,12 @@ def sheet_file_name(setup_name: str) -> str:
     return f"cards-{slugify(setup_name)}.pdf"
 
 
+def card_file_name(card_id: str) -> str:
+    """The longest file name an export derives from a card's id (a card image's temporary name;
+    see render.exports)."""
+    return f".999-{card_id}-x99999-front.png.XXXXXXXX.tmp"
+
+
 def file_name_problem(name: str) -> str | None:
     """Why an output file name cannot be written on every file system, or None."""
     size = len(name.encode("utf-8")) - len(".pdf") + _DERIVED_NAME_BYTES

@@ -48,3 +48,18 @@ def plural(noun: str) -> str:
 def counted(n: float, noun: str, plural_form: str | None = None) -> str:
     """'1 card', '7 cards', '~26 cards': a count with its noun, singular for exactly one."""
     return f"{format_count(n)} {noun if format_count(n) == '1' else plural_form or plural(noun)}"
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (CSV injection, OWASP):
+# written with a leading quote, the spreadsheet shows the text; read back, the quote goes.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A text as a CSV cell a spreadsheet shows as text, never runs."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def spreadsheet_text(cell: str) -> str:
+    """The text of a cell written by spreadsheet_cell (the quote before a formula start dropped)."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell

@@ -28,6 +28,7 @@ from cardgen.errors import BuildError
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import SAFE_ZONE_MM, card_size_mm
 from cardgen.model.targets import CardPixels, Target
+from cardgen.model.texts import spreadsheet_cell
 from cardgen.render import card_images
 from cardgen.render.write import atomic_write
 
@@ -143,7 +144,8 @@ def _write_index(game: Game, chosen: list[Entry], folder: Path) -> None:
     writer = csv.writer(data, lineterminator="\n")
     writer.writerow(["front", "back", "copies", "name"])
     for entry in chosen:
-        writer.writerow([f"{entry.stem}-front.png", back_name(game, entry.card, "png"), entry.copies, entry.card.name])
+        writer.writerow([spreadsheet_cell(cell) for cell in (
+            f"{entry.stem}-front.png", back_name(game, entry.card, "png"), str(entry.copies), entry.card.name)])
     atomic_write(folder / "index.csv", data.getvalue().encode("utf-8"))
 
 

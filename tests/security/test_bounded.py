@@ -330,10 +330,13 @@ def test_a_long_setup_name_in_a_wide_script_is_refused_by_check(game_copy, tmp_p
 
 
 @pytest.mark.parametrize("argv", [["cards", "--bleed", "1000"], ["cards", "--bleed", "nan"],
-                                  ["checklist", "--players", "0"]], ids=["bleed", "bleed-nan", "players-0"])
+                                  ["checklist", "--players", "0"], ["checklist", "--players", "\u0663"],
+                                  ["export", "--to", "png", "--dpi", "999999999999"], ["export", "--to", "png", "--dpi", "49"]],
+                         ids=["bleed", "bleed-nan", "players-0", "players-arabic-digit", "dpi-huge", "dpi-low"])
 def test_options_out_of_range_are_usage_errors(argv, tmp_path):
     status, text = run(argv[0], TINY_GAME, *argv[1:], "--out", tmp_path)
-    assert status == 2 and ("bleed" in text or "0 players cannot play" in text)
+    assert status == 2 and ("bleed" in text or "out of range: give" in text or "is not a whole number" in text)
+    assert "Traceback" not in text
     assert outputs(tmp_path) == []
 
 
