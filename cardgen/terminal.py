@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cardgen.build import Event, Result
-from cardgen.model.texts import printable
+from cardgen.model.texts import counted, printable
 
 
 def display(stream: TextIO, title: str, outputs: int) -> PlainDisplay:
@@ -46,8 +46,10 @@ def _size_text(size: int) -> str:
 
 def _heading(title: str, folder: Path, result: Result) -> str:
     failed = len(result.failures) + len(result.bugs)
-    return (f"{title}: {len(result.written)} file(s) in {folder}/"
-            + (f", {len(result.reused)} up to date" if result.reused else "") + (f", {failed} failed" if failed else ""))
+    done = [f"{len(result.written)} written" if result.written else "", f"{len(result.reused)} up to date"
+            if result.reused else "", f"{failed} failed" if failed else ""]
+    files = counted(len(result.written) + len(result.reused), "file")
+    return f"{title}: {files} in {folder}/ ({', '.join(filter(None, done)) or 'nothing to do'})"
 
 
 class PlainDisplay:

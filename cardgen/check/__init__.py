@@ -18,6 +18,7 @@ from cardgen.errors import BuildError
 from cardgen.inputs.files import folder_files
 from cardgen.inputs.paths import display_path, game_roots
 from cardgen.model.game import ERROR, Finding, Game, Where
+from cardgen.model.texts import counted
 
 
 def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
@@ -45,12 +46,12 @@ class Rejected(BuildError):
     """The game has error findings: nothing is built."""
 
     def __init__(self, findings: Sequence[Finding], game_name: str):
-        super().__init__(f"{len(findings)} error(s) in {game_name}")
+        super().__init__(f"{counted(len(findings), 'error')} in {game_name}")
         self.findings, self.game_name = list(findings), game_name
 
     def __str__(self) -> str:
         return "\n".join([*(str(f) for f in self.findings),
-                          f"{len(self.findings)} error(s): nothing was built. "
+                          f"{counted(len(self.findings), 'error')}: nothing was built. "
                           f"Run 'cardgen check {self.game_name}' for the full report."])
 
 

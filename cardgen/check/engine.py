@@ -49,33 +49,12 @@ from cardgen.model.game import (
     Where,
     matches,
 )
+from cardgen.model.texts import counted, format_count
 
 Variables = Mapping[str, int]  # the expressions' variables at a player count: players (and hand)
 EXPRESSION_HINT = "a count may use players, and hand where the setup gives hand: deal"
 MAX_PRINT_CARDS = 5000  # cards one setup may print (about 560 sheets): more is a typo, not a game
 MAX_TOTAL_PRINT_CARDS = 20_000  # cards all the setups of a game may print: `cardgen build` draws them all
-
-
-# --------------------------------------------------------------------------- selection
-
-
-# --------------------------------------------------------------------------- reports
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --------------------------------------------------------------------------- the engine
@@ -452,10 +431,11 @@ def _run_step(game: Game, setup: Setup, step: Step, piles: _Piles, players: int,
 
 
 def _short(context: str, label: str, wanted: float, available: float, step: Step, card_name: str = "") -> Finding:
-    what = f"'{card_name}' cards" if card_name else "cards"
+    what = counted(wanted, f"'{card_name}' card" if card_name else "card")
     return Finding(ERROR, "not-enough-cards",
-                   f"{context}: '{label}' needs {figure(wanted)} {what} from the {step.source} pile "
-                   f"but only {figure(available)} are there", step.where,
+                   f"{context}: '{label}' needs {what} from the {step.source} pile "
+                   f"but {'only ' if available else ''}{format_count(available)} {'is' if format_count(available) == '1' else 'are'} "
+                   "there", step.where,
                    "add cards to the setup or narrow its player range")
 
 
@@ -597,4 +577,5 @@ def _unused_cards(game: Game) -> list[Finding]:
     if not unused or not game.setups:
         return []
     return [Finding(INFO, "card-not-in-setup",
-                    f"{len(unused)} card type(s) appear in no setup: {', '.join(unused)}")]
+                    f"{counted(len(unused), 'card type')} {'appears' if len(unused) == 1 else 'appear'} in no setup: "
+                    f"{', '.join(unused)}")]

@@ -11,7 +11,7 @@ from cardgen.check.engine import known_table
 from cardgen.check.results import GameReport, figure
 from cardgen.check.tables import component_rows, pile_rows
 from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game
-from cardgen.model.texts import players_label
+from cardgen.model.texts import counted, players_label
 
 
 def game_listing(name: str, game: Game | None) -> str:
@@ -41,8 +41,8 @@ def check_as_text(checked: Checked) -> str:
 
 def as_text(report: GameReport) -> str:
     game = report.game
-    lines = [f"{game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types, "
-             f"{len(game.setups)} setups", ""]
+    lines = [f"{game.title} {game.version}".rstrip() + f" — {counted(len(game.cards), 'card type')}, "
+             f"{counted(len(game.setups), 'setup')}", ""]
     for finding in report.findings:
         lines.append(f"  {finding}")
     if report.findings:
@@ -92,7 +92,8 @@ def balance_cells(balance: Balance | None) -> list[str]:
 def summary(findings: Sequence[Finding]) -> str:
     counts = {level: sum(1 for f in findings if f.level == level) for level in (ERROR, WARNING, INFO)}
     verdict = "FAILED" if counts[ERROR] else "ok"
-    return f"{verdict}: {counts[ERROR]} error(s), {counts[WARNING]} warning(s), {counts[INFO]} note(s)"
+    return (f"{verdict}: {counted(counts[ERROR], 'error')}, {counted(counts[WARNING], 'warning')}, "
+            f"{counted(counts[INFO], 'note')}")
 
 
 def _fmt(value: float) -> str:

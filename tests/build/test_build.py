@@ -81,7 +81,7 @@ def test_the_warning_about_cards_without_art_names_the_first_few(capfd, tmp_path
     assert code == 0, err
     warning = next(line for line in err.splitlines() if "have no art" in line)
     head, names = warning.split("drawn with placeholders: ")
-    assert head == "warning: exploding_cards: 14 card(s) have no art, "
+    assert head == "warning: exploding_cards: 14 cards have no art, "
     assert names.endswith(" and 6 more")
     assert names.count(", ") == PLACEHOLDERS_NAMED - 1
 

@@ -33,7 +33,7 @@ def test_nothing_changed_nothing_is_written_a_changed_output_is_built_again_clea
     code, err = build(capsys, game, "--out", out)
     assert code == 0
     assert written(err) == set()
-    assert f"0 file(s) in {out}/, 3 up to date" in err
+    assert f"3 files in {out}/ (3 up to date)" in err
     assert stamps(out) == before
 
     good = (out / "cards-starter.pdf").read_bytes()

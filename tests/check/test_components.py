@@ -49,7 +49,7 @@ def row(*values) -> str:
 def test_the_game_checks_clean(capsys):
     code, out = check(GAME, capsys)
     assert code == 0
-    assert "ok: 0 error(s), 0 warning(s)" in out
+    assert "ok: 0 errors, 0 warnings" in out
 
 
 def test_the_rulebook_gives_the_hand_by_player_count_the_components_and_the_win_target(documents):

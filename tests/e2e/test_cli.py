@@ -27,7 +27,7 @@ def test_check_defaults_to_exploding_puppy_and_passes_with_warnings():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Default (3–8 players): 89 cards" in run.stdout
     assert "warning" in run.stdout and "[total-cards]" in run.stdout
-    assert run.stdout.rstrip().splitlines()[-1].startswith("ok: 0 error(s)")
+    assert run.stdout.rstrip().splitlines()[-1].startswith("ok: 0 errors")
 
 
 def test_check_json_follows_the_contract():

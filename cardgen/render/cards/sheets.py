@@ -23,6 +23,7 @@ from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game, sheet_file_name
 from cardgen.model.sizes import MM
+from cardgen.model.texts import counted
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.write import atomic_write, output_dir
 
@@ -253,7 +254,8 @@ def placeholder_warning(game: Game, names: Iterable[str]) -> str:
     shown = ", ".join(names[:PLACEHOLDERS_NAMED])
     if len(names) > PLACEHOLDERS_NAMED:
         shown += f" and {len(names) - PLACEHOLDERS_NAMED} more"
-    return f"warning: {game.id}: {len(names)} card(s) have no art, drawn with placeholders: {shown}"
+    return (f"warning: {game.id}: {counted(len(names), 'card')} {'has' if len(names) == 1 else 'have'} no art, "
+            f"drawn with placeholders: {shown}")
 
 
 # --------------------------------------------------------------------------- fonts, symbols, art
