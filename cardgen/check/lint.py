@@ -37,6 +37,9 @@ CODES = (TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME, DEAL, SET_ASIDE, UNUSED_WAIVER)
 CARD_WORDS = {"card", "cards"}
 # small words a capitalised name may hold in lower case ("Jack of all Trades", "See the Future")
 JOINERS = {"of", "the", "from", "and", "all", "to", "a", "an", "in", "on", "or", "for", "with", "at", "by"}
+# words that say which card, never part of its name ("This card", "Each card", "Your cards")
+DETERMINERS = {"this", "that", "these", "those", "each", "every", "any", "another", "your", "their", "my", "his",
+               "her", "its", "our", "no", "one", "which", "what", "all", "some", "other"}
 NUMBER_WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 SINGLE_WORD_CUTOFF = 0.8  # a lone quoted word is a name only when it nearly spells one
@@ -47,7 +50,8 @@ _NUMBER_AFTER = re.compile(r"\s*\((\d+)\)")
 _BRACKETED = re.compile(r"\((\d+)\)")
 _LINE_OPENING = re.compile(r"\s*(?:[-*+]|\d+\.|#+[\s\d.]*)?\s*")  # indentation, list marker, heading
 _NUMBER = r"(\d+|" + "|".join(NUMBER_WORDS) + r")"
-_DEAL = re.compile(r"\bdeal(?:t)?\s+(?:each player\s+|everyone\s+)?(?:the\s+)?" + _NUMBER + r"\s+cards\b", re.I)
+_DEAL = re.compile(r"\bdeal(?:s|t)?\s+(?:each player\s+|every player\s+|everyone\s+)?(?:the\s+)?" + _NUMBER
+                   + r"\s+cards\b", re.I)
 _BELOW = re.compile(r"\bfor each player below\s+" + _NUMBER, re.I)
 _CARDS = re.compile(_NUMBER + r"\s+cards\b", re.I)
 _JOINT = re.compile(r"[ \t]*-?[ \t]*|[ \t]+")  # what may stand between the words of one name
@@ -145,7 +149,7 @@ class Reference:
 
 def _sentence_start(value: str, index: int) -> bool:
     line = value[value.rfind("\n", 0, index) + 1:index]
-    return bool(_LINE_OPENING.fullmatch(line)) or line.rstrip()[-1:] in tuple(".!?:»(")
+    return bool(_LINE_OPENING.fullmatch(line)) or line.rstrip()[-1:] in tuple(".!?:»(\"“„‘'")
 
 
 def _capitalised(word: str) -> bool:
@@ -252,7 +256,7 @@ def _unknown_card_phrases(text: str, names: Names, taken: Iterable[tuple[int, in
             first -= 1
         if _sentence_start(text, tokens[first].start()):
             first += 1  # capitalised only because it starts the sentence
-        while first < k and tokens[first].group() in JOINERS:
+        while first < k and (tokens[first].group() in JOINERS or tokens[first].group().casefold() in DETERMINERS):
             first += 1
         if first == k:
             continue
@@ -287,7 +291,7 @@ def check_text(game: Game, setups: Sequence[SetupReport]) -> list[Finding]:
         if text.card:
             raw += _own_numbers(text, refs)
         if not text.changes_rules:
-            raw += _figures(text, setups)
+            raw += _figures(game, text, setups)
     return _waive(game, raw)
 
 
@@ -341,11 +345,54 @@ def _in_scope(setups: Sequence[SetupReport], text: GameText) -> list[SetupReport
     return list(setups)
 
 
-def _figures(text: GameText, setups: Sequence[SetupReport]) -> list[Spotted]:
+def _figures(game: Game, text: GameText, setups: Sequence[SetupReport]) -> list[Spotted]:
     out = []
     for sentence in _SENTENCE.finditer(text.value):
-        out += _deal_figures(text, sentence, setups)
+        out += _step_figures(text, sentence, setups) if text.step else _deal_figures(text, sentence, setups)
         out += _set_aside_figures(text, sentence, setups)
+        out += _component_figures(game, text, sentence, setups)
+    return out
+
+
+def _step_figures(text: GameText, sentence: re.Match[str], setups: Sequence[SetupReport]) -> list[Spotted]:
+    """A step's text against what the step deals at every player count of every setup."""
+    out = []
+    for match in _DEAL.finditer(sentence.group()):
+        said = _figure(match.group(1))
+        differ = sorted({(report.setup.name, p.players, s.count) for report in setups for p in report.players
+                         for s in p.steps if s.step is text.step and s.count is not None and s.count != said})
+        if differ:
+            start, end = sentence.start() + match.start(), sentence.start() + match.end()
+            shown = "; ".join(f"{setup} at {players} players: {count}" for setup, players, count in differ[:3])
+            out.append(Spotted(text, start, end, Finding(
+                WARNING, DEAL, f"{text.label}: says '{match.group()}', but the step deals {shown}"
+                + (f" and {len(differ) - 3} more" if len(differ) > 3 else ""), text.place(start, end),
+                "make the text and the step's count agree, or leave the number out of the text: the checklist "
+                "prints each player count's own")))
+    return out
+
+
+def _component_figures(game: Game, text: GameText, sentence: re.Match[str],
+                       setups: Sequence[SetupReport]) -> list[Spotted]:
+    """'with 8 clue tokens', '7 tokens to win': a component's count in the text against the engine's."""
+    out = []
+    words = sentence.group()
+    for component in game.components:
+        nouns = "|".join(re.escape(n) for n in sorted({component.name, component.plural}, key=len, reverse=True))
+        for match in re.finditer(_NUMBER + r"\s+(?:" + nouns + r")\b", words, re.I):
+            said = _figure(match.group(1))
+            wins = "to win" in words[match.end():match.end() + 30].casefold()
+            counts = [p.components[component.id] for report in _in_scope(setups, text) for p in report.players
+                      if component.id in p.components]
+            values = [c.to_win for c in counts] if wins else [c.total for c in counts] + [c.each for c in counts]
+            known = {value for value in values if value is not None}
+            if known and said not in known:
+                start, end = sentence.start() + match.start(), sentence.start() + match.end()
+                what = "needs to win" if wins else "has"
+                out.append(Spotted(text, start, end, Finding(
+                    WARNING, DEAL, f"{text.label}: says '{match.group()}', but the game {what} "
+                    f"{' or '.join(map(str, sorted(known)))}", text.place(start, end),
+                    f"make the text and game.yaml's component '{component.id}' agree")))
     return out
 
 

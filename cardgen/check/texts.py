@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
 from cardgen.inputs.paths import display_path
-from cardgen.model.game import Card, Game, Passage, Setup, Where
+from cardgen.model.game import Card, Game, Passage, Setup, Step, Where
 
 # where a span (start, end) of a text is typed; None for texts of a game built without places
 Place = Callable[[int, int], Where | None]
@@ -28,6 +28,7 @@ class GameText:
     card: Card | None = None  # the card whose own text this is
     setup: Setup | None = None  # the setup it belongs to (None: every setup)
     changes_rules: bool = False  # a variation: its figures may differ from the setup on purpose
+    step: Step | None = None  # the setup step whose text this is
 
 
 def game_texts(game: Game) -> Iterator[GameText]:
@@ -77,6 +78,10 @@ def _in_source(game: Game, file: str, value: str, after: Where | None = None) ->
     return lambda start, end: at(start)
 
 
+def _at(where: Where | None) -> Place:
+    return lambda start, end: where
+
+
 def game_file(game: Game) -> str:
     return display_path(game.folder / "game.yaml", game.folder)
 
@@ -121,8 +126,9 @@ def _game_texts(game: Game) -> Iterator[GameText]:
         if variation.text:
             yield GameText(variation.text, f"variation '{variation.name}'",
                            in_passage(variation.text, variation.place, Where(file)), prose=True, changes_rules=True)
-    for step in game.steps:
-        named += [("a setup step", step.text)]
+    for number, step in enumerate(game.steps, 1):
+        if step.text:
+            yield GameText(step.text, f"setup step {number}", _at(step.where), prose=True, step=step)
     for check in game.checks:
         named += [(f"check '{check.id}' (message)", check.message)]
     named += [("the cheat sheet", text) for text in _strings(game.cheatsheet)]

@@ -1,0 +1,42 @@
+"""The three games written from the docs alone (a 108-card CSV game, a cooperative game with hands
+by player count and tokens, a deck-builder with a supply) build with complete documents: every
+card group and total on the checklists, every cheat-sheet section on the sheet and the pocket
+copies, read back from the PDFs."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import TEST_DATA, page_texts
+
+from cardgen.cli import main
+from cardgen.load import load_game
+
+GAMES = ("color_burst", "starlight", "market_day")
+
+
+def flat(path) -> str:
+    return re.sub(r"\s+", " ", " ".join(page_texts(path)))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_new_game_builds_with_complete_documents(name, tmp_path, capsys):
+    folder = TEST_DATA / name
+    assert main(["build", str(folder), "--out", str(tmp_path)]) == 0, capsys.readouterr().err
+    game = load_game(folder).game
+    checklists = flat(tmp_path / "checklists.pdf")
+    for color in game.colors:
+        assert color.name in checklists
+    for card in game.cards:
+        assert card.name in checklists, card.name
+    total = sum(line.count or 0 for line in game.setups[0].lines)
+    assert f"All cards gathered {total}" in checklists
+    sheet, pocket = flat(tmp_path / "cheatsheet.pdf"), flat(tmp_path / "cheatsheet-pocket.pdf")
+    for section in game.cheatsheet.sections:
+        assert section.title.upper() in sheet.upper()
+        for item in section.items:
+            assert item in sheet
+    for card in game.cards:
+        assert card.name in sheet and card.name in pocket, card.name
+    rulebook = flat(tmp_path / "rulebook.pdf")
+    assert all(card.name in rulebook for card in game.cards)
