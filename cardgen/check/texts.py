@@ -78,10 +78,6 @@ def _in_source(game: Game, file: str, value: str, after: Where | None = None) ->
     return lambda start, end: at(start)
 
 
-def _at(where: Where | None) -> Place:
-    return lambda start, end: where
-
-
 def game_file(game: Game) -> str:
     return display_path(game.folder / "game.yaml", game.folder)
 
@@ -128,7 +124,8 @@ def _game_texts(game: Game) -> Iterator[GameText]:
                            in_passage(variation.text, variation.place, Where(file)), prose=True, changes_rules=True)
     for number, step in enumerate(game.steps, 1):
         if step.text:
-            yield GameText(step.text, f"setup step {number}", _at(step.where), prose=True, step=step)
+            yield GameText(step.text, f"setup step {number}", _in_source(game, file, step.text, step.where),
+                           prose=True, step=step)
     for check in game.checks:
         named += [(f"check '{check.id}' (message)", check.message)]
     named += [("the cheat sheet", text) for text in _strings(game.cheatsheet)]

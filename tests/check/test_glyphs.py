@@ -46,7 +46,7 @@ TINY_MUTATIONS = [
      ["color 'blue' (meaning)", "none of the documents' fonts", "Lato-Regular.ttf", "tiny_game/fonts/"]),
     ("game.yaml", 'name: "NOW!"', f'name: "NOW{CJK}"', CJK, ["tag 'now' (name)", "Lato-Black.ttf"]),
     ("game.yaml", "title: Tiny Hazards", f"title: Tiny {CJK}", CJK, ["the game's title", "CabinSketch-Bold.ttf"]),
-    ("game.yaml", "text: Deal the hands.", f"text: Deal the {CJK} hands.", CJK, ["a setup step"]),
+    ("game.yaml", "text: Deal the hands.", f"text: Deal the {CJK} hands.", CJK, ["setup step 3"]),
     ("setups.yaml", "blurb: The only setup.", f"blurb: The only {CJK} setup.", CJK, ["setup 'Starter' (blurb)"]),
 ]
 RENAMED = {"Peek": f"Pe{CJK}k"}  # setups.yaml names the renamed cards

@@ -138,8 +138,8 @@ def test_setup_figures_in_the_text_are_held_against_the_procedure(game_copy):
         "2. Shuffle the deck, then deal 5 cards to each player.")
     assert "Basic deals 6" in deal.message
     aside = text_findings(folder, "text-set-aside")
-    # 2.3 and chapter 4 of rules.md, and Darkness's extra rule
-    assert {f.where.file.split("/")[-1] for f in aside} == {"rules.md", "setups.yaml"} and len(aside) == 3
+    # 2.3 and chapter 4 of rules.md, Darkness's extra rule, and the step's own text
+    assert {f.where.file.split("/")[-1] for f in aside} == {"rules.md", "setups.yaml", "game.yaml"} and len(aside) == 4
     assert all("30 at 4 players" in f.message or "40 at 3 players" in f.message for f in aside)
 
 
