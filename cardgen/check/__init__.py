@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from cardgen import load
-from cardgen.check import artfit, fit, glyphs, lint
+from cardgen.check import artfit, fit, glyphs, lint, visibility
 from cardgen.check.engine import play_out
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
@@ -31,6 +31,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings += fit.check_fit(game)
     findings += artfit.check_art(game)
     findings += input_file_findings(game)
+    findings += visibility.invisible_colors(game)
     return GameReport(game, reports, findings)
 
 

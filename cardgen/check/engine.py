@@ -107,12 +107,18 @@ def check_setup(game: Game, setup: Setup) -> SetupReport:
             ERROR, "too-many-to-print", f"{setup.name}: {sum(print_counts.values())} cards to print; "
             f"the limit is {MAX_PRINT_CARDS}", setup.where, "check the counts and 'copies' of this setup"))
     findings = waived(setup, findings)
-    return SetupReport(
+    report = SetupReport(
         setup=setup, total=total,
         by_color=_by_color(game, table), by_kind=_by_kind(game, table),
         print_counts=print_counts,
         unknown_counts=unknown, players=player_reports, findings=findings,
     )
+    found = {f.code for f in report.all_findings()}
+    report.findings += [Finding(WARNING, "unused-waiver", f"{setup.name}: the waiver of '{w.check}' waives nothing: "
+                                "no player count of the setup has that finding", w.where,
+                                "remove the waiver (the setup meets the check now)") for w in setup.waivers
+                        if w.check not in found]
+    return report
 
 
 def known_table(setup: Setup) -> Counter[str]:

@@ -159,7 +159,9 @@ def problem(path: Path) -> BuildError | None:
     from fontTools.pens.t2CharStringPen import T2CharStringPen
 
     try:
-        _draw_symbol(path, T2CharStringPen(UNITS_PER_EM, None))
+        if _draw_symbol(path, T2CharStringPen(UNITS_PER_EM, None)) is None:
+            return BuildError(f"symbol {path.name} draws nothing: it has no filled or stroked shape",
+                              symbol_where(path), "draw the symbol with visible shapes (a fill or a stroke)")
         drawing(path)
     except BuildError as exc:
         return exc

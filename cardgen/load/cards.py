@@ -21,18 +21,24 @@ from cardgen.model.game import (
     card_file_name,
     slugify,
 )
+from cardgen.model.texts import counted
 
-_PATTERN_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)(?::(0?[0-9]{0,2}d))?\}")
+_PATTERN_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)(?::(0?[0-9]{0,2}d)|\|([A-Za-z][A-Za-z -]{0,30}))?\}")
 
 
 def fill_pattern(pattern: str, values: dict[str, Any]) -> str:
-    """Fill {name} / {name:02d} fields. Only plain names: no attribute access, no indexing."""
+    """Fill {name} / {name:02d} fields, and {name|point}: the number with its noun, singular for one
+    ('1 point', '2 points'). Only plain names: no attribute access, no indexing."""
 
     def replace(match: re.Match) -> str:
-        name, spec = match.group(1), match.group(2)
+        name, spec, noun = match.group(1), match.group(2), match.group(3)
         if name not in values:
             raise ValueError(f"unknown field '{{{name}}}' in pattern '{pattern}'")
         value = values[name]
+        if noun:
+            if not isinstance(value, int):
+                raise ValueError(f"'{{{name}|{noun}}}' needs a number")
+            return counted(value, noun)
         if spec:
             if not isinstance(value, int):
                 raise ValueError(f"'{{{name}:{spec}}}' needs a number")

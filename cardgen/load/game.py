@@ -105,6 +105,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             backs=backs,
             exports=tuple(top.read("exports", ())),
             piles=piles,
+            number_name=top.read("number_name", "") or "Number",
         )
 
     # -- game.yaml parts

@@ -102,7 +102,7 @@ class Reader:
             if problem == LIBYAML_TOO_DEEP:  # libyaml's own limit (PyYAML 6.0.4 on) may stop it before load's
                 problem = TOO_DEEP
             self.findings.append(Finding(ERROR, "yaml-syntax", f"YAML syntax: {problem}", where,
-                                         "check indentation, colons and quotes on this line"))
+                                         self._syntax_hint(text, mark.line if mark else None)))
             return None
         except (yaml.YAMLError, RecursionError) as exc:
             self.error(None, "yaml-syntax", f"YAML syntax: {exc}".splitlines()[0])
@@ -285,9 +285,34 @@ class Reader:
             return None
         value = self.text(node, what)
         if not HEX_PATTERN.match(value):
-            self.error(node, "bad-color", f"{what} '{value}' is not a color", "write it as #rrggbb")
+            comment = self._comment_after(node)
+            if not value and comment:
+                self.error(node, "bad-color", f"{what} is empty: YAML read '{comment}' as a comment",
+                           f"put the color in quotes: \"{comment}\"")
+            else:
+                self.error(node, "bad-color", f"{what} '{value}' is not a color", "write it as #rrggbb")
             return None
         return value.lower()
+
+    @staticmethod
+    def _syntax_hint(text: str, line: int | None) -> str:
+        """What to check where YAML stopped: an unquoted '#rrggbb' (a comment to YAML) on that line
+        or the one before, else the usual suspects."""
+        lines = text.splitlines()
+        for number in ([line - 1, line] if line is not None else []):
+            found = re.search(r":\s*(#[0-9A-Fa-f]{3,8})\b", lines[number]) if 0 <= number < len(lines) else None
+            if found:
+                return f"'{found.group(1)}' starts a comment in YAML: put it in quotes, \"{found.group(1)}\""
+        return "check indentation, colons and quotes on this line"
+
+    def _comment_after(self, node) -> str:
+        """The '#...' word right after an empty value on its line ('hex: #c62828' unquoted)."""
+        if self.source is None or not hasattr(node, "start_mark"):
+            return ""
+        line_end = self.source.find("\n", node.start_mark.index)
+        rest = self.source[node.start_mark.index:line_end if line_end >= 0 else None].lstrip()
+        match = re.match(r"#[0-9A-Fa-f]{3,8}\b", rest)
+        return match.group() if match else ""
 
     def text_list(self, node, what: str) -> tuple[str, ...]:
         if isinstance(node, yaml.ScalarNode) and not is_null(node):

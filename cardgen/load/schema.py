@@ -382,6 +382,7 @@ GAME = Fields("game.yaml", {
     "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),
     "card_size": Field(AnyOf((Text(choices=tuple(CARD_SIZES_MM)), CARD_SIZE)), doc="a size name or {width_mm, height_mm}"),
     "default_setup": Field(Text(), doc="the setup `cardgen cards` prints when none is named"),
+    "number_name": Field(Text(), doc="what the game calls a card's associated number, e.g. Cost (default: Number)"),
     "colors": Field(ListOf(COLOR), True), "tags": Field(ListOf(TAG)), "kinds": Field(ListOf(KIND)),
     "kind_styles": Field(Table(Identifier(), KIND_STYLE)), "attributes": Field(ListOf(ATTRIBUTE)),
     "setup": Field(SETUP_PROCEDURE, doc="the setup procedure the engine plays out"),

@@ -35,6 +35,27 @@ class ExpressionError(ValueError):
     pass
 
 
+# what a count may not hold, in the data's words (Python's own names mean nothing to a designer)
+_REFUSED: dict[type[ast.AST], str] = {
+    ast.Div: "'/' (division) is not allowed in counts: counts are whole numbers; use '//' to divide and round down",
+    ast.Pow: "'**' (a power) is not allowed in counts: write the product out, e.g. players * players",
+    ast.BitAnd: "'&' is not allowed in counts: use 'and'", ast.BitOr: "'|' is not allowed in counts: use 'or'",
+    ast.BitXor: "'^'",
+    ast.LShift: "'<<'", ast.RShift: "'>>'", ast.MatMult: "'@'", ast.Invert: "'~'", ast.Not: "'not'",
+    ast.Attribute: "a '.' (an attribute)", ast.Subscript: "'[...]' (an index)",
+    ast.List: "a list '[...]'", ast.Tuple: "a list of values (a comma)", ast.Dict: "a mapping '{...}'",
+    ast.Set: "a set '{...}'", ast.Lambda: "'lambda'", ast.JoinedStr: "a text", ast.Starred: "'*'",
+    ast.In: "'in'", ast.NotIn: "'not in'", ast.Is: "'is'", ast.IsNot: "'is not'",
+    ast.NamedExpr: "':='", ast.ListComp: "a list comprehension", ast.GeneratorExp: "a generator",
+}
+
+
+def _refused(node: ast.AST) -> str:
+    """Why a part of an expression cannot be in a count, in the data's words."""
+    what = _REFUSED.get(type(node)) or (f"'{ast.unparse(node)}'" if isinstance(node, ast.expr) else "this operator")
+    return what if " is not allowed " in what else f"{what} is not allowed in counts"
+
+
 def parse(text: str) -> ast.Expression:
     """Parse and validate an expression; raises ExpressionError with a readable reason."""
     if len(text) > MAX_LENGTH:
@@ -55,7 +76,7 @@ def _validate_node(node: ast.AST) -> None:
         *_BINARY, *_COMPARE,
     )
     if not isinstance(node, allowed):
-        raise ExpressionError(f"'{type(node).__name__}' is not allowed in counts")
+        raise ExpressionError(_refused(node))
     if isinstance(node, ast.Constant) and (type(node.value) is not int or abs(node.value) > 10**6):
         raise ExpressionError(f"only whole numbers up to 1000000 are allowed, not {node.value!r}")
     if isinstance(node, ast.Name) and node.id not in VARIABLES and node.id not in FUNCTIONS:
@@ -135,7 +156,7 @@ def _eval(node: ast.AST, env: Mapping[str, int]) -> int:
     if isinstance(node, ast.BoolOp):
         values = [_eval(v, env) for v in node.values]
         return all(values) if isinstance(node.op, ast.And) else any(values)
-    raise ExpressionError(f"cannot evaluate {type(node).__name__}")
+    raise ExpressionError(_refused(node))
 
 
 def describe(spec: CountSpec) -> str:

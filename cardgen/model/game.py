@@ -407,6 +407,7 @@ class Game:
     backs: tuple[Back, ...] = ()
     exports: tuple[str, ...] = ()  # export targets `cardgen build` makes too
     piles: tuple[Pile, ...] = (default_pile(START_PILE), default_pile(HANDS))  # every pile the steps use
+    number_name: str = "Number"  # what the game calls a card's associated number ("Cost")
 
     def pile(self, pile_id: str) -> Pile:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)

@@ -5,8 +5,8 @@ as often as the setup needs it, clipped to its cell: so a 90-card deck costs abo
 its 30 distinct cards, and the faces are identical wherever they appear. Positions come from
 `layout` (pure geometry), the card design from the game's Layout (checked by load).
 """
+from cardgen.layout.colors import back_design, name_color
 from cardgen.render.cards.calibration import write_calibration
-from cardgen.render.cards.colors import back_design, name_color
 from cardgen.render.cards.painter import CardPainter, form_name
 from cardgen.render.cards.sheets import (
     PLACEHOLDERS_NAMED,

@@ -13,12 +13,12 @@ from cardgen.errors import BuildError
 from cardgen.inputs import images, symbols
 from cardgen.inputs.paths import game_roots
 from cardgen.layout import sheet as layout
+from cardgen.layout.colors import back_design, ink_of, luminance, mix, name_color, symbol_ink
 from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import INLINE_SYMBOL, CardText, ink_extent
 from cardgen.model import markup
 from cardgen.model.game import Card, Color, Game
 from cardgen.model.layout import BackDesign, NumberBadge, SymbolBadge
-from cardgen.render.cards.colors import back_design, ink_of, luminance, mix, name_color
 
 
 def _recolored(drawing, color):
@@ -189,7 +189,7 @@ class CardPainter:
     def _draw_symbol_badge(self, color: Color, symbol: str) -> None:
         spec = self.design.symbol
         x, y = self._draw_badge(spec, color)
-        self._draw_symbol(symbol, ink_of(color.hex), x, y, self.scale.length(spec.size))
+        self._draw_symbol(symbol, symbol_ink(color), x, y, self.scale.length(spec.size))
 
     def _draw_star(self) -> None:
         s, spec = self.scale, self.design.star
@@ -259,9 +259,10 @@ class CardPainter:
         c.clipPath(path, stroke=0, fill=0)
         draw(box)
         c.restoreState()
-        c.setStrokeColor(HexColor(ink_of(color.hex)))
-        c.setLineWidth(s.points(spec.border))
-        c.roundRect(box.x, box.y, box.w, box.h, radius, stroke=1, fill=0)
+        if spec.border > 0:  # a line width of 0 is PDF's thinnest line, not none
+            c.setStrokeColor(HexColor(ink_of(color.hex)))
+            c.setLineWidth(s.points(spec.border))
+            c.roundRect(box.x, box.y, box.w, box.h, radius, stroke=1, fill=0)
 
     def _art(self, card: Card) -> bytes:
         """The bytes of the card's art as checked (load checked the file; were it changed since,
@@ -315,7 +316,7 @@ class CardPainter:
         c.setFillColor(HexColor(spec.fill))
         c.setStrokeColor(HexColor(color.hex if luminance(color.hex) < 0.6 else ink_of(color.hex)))
         c.setLineWidth(s.points(spec.border))
-        c.roundRect(box.x, box.y, box.w, box.h, s.length(spec.radius), stroke=1, fill=1)
+        c.roundRect(box.x, box.y, box.w, box.h, s.length(spec.radius), stroke=1 if spec.border > 0 else 0, fill=1)
 
     # -- text fitting
 

@@ -267,6 +267,7 @@ def rulebook_context(game: Game, report: GameReport) -> dict[str, Any]:
         "players_label": players_label,
         "number": format_number,
         "player_columns": PLAYER_COLUMNS,
+        "shows_number": _shows_number,
         "hand_label": lambda setup, played: hand_label(game, setup, played),
         "starting_hands": lambda setup_report: starting_hands(game, setup_report),
         "component_rows": component_rows,
@@ -278,6 +279,11 @@ def rulebook_context(game: Game, report: GameReport) -> dict[str, Any]:
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
         "title_hex": game.title_hex,
     }
+
+
+def _shows_number(card: Card) -> bool:
+    """Whether a card's heading adds its number: not when its name ends with it ('Red 1')."""
+    return card.number is not None and not re.search(rf"(?<!\d){card.number}$", card.name)
 
 
 def _card_explanation(game: Game, card: Card) -> Markup:

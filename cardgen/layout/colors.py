@@ -1,7 +1,10 @@
-"""render/cards/colors: the inks a card is drawn with, derived from the game's palette: text that\nreads on its band (WCAG contrast), the name's color, the default back's design."""
+"""layout/colors: the inks a card is drawn with, derived from the game's palette: text that
+reads on its band (WCAG contrast), symbols that show on their badge, the name's color, the
+default back's design. Below check, which warns of a symbol its ink would hide."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from cardgen.model.game import AUTO, Back, Card, Color, Game
 from cardgen.model.layout import BackDesign
@@ -35,6 +38,13 @@ def ink_of(hex_color: str) -> str:
 
 
 MIN_CONTRAST = 4.5  # WCAG AA for text: card names against their band
+SEEN_CONTRAST = 1.5  # below it a shape on a background is all but invisible
+PAPER = "#ffffff"
+
+
+def symbol_ink(color: Color) -> str:
+    """The ink of a color's symbol in its badge (and of the ring around the badge)."""
+    return ink_of(color.hex)
 
 
 DARK_TEXT = "#1b1b1f"
@@ -45,20 +55,20 @@ def text_on(color: Color) -> str:
     4.5:1), else the dark text; made readable either way."""
     if color.text_hex:
         return readable(color.text_hex, color.hex)
-    return "#ffffff" if _contrast("#ffffff", color.hex) >= MIN_CONTRAST else readable(DARK_TEXT, color.hex)
+    return "#ffffff" if contrast("#ffffff", color.hex) >= MIN_CONTRAST else readable(DARK_TEXT, color.hex)
 
 
 def readable(text_hex: str, background_hex: str) -> str:
     """The text color, darkened or lightened (whichever reaches it first, keeping the hue as
     long as possible) until it has MIN_CONTRAST against the background."""
-    if _contrast(text_hex, background_hex) >= MIN_CONTRAST:
+    if contrast(text_hex, background_hex) >= MIN_CONTRAST:
         return text_hex
     for step in range(1, 21):
         for target in ("#000000", "#ffffff"):
             candidate = mix(text_hex, target, step / 20)
-            if _contrast(candidate, background_hex) >= MIN_CONTRAST:
+            if contrast(candidate, background_hex) >= MIN_CONTRAST:
                 return candidate
-    return "#000000" if _contrast("#000000", background_hex) >= _contrast("#ffffff", background_hex) else "#ffffff"
+    return "#000000" if contrast("#000000", background_hex) >= contrast("#ffffff", background_hex) else "#ffffff"
 
 
 def name_color(game: Game, card: Card) -> str:
@@ -92,11 +102,11 @@ def back_design(game: Game, back: Back | None) -> BackDesign:
         title_color=first_set(spec.title_color, lambda: readable(away, medallion)))
 
 
-def first_set(value: str, derived) -> str:
+def first_set(value: str, derived: Callable[[], str]) -> str:
     return derived() if value == AUTO else value
 
 
-def _contrast(a: str, b: str) -> float:
+def contrast(a: str, b: str) -> float:
     """WCAG contrast ratio of two colors (1 to 21)."""
     light, dark = sorted((luminance(a), luminance(b)), reverse=True)
     return (light + 0.05) / (dark + 0.05)
