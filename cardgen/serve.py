@@ -63,6 +63,7 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
                          hint="choose another --port (0 picks a free one)") from None
     server.daemon_threads = True
     previous = signal.signal(signal.SIGTERM, _interrupt)
+    previous_interrupt = signal.getsignal(signal.SIGINT)
     threads = [threading.Thread(target=preview.build_loop, name="cardgen-build", daemon=True),
                threading.Thread(target=preview.documents_loop, name="cardgen-documents", daemon=True),
                threading.Thread(target=preview.watch_loop, name="cardgen-watch", daemon=True)]
@@ -74,6 +75,9 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
     except KeyboardInterrupt:
         announce("stopping (a document being built is finished first)")
     finally:
+        # a second Ctrl-C or SIGTERM must not cut the cleanup short (and leave the temporary folder)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         preview.stop()
         server.server_close()
         for thread in threads:
@@ -81,6 +85,7 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
         shutil.rmtree(workdir, ignore_errors=True)
         tempfile.tempdir = saved_tempdir
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_interrupt)
 
 
 class _Server(ThreadingHTTPServer):

@@ -161,7 +161,10 @@ class _Worker:
 def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits: Limits, parent: int) -> None:
     _die_with_parent(parent)
     tempfile.tempdir = str(stage / SCRATCH)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
+    # Ctrl-C and a SIGTERM to the process group reach the workers too: the parent decides (a worker
+    # must not run a handler it inherited from it, e.g. serve's, which raises KeyboardInterrupt)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
     signal.signal(signal.SIGXCPU, _out_of_time)
     _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
