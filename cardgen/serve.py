@@ -138,12 +138,18 @@ class Preview:
         """A rebuild whenever an input file changes, appears or goes (the game folder too: it may
         be deleted and made again). Polled, with the build's own list of input files: links out
         of the game folder, templates/ and art/ are never followed."""
-        last = _stat_snapshot(self.folder)
-        while not self.stopping.wait(WATCH_SECONDS):
-            now = _stat_snapshot(self.folder)
-            if now != last:
+        last: tuple[tuple[str, int, int], ...] | None = None
+        while True:
+            try:
+                now = _stat_snapshot(self.folder)
+                if last is not None and now != last:
+                    self.dirty.set()
                 last = now
-                self.dirty.set()
+            except Exception as exc:  # noqa: BLE001 - the page must say the preview stopped following
+                self._show(errors=[{"where": None, "level": "error", "code": "",
+                                    "message": f"cannot watch the game folder: {exc}"}], status="error")
+            if self.stopping.wait(WATCH_SECONDS):
+                return
 
     def build_loop(self) -> None:
         """Cards and report, on every change."""
