@@ -2,6 +2,8 @@
 engine's report of a game and the text of a PDF's pages."""
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 from pathlib import Path
@@ -131,6 +133,25 @@ def check(folder, capsys) -> tuple[int, str]:
     out = capsys.readouterr()
     assert "Traceback" not in out.out + out.err
     return code, out.out
+
+
+def cardgen(*args, cwd=None) -> tuple[int, str, str]:
+    """A cardgen command run in this process (in `cwd` if given): exit code, stdout, stderr; never a
+    traceback."""
+    out, err = io.StringIO(), io.StringIO()
+    previous = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main([str(arg) for arg in args])
+            except SystemExit as exc:  # argparse's usage errors
+                code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        os.chdir(previous)
+    assert "Traceback" not in out.getvalue() + err.getvalue(), err.getvalue()
+    return code, out.getvalue(), err.getvalue()
 
 
 def edit(path, old: str, new: str) -> None:

@@ -58,11 +58,13 @@ from cardgen.build.publish import (
     read_manifest,
     recover,
 )
-from cardgen.build.workers import LIMITS, Event, Limits, render_all
+from cardgen.build.workers import LIMITS, Event, Limits, bounded, render_all
 from cardgen.check import Checked
 from cardgen.check.results import GameReport
-from cardgen.model.game import Game
+from cardgen.errors import BuildError
+from cardgen.model.game import ERROR, Finding, Game
 from cardgen.render import cards
+from cardgen.render.documents.html import own_templates
 from cardgen.render.documents.templates_check import template_findings
 from cardgen.render.write import output_dir, output_folder
 
@@ -80,8 +82,13 @@ def check_folder(game_name: str | os.PathLike[str]) -> Checked:
     """`cardgen check`, and the check before every build: load and check the game, and render the
     game's own templates against the report (their errors are findings too)."""
     checked = check.check_folder(game_name)
-    if checked.report is not None:
-        checked.report.findings += template_findings(checked.report.game, checked.report)
+    report = checked.report
+    if report is not None and own_templates(report.game):
+        try:
+            report.findings += bounded(lambda: template_findings(report.game, report),
+                                       "rendering the game's own templates")
+        except BuildError as exc:
+            report.findings.append(Finding(ERROR, "template-error", exc.message, None, exc.hint))
     return checked
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
+from typing import TypeVar, cast
 
 from cardgen.build.plan import Output, OutputKind
 from cardgen.build.publish import FULL_DISK, output_error
@@ -39,6 +40,7 @@ class Limits:
 
 
 LIMITS = Limits()
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,48 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
         if own is not None:
             shutil.rmtree(own, ignore_errors=True)
     return done
+
+
+def bounded(task: Callable[[], T], what: str, limits: Limits = LIMITS) -> T:
+    """task() in a forked process under the CPU-time, memory and wall-clock ceilings (work that
+    untrusted data drives, outside a build: `check` rendering a game's own templates); its result,
+    or a BuildError naming `what` and the ceiling it passed."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_bounded_main, args=(send, task, limits, os.getpid()), daemon=True)
+    process.start()
+    send.close()
+    try:
+        answer = receive.recv() if receive.poll(limits.wall_seconds) else ("time", f"took longer than "
+                                                                                  f"{limits.wall_seconds:g} s")
+    except EOFError:  # it died: the memory ceiling (or a signal)
+        answer = ("died", f"needed more than {limits.memory_bytes >> 20} MB of memory")
+    finally:
+        receive.close()
+        if process.is_alive():
+            process.kill()
+        process.join()
+    kind, value = answer
+    if kind != "ok":
+        raise BuildError(f"{what} {value}", hint="make it do less work")
+    return cast(T, value)
+
+
+def _bounded_main(connection, task: Callable[[], object], limits: Limits, parent: int) -> None:
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGXCPU, _out_of_time)
+    _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
+    _lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
+    try:
+        answer: tuple[str, object] = ("ok", task())
+    except _OutOfTime:
+        answer = ("time", f"used more than {limits.cpu_seconds} s of CPU time")
+    except MemoryError:
+        answer = ("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory")
+    connection.send(answer)
+    connection.close()
 
 
 def _out_of_memory(output: Output, limits: Limits) -> str:

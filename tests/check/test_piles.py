@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import TEST_DATA, checked, page_texts, report_for
+from conftest import TEST_DATA, checked, edit, page_texts, report_for
 
 from cardgen.render import documents
 
@@ -65,19 +65,13 @@ def test_the_documents_describe_the_starting_decks_and_supply_truthfully(market,
     assert "Left in the box 18 cards" in checklist
 
 
-def write(folder, name, old, new):
-    path = folder / name
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new))
-
 
 def test_a_draw_pile_that_is_empty_is_an_error_naming_the_pile_and_waivable_by_its_code(game_copy):
     folder = game_copy(MARKET_DAY)
-    write(folder, "game.yaml", "  - {id: deck, name: Left in the box, role: box}\n", "")
+    edit(folder / "game.yaml", "  - {id: deck, name: Left in the box, role: box}\n", "")
     (finding, *_) = [f for f in report_for(folder).every_finding() if f.code == "empty-draw-pile"]
     assert finding.level == "error" and "Draw pile is empty after setup" in finding.message
-    write(folder, "setups.yaml", "    hand: {deal: 5}\n",
+    edit(folder / "setups.yaml", "    hand: {deal: 5}\n",
           "    hand: {deal: 5}\n    waive:\n      - {check: empty-draw-pile, reason: The box is not drawn from.}\n")
     waived = [f for f in report_for(folder).every_finding() if f.code == "empty-draw-pile"]
     assert waived and all(f.level == "info" and "The box is not drawn from." in f.message for f in waived)
@@ -85,7 +79,7 @@ def test_a_draw_pile_that_is_empty_is_an_error_naming_the_pile_and_waivable_by_i
 
 def test_each_players_draw_pile_is_checked_by_its_name(game_copy):
     folder = game_copy(MARKET_DAY)
-    write(folder, "game.yaml", "count: hand}", "count: 10}")
+    edit(folder / "game.yaml", "count: hand}", "count: 10}")
     findings = [f for f in report_for(folder).every_finding() if f.code == "empty-draw-pile"]
     assert findings and all("Deck (each player) is empty" in f.message for f in findings)
 

@@ -4,7 +4,7 @@ sentence for a sentence, not for a card name."""
 from __future__ import annotations
 
 import pytest
-from conftest import TEST_DATA, report_for
+from conftest import TEST_DATA, edit, report_for
 
 STARLIGHT = TEST_DATA / "starlight"
 
@@ -13,11 +13,6 @@ def text_findings(folder) -> list:
     return [f for f in report_for(folder).every_finding() if f.code.startswith("text-")]
 
 
-def edit(folder, name, old, new):
-    path = folder / name
-    assert old in path.read_text()
-    path.write_text(path.read_text().replace(old, new))
-
 
 def test_the_cooperative_game_states_its_figures_truthfully():
     assert text_findings(STARLIGHT) == []
@@ -25,7 +20,7 @@ def test_the_cooperative_game_states_its_figures_truthfully():
 
 def test_a_step_text_contradicting_its_count_at_some_player_count_is_found(game_copy):
     folder = game_copy(STARLIGHT)
-    edit(folder, "game.yaml", "text: Deal each player their hand, held", "text: Deal 5 cards to each player, held")
+    edit(folder / "game.yaml", "text: Deal each player their hand, held", "text: Deal 5 cards to each player, held")
     (finding,) = text_findings(folder)
     assert finding.message.startswith("setup step 2: says 'Deal 5 cards', but the step deals Display at 4 players: 4")
     assert finding.where.file.endswith("game.yaml") and finding.where.line > 0
@@ -38,12 +33,12 @@ def test_a_step_text_contradicting_its_count_at_some_player_count_is_found(game_
 ], ids=["deal", "component-count", "win-target"])
 def test_rules_md_figures_are_read_against_the_engine(game_copy, old, new, words):
     folder = game_copy(STARLIGHT)
-    edit(folder, "rules.md", old, new)
+    edit(folder / "rules.md", old, new)
     (finding,) = text_findings(folder)
     assert finding.where.file.endswith("rules.md") and all(word in finding.message for word in words), finding
 
 
 def test_a_quoted_sentence_is_not_a_card_name(game_copy):
     folder = game_copy(STARLIGHT)
-    edit(folder, "rules.md", "Build five fireworks", 'Say "This card is a 5" to give a clue. Build five fireworks')
+    edit(folder / "rules.md", "Build five fireworks", 'Say "This card is a 5" to give a clue. Build five fireworks')
     assert text_findings(folder) == []

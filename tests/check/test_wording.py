@@ -6,19 +6,13 @@ import re
 
 import pdfplumber
 import pytest
-from conftest import CARD_DATA, TEST_DATA, TINY_GAME, checked, page_texts, report_for, sheet_for
+from conftest import CARD_DATA, TEST_DATA, TINY_GAME, checked, edit, page_texts, report_for, sheet_for
 
 from cardgen.load import load_game
 from cardgen.model import expressions
 from cardgen.model.texts import counted, plural
 from cardgen.render import documents
 from cardgen.render.cards import render_sheets
-
-
-def edit(folder, name, old, new):
-    path = folder / name
-    assert old in path.read_text(), old
-    path.write_text(path.read_text().replace(old, new, 1))
 
 
 def findings(folder, code):
@@ -49,7 +43,7 @@ def test_an_unquoted_hex_color_is_said_to_be_read_as_a_comment(game_copy):
     game = game_copy(TINY_GAME)
     text = (game / "game.yaml").read_text()
     color = re.search(r'- \{id: red, name: Red, meaning: Hazards, hex: "(#[0-9a-fA-F]+)", symbol: bomb\}', text)
-    edit(game, "game.yaml", color.group(), f"- id: red\n    name: Red\n    meaning: Hazards\n"
+    edit(game / "game.yaml", color.group(), f"- id: red\n    name: Red\n    meaning: Hazards\n"
                                            f"    hex: {color.group(1)}\n    symbol: bomb")
     (finding,) = findings(game, "bad-color")
     assert f"YAML read '{color.group(1)}' as a comment" in finding.message and "quotes" in finding.hint
@@ -59,7 +53,7 @@ def test_a_near_white_color_is_a_warning(game_copy):
     game = game_copy(TINY_GAME)
     text = (game / "game.yaml").read_text()
     hex_red = re.search(r'id: red, name: Red, meaning: Hazards, hex: "(#[0-9a-fA-F]+)"', text).group(1)
-    edit(game, "game.yaml", hex_red, "#fafafa")
+    edit(game / "game.yaml", hex_red, "#fafafa")
     (finding,) = findings(game, "invisible-color")
     assert "'red' (#fafafa) is all but white" in finding.message and finding.where.line > 0
 
@@ -74,7 +68,7 @@ def test_a_symbol_that_draws_nothing_is_an_error(game_copy):
 
 def test_a_waiver_that_waives_nothing_is_a_warning(game_copy):
     game = game_copy(TINY_GAME)
-    edit(game, "setups.yaml", "  - name: Starter\n", "  - name: Starter\n    waive:\n"
+    edit(game / "setups.yaml", "  - name: Starter\n", "  - name: Starter\n    waive:\n"
                                                    "      - {check: empty-draw-pile, reason: Not needed.}\n")
     (finding,) = findings(game, "unused-waiver")
     assert "the waiver of 'empty-draw-pile' waives nothing" in finding.message
@@ -97,7 +91,7 @@ def test_a_border_of_zero_draws_no_line(game_copy, tmp_path):
 
 def test_the_documents_use_the_games_names_and_no_number_twice(game_copy, tmp_path):
     game = game_copy(CARD_DATA / "exploding_puppy")
-    edit(game, "game.yaml", "title: ", "number_name: Cost\ntitle: ")
+    edit(game / "game.yaml", "title: ", "number_name: Cost\ntitle: ")
     loaded, report = checked(game)
     rulebook = " ".join(page_texts(documents.write_rulebook(loaded, report, tmp_path)))
     assert "Cost of the card" in rulebook and "Number of the card" not in rulebook

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import TEST_DATA, page_texts
+from conftest import TEST_DATA, checked, page_texts
 
-from cardgen.cli import main
-from cardgen.load import load_game
+from cardgen.render import documents
+from cardgen.render.documents.cheatsheet import write_cheatsheet
 
 GAMES = ("color_burst", "starlight", "market_day")
 
@@ -20,10 +20,12 @@ def flat(path) -> str:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_a_new_game_builds_with_complete_documents(name, tmp_path, capsys):
-    folder = TEST_DATA / name
-    assert main(["build", str(folder), "--out", str(tmp_path)]) == 0, capsys.readouterr().err
-    game = load_game(folder).game
+def test_a_new_game_builds_with_complete_documents(name, tmp_path):
+    game, report = checked(TEST_DATA / name)
+    assert not report.has_errors
+    documents.write_checklists(game, report, tmp_path)
+    documents.write_rulebook(game, report, tmp_path)
+    write_cheatsheet(game, report, tmp_path)
     checklists = flat(tmp_path / "checklists.pdf")
     for color in game.colors:
         assert color.name in checklists
@@ -36,7 +38,10 @@ def test_a_new_game_builds_with_complete_documents(name, tmp_path, capsys):
         assert section.title.upper() in sheet.upper()
         for item in section.items:
             assert item in sheet
+    copies = pocket.count(game.title)  # each pocket copy holds every card
+    assert copies >= 1
     for card in game.cards:
-        assert card.name in sheet and card.name in pocket, card.name
+        assert card.name in sheet and pocket.count(card.name) >= copies, card.name
+    assert pocket.upper().count(game.cheatsheet.sections[0].title.upper()) == copies
     rulebook = flat(tmp_path / "rulebook.pdf")
     assert all(card.name in rulebook for card in game.cards)

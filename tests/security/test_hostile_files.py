@@ -6,24 +6,15 @@ from __future__ import annotations
 
 import csv
 import io
-import subprocess
-import sys
 
 import pytest
-from conftest import CARD_DATA, ROOT, TEST_DATA, TINY_GAME
+from conftest import CARD_DATA, TEST_DATA, TINY_GAME, cardgen
 
 from cardgen.load import load_game
 
 COLOR_BURST = TEST_DATA / "color_burst"
 HOSTILE = {"Null": '=HYPERLINK("http://example.com","x")', "No": "@SUM(1+1)", "~": "+cmd|' /C calc'!A0",
            "012": "-1 to everyone", "On": "\tTabbed"}
-
-
-def cardgen(*args) -> tuple[int, str, str]:
-    done = subprocess.run([sys.executable, "-m", "cardgen", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
-    assert "Traceback" not in done.stdout + done.stderr, done.stderr
-    return done.returncode, done.stdout, done.stderr
 
 
 @pytest.fixture

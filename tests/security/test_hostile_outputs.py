@@ -4,17 +4,14 @@ and the output folder inside the game folder."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-from conftest import ROOT, TINY_GAME
+from conftest import TINY_GAME
+from conftest import cardgen as run
 
 
-def cardgen(*args, cwd=ROOT) -> tuple[int, str]:
-    done = subprocess.run([sys.executable, "-m", "cardgen", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    assert "Traceback" not in done.stdout + done.stderr, done.stderr
-    return done.returncode, done.stdout + done.stderr
+def cardgen(*args, cwd=None) -> tuple[int, str]:
+    code, out, err = run(*args, cwd=cwd)
+    return code, out + err
 
 
 def test_links_named_like_staging_folders_are_removed_never_followed(game_copy, tmp_path):

@@ -120,15 +120,19 @@ def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Calla
 
 def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
     """A page of pocket copies, each as many cards tall as its text needs (a strip folded between
-    its panels): the shortest that shows all of it, tried on one copy."""
+    its panels): the shortest that shows all of it (a longer strip tried on one copy first)."""
     most = pocket_layout(game, paper)["rows"]
-    for panels in range(1, most + 1):
-        one = dict(context, pocket=True, pt=_pt(1.0), pocket_layout=pocket_layout(game, paper, panels, copies=1))
+    pocket = dict(context, pocket=True, pt=_pt(1.0))
+    try:
+        return render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper)), paper)
+    except LostContent:
+        pass
+    for panels in range(2, most + 1):
         try:
-            render_pdf(game, TEMPLATE, one, paper)
+            render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels, copies=1)), paper)
         except LostContent:
             continue
-        return render_pdf(game, TEMPLATE, dict(one, pocket_layout=pocket_layout(game, paper, panels)), paper)
+        return render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels)), paper)
     raise BuildError(f"the pocket cheat sheet does not fit {most} cards' height ({paper} paper)",
                      hint="shorten the card texts (a pocket copy shows the bold phrase a text starts with), "
                           "the combos or the first list of reference: cheatsheet: sections, or group the cards "
