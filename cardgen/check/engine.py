@@ -245,6 +245,7 @@ class _Groups:
             signature = (card.color, card.kinds, *(matches(card, s) for s in unique.values()))
             members.setdefault(signature, []).append(card.id)
         self.members = list(members.values())
+        self.kinds: list[tuple[str, ...]] = [game.card(ids[0]).kinds for ids in self.members]
         self.group_of = {card_id: g for g, ids in enumerate(self.members) for card_id in ids}
         self.picked = {key: frozenset(g for g, signature in enumerate(members) if signature[2 + i])
                        for i, key in enumerate(unique)}
@@ -313,6 +314,15 @@ class _Piles:
         """Selected cards in a pile: each player's share of a pile every player has."""
         total = sum(self.selected(pile.id, selector).values())
         return total / self.players if pile.each_player else total
+
+    def kinds_of(self, cards: Mapping[int, float]) -> dict[str, float]:
+        """Cards (by group) counted by their first kind ('' for a card of no kind)."""
+        out: dict[str, float] = {}
+        for group, n in cards.items():
+            kinds = self.groups.kinds[group]
+            kind = kinds[0] if kinds else ""
+            out[kind] = out.get(kind, 0.0) + n
+        return out
 
     def cards_in(self, name: str, deck: Mapping[str, int]) -> dict[str, float]:
         """The pile as card id -> expected count: each group's count shared among its cards in
@@ -414,15 +424,17 @@ def _run_step(game: Game, setup: Setup, step: Step, piles: _Piles, players: int,
     label = step.text or f"{step.action} from {step.source}"
     context = f"{setup.name}, {players} players"
     if step.extras:
-        moved = 0.0
+        gathered: dict[int, float] = {}
         for card_id, per_player in extras.items():
             copies = per_player * players
             taken, available = piles.take(step.source, {"card": [card_id]}, copies)
             if available + EPSILON < copies:
                 findings.append(_short(context, label, copies, available, step, game.card(card_id).name))
             piles.put(step.target, taken)
-            moved += sum(taken.values())
-        return StepReport(step, None, settle(moved), float(sum(extras.values())))
+            for group, n in taken.items():
+                gathered[group] = gathered.get(group, 0.0) + n
+        return StepReport(step, None, settle(sum(gathered.values())), float(sum(extras.values())),
+                          settle_all(piles.kinds_of(gathered)))
     count = None if step.count is None else expressions.evaluate(step.count, variables)
     wanted = None if count is None else count * (players if step.per_player else 1)
     if wanted is not None and wanted < 0:
@@ -433,7 +445,8 @@ def _run_step(game: Game, setup: Setup, step: Step, piles: _Piles, players: int,
         findings.append(_short(context, label, wanted, available, step))
     piles.put(step.target, taken)
     moved = sum(taken.values())
-    return StepReport(step, count, settle(moved), moved / players if step.per_player else 0.0)
+    return StepReport(step, count, settle(moved), moved / players if step.per_player else 0.0,
+                      settle_all(piles.kinds_of(taken)))
 
 
 def _short(context: str, label: str, wanted: float, available: float, step: Step, card_name: str = "") -> Finding:

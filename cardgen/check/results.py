@@ -20,6 +20,7 @@ class StepReport:
     count: int | None  # the step's count at this player count (each player's when it deals to each); None: all
     moved: float  # the cards it moved in all (on average, where they are picked at random)
     dealt_each: float  # the cards it gave each player
+    kinds: dict[str, float] = field(default_factory=dict)  # what it moved by the cards' first kind ('': none)
 
     def as_dict(self) -> dict[str, Any]:
         return {"action": self.step.action, "from": self.step.source, "to": self.step.target,

@@ -10,7 +10,7 @@ from typing import Any
 from cardgen.check.results import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.check.tables import pile_rows, supply_piles
 from cardgen.inputs import symbols
-from cardgen.model.game import HANDS, Card, Color, Game, Pile, Setup
+from cardgen.model.game import HANDS, START_PILE, Card, Color, Game, Pile, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import counted, format_count, format_number, players_label
 from cardgen.render.documents.html import render_pdf, symbol_context
@@ -18,21 +18,36 @@ from cardgen.render.write import atomic_write
 
 
 def hand_label(game: Game, setup: Setup, played: PlayerCount) -> str:
-    """'6 cards plus 1 Defuse' — what each player starts with at a player count: the setup's hand
-    size there, or what the steps deal when the setup gives none; with the piles every player has
-    besides the hand, all of it ('10 cards: 5 in hand, 5 in their deck')."""
-    extras = _extras_each(game, played)
-    if played.hand is None and extras:
-        label = " and ".join(extras)
-    else:
-        label = counted(played.hand if played.hand is not None else played.dealt_per_player, "card")
-        label += " plus " + " and ".join(extras) if extras else ""
+    """'1 Defuse and 6 cards' — what each player starts with at a player count: what the steps
+    deal into the hands, named by kind where a step deals cards of one kind; with the piles every
+    player has besides the hand, all of it ('10 cards: 5 in hand, 5 in their deck')."""
+    label = " and ".join(_dealt_parts(game, played)) or counted(played.hand or 0, "card")
     own = _own_piles(game, played)
     if not own:
         return label
     total = played.dealt_per_player + sum(n for _, n in own)
     return f"{counted(total, 'card')}: {format_count(played.dealt_per_player)} in hand, " + ", ".join(
         f"{format_count(n)} in their {pile.name[:1].lower()}{pile.name[1:]}" for pile, n in own)
+
+
+def _dealt_parts(game: Game, played: PlayerCount) -> list[str]:
+    """What each step dealing into the hands gave each player ('1 Defuse', '6 cards'), in order;
+    a part of a kind joins the part before it when they read the same."""
+    names = {kind.id: kind.name for kind in game.kinds}
+    parts: list[tuple[str, float]] = []
+    for carried_out in played.steps:
+        if carried_out.step.target != HANDS or not carried_out.moved:
+            continue
+        each = carried_out.moved / played.players
+        step = carried_out.step
+        kinds = [k for k, n in carried_out.kinds.items() if n]
+        chosen = step.select is not None or step.extras or step.source != START_PILE  # not a deal from the deck
+        noun = names[kinds[0]] if chosen and len(kinds) == 1 and kinds[0] in names else "card"
+        if parts and parts[-1][0] == noun:
+            parts[-1] = (noun, parts[-1][1] + each)
+        else:
+            parts.append((noun, each))
+    return [counted(n, noun) for noun, n in parts]
 
 
 def _own_piles(game: Game, played: PlayerCount) -> list[tuple[Pile, float]]:
