@@ -20,7 +20,7 @@ from cardgen.layout import sheet as layout
 from cardgen.load import editor_schemas, spreadsheet
 from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
 from cardgen.model import sizes
-from cardgen.model.sizes import DEFAULT_BLEED_MM, DEFAULT_PAPER, PAPERS_MM, PRINT_MODES, SPACINGS
+from cardgen.model.sizes import DEFAULT_BLEED_MM, DEFAULT_PAPER, DEFAULT_SPACING, PAPERS_MM, PRINT_MODES, SPACINGS
 from cardgen.model.texts import printable
 from cardgen.render.write import output_dir, output_folder
 
@@ -154,10 +154,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=PRINT_MODES, default="long-edge",
                    help="how the backs are printed: double-sided flipping on the long or the short edge, or "
                         "gutterfold (single-sided: backs beside the faces, fold and glue)")
-    p.add_argument("--layout", choices=SPACINGS, default="gutter", dest="spacing",
-                   help="gutter: twice the bleed between cards, each with bleed on every side (default); "
-                        "shared-cuts: cards side by side, one cut between neighbours (more cards a sheet, "
-                        "no bleed between them)")
+    p.add_argument("--layout", choices=SPACINGS, default=DEFAULT_SPACING, dest="spacing",
+                   help="dense: as many cards a sheet as fit without bleed, gutters of twice the bleed where they "
+                        "cost no card, else one cut shared between neighbours (default); gutter: every card with "
+                        "bleed on every side; shared-cuts: one cut between all neighbours")
     p.add_argument("--out", help="output folder (default: output/<game>/)")
     p.add_argument("--png", action="store_true", help="also write a PNG of every page")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)

@@ -39,7 +39,7 @@ class SheetOptions:
     backs: bool = True
     offset: tuple[float, float] = (0.0, 0.0)
     mode: str = "long-edge"  # sizes.PRINT_MODES
-    spacing: str = "gutter"  # sizes.SPACINGS
+    spacing: str = sizes.DEFAULT_SPACING  # sizes.SPACINGS
     png: bool = False
 
     def make_sheet(self, game: Game, paper: str) -> layout.Sheet:
@@ -118,7 +118,7 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
     outputs += [_setup_sheets(game, s.setup.name, paper) for s in report.setups]
     for target in dict.fromkeys((*game.exports, *exports)):
         outputs += _export_outputs(game, report, _target(game, target, None), None, all_types=not game.setups)
-    notes = _sheet_notes(planned_sheet(game, paper, SheetOptions()), paper) if report.setups else ()
+    notes = _sheet_notes(planned_sheet(game, paper, SheetOptions()), paper, SheetOptions.spacing) if report.setups else ()
     return Plan(tuple(outputs), tuple(skipped), notes)
 
 
@@ -148,7 +148,7 @@ def plan_cards(game: Game, paper: str = DEFAULT_PAPER, sheet: SheetOptions = She
     """One card sheet: a setup's deck (the game's default setup unless named), one card of each
     type, or the duplex calibration sheet. Options out of range are usage errors."""
     made = planned_sheet(game, paper, sheet)
-    notes = _sheet_notes(made, paper)
+    notes = _sheet_notes(made, paper, sheet.spacing)
     if calibration:
         if sheet.mode == "gutterfold":
             raise UsageError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration",
@@ -176,14 +176,10 @@ def planned_sheet(game: Game, paper: str, sheet: SheetOptions) -> layout.Sheet:
         raise UsageError(str(exc), hint="choose another --size, --bleed, --offset, --mode or --paper") from None
 
 
-def _sheet_notes(made: layout.Sheet, paper: str) -> tuple[str, ...]:
-    """What the user should know about a sheet: the cards its bleed costs, cut lines shared
-    between cards."""
-    notes = [layout.fewer_cards_note(made, paper)]
-    if made.spacing == "shared-cuts" and made.bleed:
-        notes.append("note: --layout shared-cuts: neighbouring cards share one cut line and have no bleed "
-                     "towards each other (only the sheet's outer edges have bleed): cut exactly on the lines")
-    return tuple(note for note in notes if note)
+def _sheet_notes(made: layout.Sheet, paper: str, spacing: str) -> tuple[str, ...]:
+    """What the user should know about a sheet: the cards gutters cost, cut lines shared."""
+    note = layout.spacing_note(made, paper, spacing)
+    return (note,) if note else ()
 
 
 def plan_export(game: Game, report: GameReport, target: str, setup: str | None = None,

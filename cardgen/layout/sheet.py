@@ -6,7 +6,7 @@ PDF readers see it. Nothing here draws; `render.cards` paints into these rectang
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -14,6 +14,7 @@ from cardgen.model.sizes import (
     DEFAULT_BLEED_MM,
     DEFAULT_CARD_SIZE,
     DEFAULT_PAPER,
+    DEFAULT_SPACING,
     MM,
     PRINT_MODES,
     SPACINGS,
@@ -57,6 +58,7 @@ class Rect:
 
 
 Line = tuple[tuple[float, float], tuple[float, float]]
+T = TypeVar("T")
 
 
 def cover(box: Rect, width: float, height: float) -> Rect:
@@ -68,12 +70,6 @@ def cover(box: Rect, width: float, height: float) -> Rect:
 
 
 # --------------------------------------------------------------------------- options
-
-
-
-
-
-
 
 
 def parse_offset(text: str | None) -> tuple[float, float]:
@@ -98,28 +94,40 @@ class Sheet:
 
     page_w: float
     page_h: float
-    card_w: float
+    card_w: float  # the card as designed (upright), however it lies on the sheet
     card_h: float
     bleed: float
     cols: int
     rows: int
     mode: str = "long-edge"  # one of PRINT_MODES
-    spacing: str = "gutter"  # one of SPACINGS
+    gutters: tuple[bool, bool] = (True, True)  # between columns, between rows: else a shared cut
     back_offset: tuple[float, float] = (0.0, 0.0)  # points, as seen from the front
+    sideways: bool = False  # the cards lie on their side (top to the left), as more of them fit so
 
     @property
     def per_page(self) -> int:
         return self.cols * self.rows
 
     @property
-    def gutter(self) -> float:
-        """The gap between neighbouring cards' trim lines: twice the bleed, or none."""
-        return 2 * self.bleed if self.spacing == "gutter" else 0.0
+    def slot_w(self) -> float:
+        return self.card_h if self.sideways else self.card_w
 
     @property
-    def inner_bleed(self) -> float:
-        """The bleed a card has towards its neighbours."""
-        return self.bleed if self.spacing == "gutter" else 0.0
+    def slot_h(self) -> float:
+        return self.card_w if self.sideways else self.card_h
+
+    @property
+    def gutter_x(self) -> float:
+        """The gap between neighbouring columns' trim lines: twice the bleed, or none."""
+        return 2 * self.bleed if self.gutters[0] else 0.0
+
+    @property
+    def gutter_y(self) -> float:
+        return 2 * self.bleed if self.gutters[1] else 0.0
+
+    @property
+    def shares_cuts(self) -> bool:
+        return not all(self.gutters)
 
     @property
     def area(self) -> Rect:
@@ -131,8 +139,8 @@ class Sheet:
     @property
     def grid(self) -> Rect:
         """The trim boxes of all slots together, centred in the area."""
-        w = self.cols * self.card_w + (self.cols - 1) * self.gutter
-        h = self.rows * self.card_h + (self.rows - 1) * self.gutter
+        w = self.cols * self.slot_w + (self.cols - 1) * self.gutter_x
+        h = self.rows * self.slot_h + (self.rows - 1) * self.gutter_y
         area = self.area
         return Rect(area.x + (area.w - w) / 2, area.y + (area.h - h) / 2, w, h)
 
@@ -145,17 +153,23 @@ class Sheet:
         """Trim box of a slot; slots run in reading order (left to right, top row first)."""
         row, col = divmod(index, self.cols)
         grid = self.grid
-        x = grid.x + col * (self.card_w + self.gutter)
-        y = grid.top - (row + 1) * self.card_h - row * self.gutter
-        return Rect(x, y, self.card_w, self.card_h)
+        x = grid.x + col * (self.slot_w + self.gutter_x)
+        y = grid.top - (row + 1) * self.slot_h - row * self.gutter_y
+        return Rect(x, y, self.slot_w, self.slot_h)
 
     def cell(self, index: int) -> Rect:
         """A slot's trim box plus the bleed it paints: the full bleed on every side, except
         towards neighbours it shares a cut line with."""
         row, col = divmod(index, self.cols)
-        b, inner = self.bleed, self.inner_bleed
-        return self.slot(index).grow(b if col == 0 else inner, b if row == self.rows - 1 else inner,
-                                     b if col == self.cols - 1 else inner, b if row == 0 else inner)
+        b = self.bleed
+        bx, by = (b if gutter else 0.0 for gutter in self.gutters)
+        return self.slot(index).grow(b if col == 0 else bx, b if row == self.rows - 1 else by,
+                                     b if col == self.cols - 1 else bx, b if row == 0 else by)
+
+    @property
+    def face_turn(self) -> int:
+        """Degrees the faces are turned on the sheet (anticlockwise)."""
+        return 90 if self.sideways else 0
 
     # -- the backs
 
@@ -168,10 +182,13 @@ class Sheet:
         return Rect(self.page_w - rect.right, rect.y, rect.w, rect.h)
 
     @property
-    def backs_upside_down(self) -> bool:
-        """A short-edge flip turns the back side upside down: backs are drawn turned half round so
-        each card's back stands the same way up as in the other modes."""
-        return self.mode == "short-edge"
+    def back_turn(self) -> int:
+        """Degrees the backs are turned so that each stands the way its face does once the sheet
+        is flipped (or folded): the faces' turn mirrored through the flip. A short-edge flip
+        turns upright backs upside down."""
+        if self.mode == "short-edge":
+            return (180 - self.face_turn) % 360
+        return -self.face_turn % 360
 
     @property
     def backs_beside_faces(self) -> bool:
@@ -202,33 +219,41 @@ class Sheet:
         ys = sorted({v for i in range(0, self.per_page, self.cols) for v in (self.slot(i).y, self.slot(i).top)})
         return xs, ys
 
-    def _margin(self, side: str) -> float:
-        """Room between the outer bleed and the printer's blank edge on one side of the area."""
-        outer, area, edge = self.outer, self.area, PRINT_EDGE_MM * MM
-        return {"left": outer.x - area.x, "right": area.right - outer.right,
-                "bottom": outer.y - area.y, "top": area.top - outer.top}[side] - edge
+    def _room(self, side: str) -> float:
+        """From the grid's trim line to the printer's blank edge on one side of the area."""
+        grid, area, edge = self.grid, self.area, PRINT_EDGE_MM * MM
+        return {"left": grid.x - area.x, "right": area.right - grid.right,
+                "bottom": grid.y - area.y, "top": area.top - grid.top}[side] - edge
 
-    def mark_length(self, side: str) -> float:
-        """The crop marks' length on one side of the grid: as long as the room outside the bleed
-        allows (less the ruler's strip on its side), up to MARK_MAX_MM."""
-        room = self._margin(side) - MARK_GAP_MM * MM
+    def marks_span(self, side: str) -> tuple[float, float]:
+        """Where the crop marks on one side run, as distances out from the trim line: outside
+        the bleed, as long as the room allows (less the ruler's strip on its side) up to
+        MARK_MAX_MM; where that leaves less than MARK_MIN_MM (a sheet as full as the paper
+        allows), over the outer bleed, which the cut takes away with them."""
+        room = self._room(side)
         if side == self.info_side:
             room -= (INFO_MM + INFO_CLEAR_MM) * MM
-        return min(MARK_MAX_MM * MM, room)
+        start = self.bleed + MARK_GAP_MM * MM
+        if room - start < MARK_MIN_MM * MM - 1e-6:
+            start = MARK_GAP_MM * MM
+        return start, min(start + MARK_MAX_MM * MM, room)
+
+    def marks_over_bleed(self) -> bool:
+        return any(self.marks_span(side)[0] < self.bleed for side in ("left", "right", "bottom", "top"))
 
     def crop_marks(self) -> list[Line]:
-        """Short lines on every cut line, outside the bleed: they never touch a card."""
-        outer, gap = self.outer, MARK_GAP_MM * MM
-        top, bottom = self.mark_length("top"), self.mark_length("bottom")
-        left, right = self.mark_length("left"), self.mark_length("right")
+        """Short lines on every cut line, outside the trim: they never touch a card."""
+        grid = self.grid
+        (t0, t1), (b0, b1) = self.marks_span("top"), self.marks_span("bottom")
+        (l0, l1), (r0, r1) = self.marks_span("left"), self.marks_span("right")
         xs, ys = self.cut_lines()
         marks: list[Line] = []
         for x in xs:
-            marks.append(((x, outer.top + gap), (x, outer.top + gap + top)))
-            marks.append(((x, outer.y - gap), (x, outer.y - gap - bottom)))
+            marks.append(((x, grid.top + t0), (x, grid.top + t1)))
+            marks.append(((x, grid.y - b0), (x, grid.y - b1)))
         for y in ys:
-            marks.append(((outer.x - gap, y), (outer.x - gap - left, y)))
-            marks.append(((outer.right + gap, y), (outer.right + gap + right, y)))
+            marks.append(((grid.x - l0, y), (grid.x - l1, y)))
+            marks.append(((grid.right + r0, y), (grid.right + r1, y)))
         return marks
 
     # -- the ruler and print hint
@@ -236,11 +261,11 @@ class Sheet:
     @property
     def info_side(self) -> str | None:
         """The side of the grid where the scale ruler and print hint go, in a strip along the
-        printer's blank edge, with crop marks of at least MARK_MIN_MM still beside it: below the
-        cards if there is room, else beside or above them."""
-        need = (MARK_GAP_MM + MARK_MIN_MM + INFO_CLEAR_MM + INFO_MM) * MM
+        printer's blank edge, clear of the bleed and of crop marks of at least MARK_MIN_MM
+        (over the bleed if need be): below the cards if there is room, else beside or above them."""
+        need = max(self.bleed, (MARK_GAP_MM + MARK_MIN_MM) * MM) + (INFO_CLEAR_MM + INFO_MM) * MM
         sides = ("bottom", "left", "top") if self.mode == "gutterfold" else ("bottom", "right", "left", "top")
-        return next((side for side in sides if self._margin(side) >= need - 1e-6), None)
+        return next((side for side in sides if self._room(side) >= need - 1e-6), None)
 
     def info_box(self) -> Rect | None:
         """The ruler's strip: along the whole printable width (or height) of the page."""
@@ -255,9 +280,26 @@ class Sheet:
 
 def make_sheet(paper: str = DEFAULT_PAPER, card_size: Any = DEFAULT_CARD_SIZE, bleed_mm: float = DEFAULT_BLEED_MM,
                offset_mm: tuple[float, float] = (0.0, 0.0), mode: str = "long-edge",
-               spacing: str = "gutter") -> Sheet:
-    """As many cards as fit with their bleed, crop marks clear of the printer's blank edge, and
-    room for the ruler; centred (in the left half for gutterfold)."""
+               spacing: str = DEFAULT_SPACING) -> Sheet:
+    """As many cards as fit, with room for the ruler, centred (in the left half for gutterfold).
+    `dense`: the cards a sheet holds without bleed, upright or on their side, with gutters of
+    twice the bleed where they cost no card and no ruler, shared cuts elsewhere; `gutter` and
+    `shared-cuts` use one spacing everywhere, upright."""
+    _check_options(bleed_mm, offset_mm, mode, spacing)
+    page_w, page_h = paper_size_mm(paper)
+    card_w, card_h = card_size_mm(card_size)
+    half = mode == "gutterfold"
+    candidates = [sheet for sideways in ((False, True) if spacing == "dense" else (False,))
+                  if (sheet := _fullest(page_w, page_h, card_w, card_h, bleed_mm, offset_mm, mode, spacing,
+                                        sideways)) is not None]
+    if not candidates:
+        where = " in half the sheet (gutterfold)" if half else ""
+        raise ValueError(f"a {card_w:g}x{card_h:g} mm card with {bleed_mm:g} mm bleed does not fit on {paper}{where} "
+                         f"with its crop marks {PRINT_EDGE_MM:g} mm inside the paper")
+    return max(candidates, key=lambda sheet: sheet.per_page)  # the first (upright) on a tie
+
+
+def _check_options(bleed_mm: float, offset_mm: tuple[float, float], mode: str, spacing: str) -> None:
     if not 0 <= bleed_mm <= 10:
         raise ValueError(f"bleed {bleed_mm:g} mm is out of range (0 to 10 mm)")
     if not all(abs(v) <= MAX_OFFSET_MM for v in offset_mm):  # also refuses NaN
@@ -268,50 +310,90 @@ def make_sheet(paper: str = DEFAULT_PAPER, card_size: Any = DEFAULT_CARD_SIZE, b
         raise ValueError(f"unknown layout '{spacing}' (use {', '.join(SPACINGS)})")
     if mode == "gutterfold" and any(offset_mm):
         raise ValueError("--offset is for double-sided printing: a gutterfold sheet is folded, not flipped")
-    page_w, page_h = paper_size_mm(paper)
-    card_w, card_h = card_size_mm(card_size)
-    gutter = 2 * bleed_mm if spacing == "gutter" else 0.0
-    cols = _fit(page_w / 2 if mode == "gutterfold" else page_w, card_w, bleed_mm, gutter)
-    rows = _fit(page_h, card_h, bleed_mm, gutter)
+
+
+def _fullest(page_w: float, page_h: float, card_w: float, card_h: float, bleed_mm: float,
+             offset_mm: tuple[float, float], mode: str, spacing: str, sideways: bool) -> Sheet | None:
+    """The sheet with the most cards lying one way, its ruler kept: a row (or column) given up
+    only when no spacing leaves room for the ruler."""
+    slot_w, slot_h = (card_h, card_w) if sideways else (card_w, card_h)
+    width = page_w / 2 if mode == "gutterfold" else page_w
+    shared = _fit(width, slot_w, bleed_mm, 0.0), _fit(page_h, slot_h, bleed_mm, 0.0)
+    gutter = 2 * bleed_mm
+    spaced = _fit(width, slot_w, bleed_mm, gutter), _fit(page_h, slot_h, bleed_mm, gutter)
+    if spacing == "gutter":
+        cols, rows = spaced
+    else:
+        cols, rows = shared
     while cols and rows:
-        sheet = Sheet(page_w * MM, page_h * MM, card_w * MM, card_h * MM, bleed_mm * MM, cols, rows, mode,
-                      spacing, (offset_mm[0] * MM, offset_mm[1] * MM))
-        if sheet.info_box() is not None:
-            return sheet
-        # no room for the ruler: give up a row (or a column, when there are no more rows than columns)
+        for gutters in _spacings(spacing, (spaced[0] >= cols, spaced[1] >= rows), (cols, rows)):
+            sheet = Sheet(page_w * MM, page_h * MM, card_w * MM, card_h * MM, bleed_mm * MM, cols, rows, mode,
+                          gutters, (offset_mm[0] * MM, offset_mm[1] * MM), sideways)
+            if sheet.info_box() is not None:
+                return sheet
         if rows > cols:
             rows -= 1
         else:
             cols -= 1
-    where = " in half the sheet (gutterfold)" if mode == "gutterfold" else ""
-    raise ValueError(f"a {card_w:g}x{card_h:g} mm card with {bleed_mm:g} mm bleed does not fit on {paper}{where} "
-                     f"with its crop marks {PRINT_EDGE_MM:g} mm inside the paper")
+    return None
+
+
+def _spacings(spacing: str, free: tuple[bool, bool], counts: tuple[int, int]) -> list[tuple[bool, bool]]:
+    """The gutters to try, best first: for `dense`, gutters on each axis where they cost no
+    card, then fewer of them (each gutter takes room the ruler may need). A single column (or
+    row) has nothing to share: it counts as spaced."""
+    if spacing != "dense":
+        return [(spacing == "gutter", spacing == "gutter")]
+    between_cols, between_rows = free
+    tries = [(between_cols, between_rows), (False, between_rows), (between_cols, False), (False, False)]
+    return list(dict.fromkeys((cols or counts[0] == 1, rows or counts[1] == 1) for cols, rows in tries))
 
 
 def _fit(paper: float, card: float, bleed: float, gutter: float) -> int:
-    """Cards along one paper edge (mm): the cards, the gutters between them, the outer bleed and,
-    on both sides, room for crop marks outside the printer's blank edge."""
-    margin = MARK_GAP_MM + MARK_MIN_MM + PRINT_EDGE_MM
-    room = paper - 2 * margin - 2 * bleed
+    """Cards along one paper edge (mm): the cards and the gutters between them, with room on both
+    sides for the outer bleed (up to the paper's edge) and for crop marks of MARK_MIN_MM outside
+    the printer's blank edge (over the bleed, when there is no more room)."""
+    margin = max(MARK_GAP_MM + MARK_MIN_MM + PRINT_EDGE_MM, bleed)
+    room = paper - 2 * margin
     return max(0, math.floor((room + gutter) / (card + gutter) + 1e-9))
 
 
-def fewer_cards_note(sheet: Sheet, paper: str) -> str | None:
-    """What the bleed costs, when it costs cards: for the output summary."""
+def edge_order(cards: list[T], edge: Callable[[T], str]) -> list[T]:
+    """The cards grouped by the color of their edges, each group where its first card was: on a
+    sheet of shared cuts, neighbours then mostly share their edge color, and a cut slightly off
+    the line shows no sliver of another color."""
+    first: dict[str, int] = {}
+    for index, card in enumerate(cards):
+        first.setdefault(edge(card), index)
+    return sorted(cards, key=lambda card: first[edge(card)])
+
+
+def spacing_note(sheet: Sheet, paper: str, spacing: str) -> str | None:
+    """What the spacing costs or asks, for the output summary: the cards that gutters cost (with
+    --layout gutter), or cutting exactly on the shared lines."""
     size = f"{sheet.card_w / MM:g}x{sheet.card_h / MM:g}"
-    bare = make_sheet(paper, size, 0, mode=sheet.mode).per_page
-    if sheet.per_page >= bare:
-        return None
-    options = [f"{bare} without bleed"]
-    if sheet.spacing == "gutter":
-        shared = make_sheet(paper, size, sheet.bleed / MM, mode=sheet.mode, spacing="shared-cuts").per_page
-        if shared > sheet.per_page:
-            options.insert(0, f"{shared} with --layout shared-cuts")
-    return (f"note: {sheet.bleed / MM:g} mm bleed on every side leaves room for {sheet.per_page} {size} mm cards "
-            f"a sheet on {paper} ({', '.join(options)})")
+    if spacing == "gutter":
+        dense = make_sheet(paper, size, sheet.bleed / MM, mode=sheet.mode, spacing="dense").per_page
+        if dense <= sheet.per_page:
+            return None
+        return (f"note: --layout gutter: {sheet.per_page} {size} mm cards a sheet on {paper}, each with its bleed "
+                f"on every side ({dense} a sheet without --layout gutter)")
+    if sheet.shares_cuts and sheet.bleed:
+        between = {(False, False): "all neighbouring cards", (False, True): "cards side by side",
+                   (True, False): "cards one above the other"}[sheet.gutters]
+        return (f"note: {between} share one cut line, with no bleed towards each other (the sheet's outer edges "
+                f"have it): cut exactly on the lines, or use --layout gutter ({_gutter_count(sheet, paper)} "
+                "cards a sheet)")
+    return None
 
 
-T = TypeVar("T")
+def _gutter_count(sheet: Sheet, paper: str) -> int:
+    size = f"{sheet.card_w / MM:g}x{sheet.card_h / MM:g}"
+    try:
+        return make_sheet(paper, size, sheet.bleed / MM, mode=sheet.mode, spacing="gutter").per_page
+    except ValueError:
+        return 0
+
 
 
 def pages(items: list[T], per_page: int) -> Iterator[list[T]]:

@@ -45,9 +45,11 @@ SAFE_ZONE_MM = 3.0
 PRINT_MODES = ("long-edge", "short-edge", "gutterfold")
 
 
-# The space between cards: a gutter of twice the bleed (every card has bleed on every side), or
-# none (neighbours share one cut line and have no bleed there).
-SPACINGS = ("gutter", "shared-cuts")
+# The space between cards: dense (as many cards as fit without bleed; gutters where they cost
+# none, else cuts shared between neighbours), a gutter of twice the bleed everywhere (every card
+# has bleed on every side), or none (neighbours share one cut line and have no bleed there).
+SPACINGS = ("dense", "gutter", "shared-cuts")
+DEFAULT_SPACING = "dense"
 
 
 def card_size_mm(spec: CardSize | None) -> tuple[float, float]:

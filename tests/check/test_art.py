@@ -100,7 +100,7 @@ def modes_sheet(tmp_path_factory):
     result = load.load_game(str(folder))
     assert result.ok, [str(f) for f in result.findings]
     game = result.game
-    sheet = layout.make_sheet("a4", game.card_size, 0)
+    sheet = layout.make_sheet("a4", game.card_size, 0, spacing="gutter")  # upright
     pdf = cards.render_sheets(game, list(game.cards), sheet, backs=False)
     document = pypdfium2.PdfDocument(pdf)
     image = document[0].render(scale=1).to_pil().convert("RGB")

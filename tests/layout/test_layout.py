@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +10,8 @@ from cardgen.layout import sheet as layout
 from cardgen.layout.sheet import Rect
 from cardgen.model import sizes
 from cardgen.model.sizes import MM
+
+DOCS = Path(__file__).parents[2] / "docs"
 
 TOL = 0.1 * MM
 
@@ -22,16 +25,16 @@ def segment_hits(line, rect: Rect) -> bool:
     return overlaps(Rect(min(x1, x2), min(y1, y2), abs(x2 - x1) + 1e-3, abs(y2 - y1) + 1e-3), rect)
 
 
-# cards a sheet: long-edge with gutters, with shared cuts, gutterfold; at bleed 0, 3 and 5 mm
+# cards a sheet: dense (the default), gutter, shared cuts, gutterfold; at bleed 0, 3 and 5 mm
 PER_PAGE = {
-    ("a4", "poker"): [(9, 9, 3), (6, 9, 3), (4, 6, 2)],
-    ("a4", "bridge"): [(9, 9, 3), (6, 9, 2), (4, 9, 2)],
-    ("a4", "tarot"): [(4, 4, 2), (4, 4, 2), (4, 4, 2)],
-    ("a4", "mini"): [(16, 16, 8), (12, 16, 4), (9, 16, 3)],
-    ("letter", "poker"): [(9, 9, 3), (4, 6, 2), (4, 6, 2)],
-    ("letter", "bridge"): [(6, 6, 2), (6, 6, 2), (4, 6, 2)],
-    ("letter", "tarot"): [(4, 4, 2), (4, 4, 2), (4, 4, 2)],
-    ("letter", "mini"): [(16, 16, 8), (12, 16, 3), (9, 16, 3)],
+    ("a4", "poker"): [(9, 9, 9, 4), (9, 6, 9, 4), (9, 4, 9, 4)],
+    ("a4", "bridge"): [(9, 9, 9, 4), (9, 9, 9, 4), (9, 6, 9, 4)],
+    ("a4", "tarot"): [(4, 4, 4, 2), (4, 4, 4, 2), (4, 4, 4, 2)],
+    ("a4", "mini"): [(18, 16, 16, 8), (18, 16, 16, 8), (18, 12, 16, 8)],
+    ("letter", "poker"): [(9, 9, 9, 4), (9, 4, 9, 4), (8, 4, 6, 3)],
+    ("letter", "bridge"): [(8, 6, 6, 4), (8, 6, 6, 4), (8, 6, 6, 4)],
+    ("letter", "tarot"): [(4, 4, 4, 2), (4, 4, 4, 2), (4, 4, 4, 2)],
+    ("letter", "mini"): [(18, 16, 16, 8), (18, 12, 16, 8), (16, 9, 16, 6)],
 }
 COMBOS = [(paper, size, bleed) for paper, size in PER_PAGE for bleed in (0, 3, 5)]
 SHEETS = [(paper, size, bleed, mode, spacing) for paper, size, bleed in COMBOS
@@ -41,16 +44,49 @@ SHEETS = [(paper, size, bleed, mode, spacing) for paper, size, bleed in COMBOS
 @pytest.mark.parametrize("paper, size", PER_PAGE)
 def test_cards_a_sheet(paper, size):
     got = [(layout.make_sheet(paper, size, bleed).per_page,
+            layout.make_sheet(paper, size, bleed, spacing="gutter").per_page,
             layout.make_sheet(paper, size, bleed, spacing="shared-cuts").per_page,
             layout.make_sheet(paper, size, bleed, mode="gutterfold").per_page) for bleed in (0, 3, 5)]
     assert got == PER_PAGE[paper, size]
 
 
-def test_the_cost_of_bleed_is_said():
-    note = layout.fewer_cards_note(layout.make_sheet("letter", "poker", 3), "letter")
-    assert note == ("note: 3 mm bleed on every side leaves room for 4 63x88 mm cards a sheet on letter "
-                    "(6 with --layout shared-cuts, 9 without bleed)")
-    assert layout.fewer_cards_note(layout.make_sheet("a4", "tarot", 3), "a4") is None
+def test_dense_holds_the_cards_a_sheet_holds_without_bleed():
+    """Poker and bridge cards: 9 a sheet on A4 and on Letter (bridge on Letter: 8, on their side)."""
+    for paper, size in PER_PAGE:
+        bare = layout.make_sheet(paper, size, 0, spacing="shared-cuts").per_page
+        assert layout.make_sheet(paper, size, 3).per_page >= bare
+    a4 = layout.make_sheet("a4", "bridge", 3)
+    assert (a4.cols, a4.rows, a4.gutters, a4.sideways) == (3, 3, (True, True), False)  # gutters cost no card
+    mini = layout.make_sheet("a4", "mini", 3)
+    assert (mini.cols, mini.rows, mini.sideways, mini.face_turn) == (3, 6, True, 90)
+
+
+def test_what_gutters_cost_is_said():
+    gutter = layout.make_sheet("letter", "poker", 3, spacing="gutter")
+    assert layout.spacing_note(gutter, "letter", "gutter") == (
+        "note: --layout gutter: 4 63x88 mm cards a sheet on letter, each with its bleed on every side "
+        "(9 a sheet without --layout gutter)")
+    dense = layout.make_sheet("letter", "poker", 3)
+    assert layout.spacing_note(dense, "letter", "dense") == (
+        "note: all neighbouring cards share one cut line, with no bleed towards each other (the sheet's outer "
+        "edges have it): cut exactly on the lines, or use --layout gutter (4 cards a sheet)")
+    assert layout.spacing_note(layout.make_sheet("a4", "tarot", 3), "a4", "dense") is None
+
+
+def test_the_docs_table_of_cards_a_sheet_is_the_layouts():
+    text = (DOCS / "printing.md").read_text(encoding="utf-8")
+    table = text.split("<!-- cards-a-sheet -->")[1].split("<!-- /cards-a-sheet -->")[0].strip().splitlines()[2:]
+    documented = {row.split("|")[1].strip(): [cell.strip() for cell in row.split("|")[3:-1]] for row in table}
+    assert set(documented) == set(sizes.CARD_SIZES_MM)
+    for size, cells in documented.items():
+        made = [layout.make_sheet(paper, size, 3, **options) for paper in ("a4", "letter")
+                for options in ({}, {"spacing": "gutter"}, {"mode": "gutterfold"})]
+        assert cells == [f"{s.per_page}" + (" (on their side)" if s.sideways else "") for s in made], size
+
+
+def test_cards_are_grouped_by_edge_color_in_the_order_they_come():
+    cards = ["r1", "b1", "r2", "g1", "b2", "r3"]
+    assert layout.edge_order(cards, lambda card: card[0]) == ["r1", "r2", "r3", "b1", "b2", "g1"]
 
 
 def test_page_and_card_sizes_are_true_size():
@@ -119,26 +155,31 @@ def every_cell(sheet) -> list[Rect]:
 @pytest.mark.parametrize("paper, size, bleed, mode, spacing", SHEETS)
 def test_every_card_has_its_bleed_and_nothing_overlaps(paper, size, bleed, mode, spacing):
     sheet = sheet_of(paper, size, bleed, mode, spacing)
-    edge = layout.PRINT_EDGE_MM * MM
+    assert sheet.gutters == (True, True) or spacing != "gutter"
     for i in range(sheet.per_page):
         slot, cell = sheet.slot(i), sheet.cell(i)
         sides = (slot.x - cell.x, slot.y - cell.y, cell.right - slot.right, cell.top - slot.top)
-        if spacing == "gutter":
-            assert min(sides) == pytest.approx(bleed * MM)
-        else:  # full bleed on the sheet's outer edges, a shared cut line between neighbours
-            row, col = divmod(i, sheet.cols)
-            outside = (col == 0, row == sheet.rows - 1, col == sheet.cols - 1, row == 0)
-            assert [pytest.approx(bleed * MM if out else 0) for out in outside] == list(sides)
+        row, col = divmod(i, sheet.cols)
+        outside = (col == 0, row == sheet.rows - 1, col == sheet.cols - 1, row == 0)
+        spaced = (*sheet.gutters, *sheet.gutters)
+        # full bleed on the sheet's outer edges and towards a gutter; none towards a shared cut
+        assert [pytest.approx(bleed * MM if out or gap else 0) for out, gap in zip(outside, spaced)] == list(sides)
     cells = every_cell(sheet)
+    trim_margin = (layout.PRINT_EDGE_MM + layout.MARK_GAP_MM + layout.MARK_MIN_MM) * MM
     for cell in cells:
-        assert cell.x >= edge and cell.y >= edge and cell.right <= sheet.page_w - edge and cell.top <= sheet.page_h - edge
+        assert cell.x >= -1e-6 and cell.y >= -1e-6 and cell.right <= sheet.page_w + 1e-6
+        assert cell.top <= sheet.page_h + 1e-6
+    for slot in map(sheet.slot, range(sheet.per_page)):  # room for crop marks outside the printer's edge
+        assert slot.x >= trim_margin - 1e-6 and slot.y >= trim_margin - 1e-6
+        assert slot.right <= sheet.area.right - trim_margin + 1e-6 and slot.top <= sheet.page_h - trim_margin + 1e-6
     for a, b in itertools.combinations(cells, 2):
         assert not overlaps(a, b)
 
 
 @pytest.mark.parametrize("paper, size, bleed, mode, spacing", SHEETS)
-def test_crop_marks_sit_on_cut_lines_inside_the_printable_area_and_outside_every_bleed(
+def test_crop_marks_sit_on_cut_lines_inside_the_printable_area_and_never_on_a_card(
         paper, size, bleed, mode, spacing):
+    """Outside every bleed where there is room; else over the outer bleed only (the cut takes it away)."""
     sheet = sheet_of(paper, size, bleed, mode, spacing)
     xs, ys = sheet.cut_lines()
     marks = sheet.crop_marks()
@@ -151,33 +192,23 @@ def test_crop_marks_sit_on_cut_lines_inside_the_printable_area_and_outside_every
         assert min(x1, x2) >= edge - 1e-6 and max(x1, x2) <= area.right - edge + 1e-6
         assert min(y1, y2) >= edge - 1e-6 and max(y1, y2) <= sheet.page_h - edge + 1e-6
         assert layout.MARK_MIN_MM * MM - 1e-6 <= abs(x2 - x1) + abs(y2 - y1) <= layout.MARK_MAX_MM * MM + 1e-6
-    for mark, cell in itertools.product(marks, every_cell(sheet)):
-        assert not segment_hits(mark, cell)
-
-
-@pytest.mark.parametrize("paper, size, bleed, mode, spacing", SHEETS)
-def test_the_ruler_strip_is_printable_and_clear_of_cards_and_marks(paper, size, bleed, mode, spacing):
-    sheet = sheet_of(paper, size, bleed, mode, spacing)
-    box, edge = sheet.info_box(), layout.PRINT_EDGE_MM * MM
-    assert min(box.w, box.h) == pytest.approx(layout.INFO_MM * MM)
-    assert max(box.w, box.h) >= 150 * MM  # the ruler (2 in), its labels and the hint
-    assert box.x >= edge - 1e-6 and box.y >= edge - 1e-6
-    assert box.right <= sheet.page_w - edge + 1e-6 and box.top <= sheet.page_h - edge + 1e-6
-    for cell in every_cell(sheet):
-        assert not overlaps(box, cell)
-    for mark in sheet.crop_marks():
-        assert not segment_hits(mark, box)
+    grid = sheet.grid
+    for mark in marks:
+        assert not segment_hits(mark, grid.inset(-layout.MARK_GAP_MM * MM + 1e-3))
+        if not sheet.marks_over_bleed():
+            assert not any(segment_hits(mark, cell) for cell in every_cell(sheet))
 
 
 @pytest.mark.parametrize("paper, size, bleed", COMBOS)
-def test_the_fold_is_at_least_5_mm_from_any_bleed(paper, size, bleed):
-    sheet = sheet_of(paper, size, bleed, "gutterfold", "gutter")
+def test_the_fold_runs_between_the_faces_and_the_backs(paper, size, bleed):
+    sheet = sheet_of(paper, size, bleed, "gutterfold", "dense")
     (x, y1), (_, y2) = sheet.fold_line
     assert x == pytest.approx(sheet.page_w / 2)
     assert (y1, y2) == pytest.approx((sheet.outer.y, sheet.outer.top))  # the height of the cards' bleed
-    assert y1 >= layout.PRINT_EDGE_MM * MM and y2 <= sheet.page_h - layout.PRINT_EDGE_MM * MM
-    for cell in every_cell(sheet):
-        assert min(abs(cell.x - x), abs(cell.right - x)) >= layout.PRINT_EDGE_MM * MM - 1e-6
+    assert y1 >= 0 and y2 <= sheet.page_h
+    for i in range(sheet.per_page):
+        assert sheet.cell(i).right <= x + 1e-6 <= sheet.back_cell(i).x + 2e-6
+        assert x - sheet.slot(i).right >= (layout.PRINT_EDGE_MM + layout.MARK_MIN_MM) * MM
     assert sheet_of(paper, size, bleed, "long-edge", "gutter").fold_line is None
 
 
@@ -216,7 +247,17 @@ def test_the_first_cards_back_is_on_the_far_side_of_a_long_edge_back_page():
     sheet = layout.make_sheet("a4", "poker", 0)
     assert sheet.back_slot(0).x == pytest.approx(sheet.slot(2).x)
     short = layout.make_sheet("a4", "poker", 0, mode="short-edge")
-    assert short.back_slot(0).y == pytest.approx(short.slot(6).y) and short.backs_upside_down
+    assert short.back_slot(0).y == pytest.approx(short.slot(6).y) and short.back_turn == 180
+
+
+@pytest.mark.parametrize("size, mode, turn", [("mini", "long-edge", 270), ("mini", "short-edge", 90),
+                                              ("poker", "gutterfold", 270)])
+def test_backs_of_cards_on_their_side_stand_as_their_faces_after_the_flip(size, mode, turn):
+    """A face turned 90 degrees (its top to the left): through a flip about the vertical middle
+    its top edge lands on the right, so its back is turned the other way; through a short-edge
+    flip it stays on the left."""
+    sheet = layout.make_sheet("a4", size, 3, mode=mode)
+    assert sheet.sideways and sheet.face_turn == 90 and sheet.back_turn == turn
 
 
 def test_pages():

@@ -40,7 +40,7 @@ def test_an_effect_too_long_is_found_at_check_with_the_size_it_needs_and_prints_
     assert cli.main(["cards", str(folder), "--out", str(tmp_path)]) == 1  # the build refuses it too
     (folder / "layout.yaml").write_text(f"text: {{min_size: {needed}}}\n", encoding="utf-8")
     assert check(folder, capsys)[0] == 0
-    assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--all-types", "--no-backs"]) == 0
+    assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--all-types", "--no-backs", "--layout", "gutter"]) == 0
     with pdfplumber.open(tmp_path / "cards-all-types.pdf") as pdf:
         words = pdf.pages[0].extract_words(extra_attrs=["size"])
     sizes = {round(w["size"], 2) for w in words if w["text"] == "Everything"}

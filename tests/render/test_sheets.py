@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import io
 import itertools
+import math
 from dataclasses import dataclass
 
 import pypdf
@@ -43,13 +44,14 @@ class Placed:
     form: str
     clip: Rect  # the clip it is drawn through: the cell
     box: Rect  # the form's bounding box on the page: the card with its full bleed
-    turned: bool  # drawn half round
+    turn: int  # degrees it is drawn turned, anticlockwise
 
 
 @dataclass
 class Page:
     placed: list[Placed]
-    lines: list[tuple[tuple[float, float], tuple[float, float]]]
+    lines: list[tuple[tuple[float, float], tuple[float, float]]]  # stroked in ink (not white)
+    halos: list[tuple[tuple[float, float], tuple[float, float]]]  # stroked white, under marks over the bleed
     trim: Rect | None
     bleed: Rect | None
 
@@ -81,18 +83,20 @@ def _box(array) -> Rect | None:
 
 
 def walk(reader: pypdf.PdfReader, number: int) -> Page:
-    """The page's own content: forms placed (through which clip, where, turned or not) and the
-    straight lines it strokes (crop marks, ruler, fold line), in page coordinates."""
+    """The page's own content: forms placed (through which clip, where, how turned) and the
+    straight lines it strokes (crop marks, ruler, fold line; white ones apart), in page coordinates."""
     page = reader.pages[number]
     xobjects = page["/Resources"].get("/XObject", {})
     ctm, clip, path, start = (1, 0, 0, 1, 0, 0), None, None, None
-    stack, placed, lines = [], [], []
+    stack, placed, lines, halos, white = [], [], [], [], False
     for operands, op in ContentStream(page.get_contents(), reader).operations:
-        values = [float(v) for v in operands] if op in (b"cm", b"re", b"m", b"l") else []
+        values = [float(v) for v in operands] if op in (b"cm", b"re", b"m", b"l", b"RG") else []
         if op == b"q":
-            stack.append((ctm, clip))
+            stack.append((ctm, clip, white))
         elif op == b"Q":
-            ctm, clip = stack.pop()
+            ctm, clip, white = stack.pop()
+        elif op == b"RG":
+            white = values == [1, 1, 1]
         elif op == b"cm":
             ctm = _multiply(tuple(values), ctm)
         elif op == b"re":
@@ -103,12 +107,12 @@ def walk(reader: pypdf.PdfReader, number: int) -> Page:
         elif op == b"m":
             start = _apply(ctm, *values)
         elif op == b"l":
-            lines.append((start, _apply(ctm, *values)))
+            (halos if white else lines).append((start, _apply(ctm, *values)))
         elif op == b"Do":
             form = xobjects[operands[0]].get_object()
             placed.append(Placed(str(operands[0])[1:], clip, _bounds(ctm, *(float(v) for v in form["/BBox"])),
-                                 ctm[0] < 0))
-    return Page(placed, lines, _box(page.get("/TrimBox")), _box(page.get("/BleedBox")))
+                                 round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360))
+    return Page(placed, lines, halos, _box(page.get("/TrimBox")), _box(page.get("/BleedBox")))
 
 
 def painted(p: Placed) -> Rect:
@@ -139,12 +143,14 @@ def close(a: Rect, b: Rect, tolerance: float) -> bool:
 
 
 @functools.cache
-def built(size, paper, bleed, mode, offset, spacing="gutter", count=None):
-    """One sheet (faces and backs) of the tiny game's cards, and its pages walked."""
+def built(size, paper, bleed, mode, offset, spacing="dense", count=None):
+    """One sheet (faces and backs) of the tiny game's cards, and its pages walked; the deck in
+    the order its cards fill the slots."""
     game = two_backs_game()
     sheet = layout.make_sheet(paper, size, bleed, offset, mode, spacing)
     deck = [game.cards[i % len(game.cards)] for i in range(count or sheet.per_page)]
     pdf = cards.render_sheets(game, deck, sheet)
+    deck = cards.placing_order(game, deck, sheet)
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     return sheet, deck, pdf, reader, [walk(reader, n) for n in range(len(reader.pages))]
 
@@ -162,19 +168,26 @@ def combo_id(combo):
 
 
 @pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
-def test_every_card_has_full_bleed_on_all_four_sides(combo):
+def test_every_card_paints_its_full_bleed_on_every_outer_edge_and_towards_a_gutter(combo):
     sheet, deck, _, _, pages = built(*combo)
     bleed = combo[2] * MM
     front, back_page = face_and_back_pages(sheet, pages)
     faces, backs = front.cards("face"), back_page.cards("back")
     assert len(faces) == len(backs) == len(deck) == sheet.per_page
-    for p in faces + backs:
-        assert min(bleed_sides(p, bleed)) >= bleed - EXACT, (p.form, bleed_sides(p, bleed))
+    for p, i in zip(faces, range(sheet.per_page)):
+        assert close(trim_of(p, bleed), sheet.slot(i), EXACT)
+        assert close(painted(p), sheet.cell(i), EXACT), (p.form, bleed_sides(p, bleed))
+        row, col = divmod(i, sheet.cols)
+        outer = (col == 0, row == sheet.rows - 1, col == sheet.cols - 1, row == 0)
+        spaced = (*sheet.gutters, *sheet.gutters)
+        for side, out, gap in zip(bleed_sides(p, bleed), outer, spaced):
+            assert side == pytest.approx(bleed if out or gap else 0, abs=EXACT)
+    back_cells = [sheet.back_cell(i) for i in range(sheet.per_page)]
+    for p in backs:
+        assert any(close(painted(p), cell, EXACT) for cell in back_cells)
     for page in pages:  # no card paints over another
         for a, b in itertools.combinations([painted(p) for p in page.placed], 2):
             assert min(a.right, b.right) - max(a.x, b.x) <= EXACT or min(a.top, b.top) - max(a.y, b.y) <= EXACT
-    for p, i in zip(faces, range(sheet.per_page)):
-        assert close(trim_of(p, bleed), sheet.slot(i), EXACT)
 
 
 @pytest.mark.parametrize("combo", [c for c in COMBOS if c[3] == "gutterfold"], ids=combo_id)
@@ -188,7 +201,8 @@ def test_the_fold_line_is_drawn_where_the_layout_puts_it(combo):
     assert sorted((a, b)) == pytest.approx((y1, y2), abs=0.1)
 
 @pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
-def test_crop_marks_are_inside_the_printable_area_and_outside_every_bleed(combo):
+def test_crop_marks_are_inside_the_printable_area_and_never_on_a_card(combo):
+    """Outside every bleed where there is room, else over the outer bleed on a white line."""
     sheet, _, _, _, pages = built(*combo)
     front, back_page = face_and_back_pages(sheet, pages)
     ruler, edge = sheet.info_box(), layout.PRINT_EDGE_MM * MM
@@ -201,11 +215,14 @@ def test_crop_marks_are_inside_the_printable_area_and_outside_every_bleed(combo)
     assert len(marks) == len(want)
     key = lambda line: tuple(round(v, 2) for v in sorted(line)[0] + sorted(line)[1])  # noqa: E731
     assert sorted(map(key, marks)) == sorted(map(key, want))
-    paint = [painted(p) for p in front.placed]
+    over_bleed = sheet.marks_over_bleed()
+    assert sorted(map(key, front.halos)) == (sorted(map(key, want)) if over_bleed else [])
+    bleed = combo[2] * MM
+    keep_off = [painted(p) for p in front.placed] if not over_bleed else [trim_of(p, bleed) for p in front.placed]
     for (x1, y1), (x2, y2) in marks:
         assert min(x1, x2, sheet.page_w - x1, sheet.page_w - x2) >= edge - EXACT
         assert min(y1, y2, sheet.page_h - y1, sheet.page_h - y2) >= edge - EXACT
-        for rect in paint:
+        for rect in keep_off:
             assert max(x1, x2) < rect.x or min(x1, x2) > rect.right or max(y1, y2) < rect.y or min(y1, y2) > rect.top
     if not sheet.backs_beside_faces:
         assert back_page.lines == []  # cuts are made from the front
@@ -224,7 +241,8 @@ def test_each_back_lands_on_its_own_face_after_the_flip_or_fold(combo):
         seen = [b for b in backs if close(through_the_sheet(sheet, trim_of(b, bleed)), wanted, ALIGN)]
         assert len(seen) == 1, (card.name, wanted)
         assert seen[0].form == own_back
-        assert seen[0].turned == (sheet.mode == "short-edge")  # upright after the card is turned over
+        assert face.turn == sheet.face_turn
+        assert seen[0].turn == sheet.back_turn  # standing as its face after the card is turned over
         assert close(through_the_sheet(sheet, trim_of(seen[0], bleed)), wanted, EXACT)
 
 
@@ -522,17 +540,21 @@ def test_effect_text_starts_at_the_top_of_its_box():
 # --------------------------------------------------------------------------- the command
 
 
-def test_cards_says_what_the_bleed_costs_and_what_shared_cuts_mean(tmp_path, capsys):
+def test_cards_says_what_gutters_cost_and_what_shared_cuts_mean(tmp_path, capsys):
     from cardgen.cli import main
 
     assert main(["cards", str(TINY_GAME), "--all-types", "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err
-    assert ("note: 3 mm bleed on every side leaves room for 12 44x63 mm cards a sheet on a4 "
-            "(16 with --layout shared-cuts, 16 without bleed)") in err
+    assert ("note: all neighbouring cards share one cut line, with no bleed towards each other (the sheet's "
+            "outer edges have it): cut exactly on the lines, or use --layout gutter (16 cards a sheet)") in err
+    assert main(["cards", str(TINY_GAME), "--all-types", "--layout", "gutter", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert ("note: --layout gutter: 16 44x63 mm cards a sheet on a4, each with its bleed on every side "
+            "(18 a sheet without --layout gutter)") in err
     assert main(["cards", str(TINY_GAME), "--all-types", "--layout", "shared-cuts", "--mode", "gutterfold",
                  "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err
-    assert "neighbouring cards share one cut line and have no bleed towards each other" in err
+    assert "share one cut line, with no bleed towards each other" in err
     reader = pypdf.PdfReader(tmp_path / "cards-all-types.pdf")
     assert len(reader.pages) == 1 and reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
 

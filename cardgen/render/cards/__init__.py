@@ -12,6 +12,7 @@ from cardgen.render.cards.sheets import (
     PLACEHOLDERS_NAMED,
     PNG_DPI,
     placeholder_warning,
+    placing_order,
     render_sheets,
     write_proof_sheet,
     write_setup_sheets,
@@ -19,5 +20,5 @@ from cardgen.render.cards.sheets import (
 
 __all__ = [
     "PLACEHOLDERS_NAMED", "PNG_DPI", "CardPainter", "back_design", "form_name", "name_color", "placeholder_warning",
-    "render_sheets", "write_calibration", "write_proof_sheet", "write_setup_sheets",
+    "placing_order", "render_sheets", "write_calibration", "write_proof_sheet", "write_setup_sheets",
 ]

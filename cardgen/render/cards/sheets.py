@@ -29,6 +29,7 @@ from cardgen.render.write import atomic_write, output_dir
 
 PNG_DPI = 150
 CROP_MARK_WIDTH = 0.3  # points
+CROP_MARK_HALO = 1.5  # the white line under marks over the bleed
 FOLD_LINE_WIDTH = 0.4
 RULER_LINE_WIDTH = 0.25
 HINT_SIZE = 5.0  # points: two lines fill the ruler's strip
@@ -78,12 +79,12 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
     canvas, buffer = new_canvas(game, sheet, fonts, "cards", backs)
     painter = CardPainter(game, canvas, sheet)
     _note_placeholders(cards, placeholders)
-    for page in layout.pages(cards, sheet.per_page):
+    for page in layout.pages(placing_order(game, cards, sheet), sheet.per_page):
         faces = [(sheet.slot(i), sheet.cell(i)) for i in range(len(page))]
         placed = [(sheet.back_slot(i), sheet.back_cell(i)) for i in range(len(page))] if backs else []
         _set_boxes(canvas, faces + (placed if sheet.backs_beside_faces else []))
         for card, (slot, cell) in zip(page, faces):
-            place(canvas, painter.face_form(card), slot, cell)
+            place(canvas, painter.face_form(card), slot, cell, sheet.face_turn)
         _draw_crop_marks(canvas, sheet)
         _draw_print_hint(canvas, sheet, fonts, backs)
         if placed and sheet.backs_beside_faces:
@@ -98,11 +99,19 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
     return buffer.getvalue()
 
 
+def placing_order(game: Game, cards: list[Card], sheet: Sheet) -> list[Card]:
+    """The cards in the order they fill the slots: grouped by their edge color where cards share
+    cut lines, else as given."""
+    if not sheet.shares_cuts:
+        return cards
+    return layout.edge_order(cards, lambda card: game.color(card.color).hex.lower())
+
+
 def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[Card],
                  placed: list[tuple[Rect, Rect]]) -> None:
     """Each card's own back where it lands behind its face."""
     for card, (slot, cell) in zip(page, placed):
-        place(canvas, painter.back_form(card), slot, cell, turned=sheet.backs_upside_down)
+        place(canvas, painter.back_form(card), slot, cell, sheet.back_turn)
 
 
 def write_output(pdf: bytes, path: Path, png: bool) -> Path:
@@ -167,26 +176,38 @@ def _set_boxes(canvas: Canvas, placed: list[tuple[Rect, Rect]]) -> None:
                            max(r.right for r in rects), max(r.top for r in rects)), name=name)
 
 
-def place(canvas: Canvas, form: str, slot: Rect, cell: Rect, turned: bool = False) -> None:
-    """A card's form on its slot, clipped to its cell; `turned` half round (a short-edge back)."""
+# where a form's origin goes in its slot, as fractions of the slot's width and height, by turn
+_TURN_ORIGIN = {0: (0, 0), 90: (1, 0), 180: (1, 1), 270: (0, 1)}
+
+
+def place(canvas: Canvas, form: str, slot: Rect, cell: Rect, turn: int = 0) -> None:
+    """A card's form on its slot, clipped to its cell, turned `turn` degrees anticlockwise (a
+    card on its side, a short-edge back)."""
     canvas.saveState()
     path = canvas.beginPath()
     path.rect(cell.x, cell.y, cell.w, cell.h)
     canvas.clipPath(path, stroke=0, fill=0)
-    if turned:
-        canvas.translate(slot.right, slot.top)
-        canvas.rotate(180)
-    else:
-        canvas.translate(slot.x, slot.y)
+    fx, fy = _TURN_ORIGIN[turn]
+    canvas.translate(slot.x + fx * slot.w, slot.y + fy * slot.h)
+    if turn:
+        canvas.rotate(turn)
     canvas.doForm(form)
     canvas.restoreState()
 
 
 def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
+    """Black crop marks; where they lie over the bleed, on a white line that keeps them seen on
+    any card's edge color."""
     canvas.saveState()
+    marks = sheet.crop_marks()
+    if sheet.marks_over_bleed():
+        canvas.setStrokeColorRGB(1, 1, 1)
+        canvas.setLineWidth(CROP_MARK_HALO)
+        for (x1, y1), (x2, y2) in marks:
+            canvas.line(x1, y1, x2, y2)
     canvas.setStrokeColorRGB(0, 0, 0)
     canvas.setLineWidth(CROP_MARK_WIDTH)
-    for (x1, y1), (x2, y2) in sheet.crop_marks():
+    for (x1, y1), (x2, y2) in marks:
         canvas.line(x1, y1, x2, y2)
     canvas.restoreState()
 
