@@ -11,14 +11,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from cardgen import load
-from cardgen.check import artfit, fit, glyphs, lint, visibility
+from cardgen.check import artfit, fit, glyphs, lint, safezone, visibility
 from cardgen.check.engine import play_out
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
 from cardgen.inputs.files import folder_files
 from cardgen.inputs.paths import display_path, game_roots
-from cardgen.model.game import ERROR, Finding, Game, Where
+from cardgen.model.game import ERROR, Finding, Game
 from cardgen.model.texts import counted
+from cardgen.model.where import Where
 
 
 def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
@@ -30,6 +31,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings += glyphs.check_glyphs(game)
     findings += fit.check_fit(game)
     findings += artfit.check_art(game)
+    findings += safezone.check_safe_zone(game)
     findings += input_file_findings(game)
     findings += visibility.invisible_colors(game)
     return GameReport(game, reports, findings)

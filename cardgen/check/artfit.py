@@ -11,8 +11,9 @@ from cardgen.inputs import images
 from cardgen.inputs.paths import game_roots
 from cardgen.layout.sheet import Rect, cover
 from cardgen.layout.textfit import Scale
-from cardgen.model.game import ERROR, WARNING, Card, Finding, Game, Where
+from cardgen.model.game import ERROR, WARNING, Card, Finding, Game
 from cardgen.model.sizes import MM, card_size_mm
+from cardgen.model.where import Where
 
 WARN_PPI = 300
 ERROR_PPI = 150

@@ -46,10 +46,10 @@ from cardgen.model.game import (
     Selector,
     Setup,
     Step,
-    Where,
     matches,
 )
 from cardgen.model.texts import counted, format_count
+from cardgen.model.where import Where
 
 Variables = Mapping[str, int]  # the expressions' variables at a player count: players (and hand)
 EXPRESSION_HINT = "a count may use players, and hand where the setup gives hand: deal"

@@ -20,7 +20,8 @@ from cardgen.inputs.fonts import document_font, document_fonts
 from cardgen.inputs.paths import display_path
 from cardgen.layout.textfit import run_role
 from cardgen.model import markup
-from cardgen.model.game import ERROR, Finding, Game, Where
+from cardgen.model.game import ERROR, Finding, Game
+from cardgen.model.where import Where
 
 MISSING_GLYPH, BAD_FONT = "missing-glyph", "bad-font"
 NAMED = 5  # characters named in one finding

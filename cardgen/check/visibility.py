@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from cardgen.check.texts import game_file, place_in_source
 from cardgen.layout.colors import PAPER, SEEN_CONTRAST, contrast, symbol_ink
-from cardgen.model.game import WARNING, Color, Finding, Game, Where
+from cardgen.model.game import WARNING, Color, Finding, Game
+from cardgen.model.where import Where
 
 
 def invisible_colors(game: Game) -> list[Finding]:

@@ -269,6 +269,8 @@ def fit_paragraph(text_at: Callable[[float], str], style_at: StyleAt, width: flo
     sizes = [size - i * FIT_STEP for i in range(int((size - min_size) / FIT_STEP + 1e-6) + 1)]
     if not sizes:
         return None
+    if sizes[-1] - min_size > 1e-6:  # off the grid: the smallest allowed size is tried too
+        sizes.append(min_size)
     first = _fits(text_at(sizes[0]), style_at(sizes[0]), width, height, max_lines)
     if first:
         return first

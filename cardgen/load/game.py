@@ -33,11 +33,11 @@ from cardgen.model.game import (
     Kind,
     Tag,
     Variation,
-    Where,
     slugify,
 )
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
+from cardgen.model.where import Where
 
 
 class GameBuilder(CardParts, SetupParts, StepParts):

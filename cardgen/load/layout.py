@@ -34,13 +34,14 @@ from cardgen.model.layout import (
     SymbolBadge,
     Tags,
 )
+from cardgen.model.where import Where
 
 DEFAULT_LAYOUT = ART / "card-layout.yaml"
 SHARED_FONTS = ART / "fonts"
 # settings that break the drawing (or take forever) outside these ranges; other numbers: 0 to 1000
 RANGES = {"design.width": (10, 400), "design.height": (10, 400), "leading": (0.8, 3), "size": (1, 200),
           "min_size": (1, 200), "one_line_min": (1, 200), "title_size": (4, 200), "pattern_step": (2, 100),
-          "pattern_size": (0.5, 100)}
+          "pattern_size": (0.5, 100), "width": (1, 1000), "height": (1, 1000)}
 DEFAULT_RANGE = (0, 1000)
 
 
@@ -83,13 +84,16 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
     default = default_settings()
     settings = {section: dict(values) for section, values in default.items()}
     node = None
+    places: dict[str, Where] = {}
     if reader.path.exists() and not leads_out(reader, folder):
         node = reader.document()
     if node is not None:
         sections = reader.mapping(node, LAYOUT)
         for section, section_node in sections.items():
             values = reader.mapping(section_node, LAYOUT.fields[section].type)
+            places[section] = reader.where(section_node)
             for key, value_node in values.items():
+                places[f"{section}.{key}"] = reader.where(value_node)
                 value = _setting(reader, values, section, key)
                 if value is not None:
                     settings[section][key] = value
@@ -97,7 +101,7 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
                     symbol_refs.append((value, reader.where(value_node), f"layout {section}.{key}"))
         _check_font_roles(reader, sections, settings)
         _check_padding(reader, sections, settings)
-    return _layout(settings, _font_files(folder, reader, settings["fonts"], sections if node else {}))
+    return _layout(settings, _font_files(folder, reader, settings["fonts"], sections if node else {}), places)
 
 
 def _check_padding(reader, sections, settings) -> None:
@@ -116,14 +120,15 @@ def _check_padding(reader, sections, settings) -> None:
             values["padding"] = default_settings()[section]["padding"]
 
 
-def _layout(settings: Mapping[str, Mapping[str, Any]], fonts: Mapping[str, Path]) -> Layout:
+def _layout(settings: Mapping[str, Mapping[str, Any]], fonts: Mapping[str, Path],
+            places: Mapping[str, Where]) -> Layout:
     """The checked settings as the model's typed sections."""
     return Layout(
         design=DesignSize(**settings["design"]), font_files=FontFiles(**settings["fonts"]),
         frame=Frame(**settings["frame"]), symbol=SymbolBadge(**settings["symbol"]), star=Star(**settings["star"]),
         number=NumberBadge(**settings["number"]), name=NameBox(**settings["name"]),
         flavor=FlavorBox(**settings["flavor"]), art=ArtBox(**settings["art"]), tags=Tags(**settings["tags"]),
-        text=EffectBox(**settings["text"]), back=BackDesign(**settings["back"]), fonts=fonts)
+        text=EffectBox(**settings["text"]), back=BackDesign(**settings["back"]), fonts=fonts, places=places)
 
 
 def _setting(reader, values, section: str, key: str) -> Any:

@@ -12,10 +12,8 @@ from cardgen.load.schema import (
     Values,
 )
 from cardgen.load.yaml_nodes import is_null
-from cardgen.model.game import (
-    Finding,
-    Where,
-)
+from cardgen.model.game import Finding
+from cardgen.model.where import Where
 
 
 class Parts:

@@ -4,11 +4,8 @@ from __future__ import annotations
 import re
 
 from cardgen.load.reader import Reader
-from cardgen.model.game import (
-    ERROR,
-    Finding,
-    Where,
-)
+from cardgen.model.game import ERROR, Finding
+from cardgen.model.where import Where
 
 # rules.md's shape: each heading is a numbered part of the rulebook with its own table of
 # contents line, and each table column a box the layout sizes against every other: both cost

@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from cardgen.inputs import symbols
 from cardgen.inputs.paths import display_path
 from cardgen.model import markup
-from cardgen.model.game import ERROR, WARNING, Finding, Game, Where
+from cardgen.model.game import ERROR, WARNING, Finding, Game
+from cardgen.model.where import Where
 
 STAR = "star"  # drawn below the symbol of cards with `star: true`
 

@@ -11,6 +11,7 @@ from cardgen.errors import UsageError
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
+from cardgen.model.where import Where
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 AUTO = "auto"  # a layout color the card renderer derives from the game's palette
@@ -25,20 +26,6 @@ CountSpec = Union[int, str, Mapping[int, int]]
 Selector = Mapping[str, object]
 # Free data from game.yaml's reference: for a game's own templates.
 PlainData = Union[str, list["PlainData"], dict[str, "PlainData"]]
-
-
-@dataclass(frozen=True)
-class Where:
-    """A place in the game data: file (relative to the game folder's parent), line, column."""
-
-    file: str
-    line: int = 0
-    column: int = 0
-
-    def __str__(self) -> str:
-        if not self.line:
-            return self.file
-        return f"{self.file}:{self.line}:{self.column}"
 
 
 @dataclass(frozen=True)

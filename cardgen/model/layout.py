@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardgen.model.where import Where
+
 
 @dataclass(frozen=True)
 class DesignSize:
@@ -157,6 +159,13 @@ class Layout:
     text: EffectBox
     back: BackDesign
     fonts: Mapping[str, Path] = field(default_factory=dict)
+    places: Mapping[str, Where] = field(default_factory=dict)  # "section" and "section.key" the game's file sets
+
+    def place(self, section: str, keys: tuple[str, ...] = ()) -> Where | None:
+        """Where the game's layout.yaml sets the first of these keys of a section, or the
+        section; None when it sets neither (the shipped design's value)."""
+        return next((self.places[f"{section}.{key}"] for key in keys if f"{section}.{key}" in self.places),
+                    self.places.get(section))
 
     def text_box(self, field_name: str) -> TextBox:
         """The box of a card's text field: name, flavor or text."""

@@ -186,7 +186,10 @@ def mutate_layout(layout: dict, rng: random.Random) -> str:
         value = rng.choice(SYMBOL_NAMES + ("",))
     elif isinstance(value, (int, float)):
         low, high = range_of(section, key)
-        value = rng.choice([low, high, (low + high) / 2, value * rng.choice((0.5, 1.5, 3)), low - 1, high + 1])
+        # a designer's nudge as often as the edges of the range (which mostly put a box off the card)
+        nudge = value * rng.choice((0.9, 1.1))
+        value = rng.choice([nudge, nudge, nudge, low, high, (low + high) / 2, value * rng.choice((0.5, 1.5, 3)),
+                            low - 1, high + 1])
     elif str(value).startswith("#"):
         value = rng.choice(["#000000", "#ffffff", "#f6b400", "red", "#fff"])
     layout.setdefault(section, {})[key] = value

@@ -9,8 +9,9 @@ from typing import Any
 
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
-from cardgen.model.game import ERROR, Finding, Game, Where
+from cardgen.model.game import ERROR, Finding, Game
 from cardgen.model.sizes import DEFAULT_PAPER
+from cardgen.model.where import Where
 from cardgen.render.documents.cheatsheet import TEMPLATE as CHEATSHEET
 from cardgen.render.documents.cheatsheet import sheet_context
 from cardgen.render.documents.checklists import checklists_context
