@@ -9,6 +9,8 @@ Two figures per case against the same baseline:
 - `cards`: what `cardgen cards` costs: load, check, then the build stage rendering the sheets in
   its worker and publishing the PDF (CPU seconds of this process and its workers);
 - `render`: the card sheets alone (render_sheets), in this process.
+And the CMYK sheets (`--color cmyk`: every color and image through the ICC profile, then PDF/X)
+against the RGB render of the same cards.
 
 The baseline is the least such a sheet can cost: per card a color band, the name, the symbol
 (an svglib drawing parsed once), a number badge, the effect text wrapped once in a Paragraph,
@@ -134,11 +136,13 @@ def bench(label: str, folder: Path, out: Path, repeat: int) -> tuple[int, float,
     sheet = layout.make_sheet("a4", game.card_size)
     command = timed(lambda: cards_command(folder, out), repeat)
     render = timed(lambda: cards.render_sheets(game, deck, sheet), repeat)
+    cmyk = timed(lambda: cards.render_sheets(game, deck, sheet, cmyk=True), repeat)
     base = timed(lambda: baseline(game, deck, sheet), repeat)
     n = len(deck)
     print(f"{label:<24} {n:>5} cards  baseline {base:7.2f} s ({base / n * 1000:4.2f} ms/card)  "
           f"cards {command:7.2f} s ({command / n * 1000:4.2f} ms/card) {command / base:5.2f}x  "
-          f"render {render:7.2f} s ({render / n * 1000:4.2f} ms/card) {render / base:5.2f}x", flush=True)
+          f"render {render:7.2f} s ({render / n * 1000:4.2f} ms/card) {render / base:5.2f}x  "
+          f"cmyk {cmyk:7.2f} s {cmyk / render:5.2f}x the RGB render", flush=True)
     return n, command, render, base
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from cardgen import __version__, build, load, scaffold, serve, terminal
 from cardgen.build import check_folder, load_checked
 from cardgen.build.cache import snapshot
+from cardgen.build.preflight import preflight
 from cardgen.check import report
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
 from cardgen.inputs.paths import display_path
@@ -20,7 +21,15 @@ from cardgen.layout import sheet as layout
 from cardgen.load import editor_schemas, spreadsheet
 from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
 from cardgen.model import sizes
-from cardgen.model.sizes import DEFAULT_BLEED_MM, DEFAULT_PAPER, DEFAULT_SPACING, PAPERS_MM, PRINT_MODES, SPACINGS
+from cardgen.model.sizes import (
+    COLOR_MODES,
+    DEFAULT_BLEED_MM,
+    DEFAULT_PAPER,
+    DEFAULT_SPACING,
+    PAPERS_MM,
+    PRINT_MODES,
+    SPACINGS,
+)
 from cardgen.model.texts import printable
 from cardgen.render.write import output_dir, output_folder
 
@@ -158,10 +167,17 @@ def _parser() -> argparse.ArgumentParser:
                    help="dense: as many cards a sheet as fit without bleed, gutters of twice the bleed where they "
                         "cost no card, else one cut shared between neighbours (default); gutter: every card with "
                         "bleed on every side; shared-cuts: one cut between all neighbours")
+    p.add_argument("--color", choices=COLOR_MODES, default="rgb",
+                   help="rgb (default) or cmyk: every color and image in the shipped ISO Coated v2 (FOGRA39) "
+                        "profile, as PDF/X-1a for a print shop")
     p.add_argument("--out", help="output folder (default: output/<game>/)")
     p.add_argument("--png", action="store_true", help="also write a PNG of every page")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
     p.set_defaults(run=cmd_cards)
+
+    p = sub.add_parser("preflight", help="what a print shop's preflight would flag in PDF files: each point, pass or fail")
+    p.add_argument("pdfs", nargs="+", metavar="PDF", help="a PDF file (cardgen's card sheets or any other)")
+    p.set_defaults(run=cmd_preflight)
 
     p = sub.add_parser("export", help="card images and files for a print service or Tabletop Simulator")
     p.add_argument("game", help="a game under card_data/ or a game folder")
@@ -273,9 +289,20 @@ def cmd_cheatsheet(args) -> int:
 
 def cmd_cards(args) -> int:
     sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
-                               mode=args.mode, spacing=args.spacing, png=args.png)
+                               mode=args.mode, spacing=args.spacing, png=args.png, color=args.color)
     return _build(args, lambda game, checked: build.plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))
+
+
+def cmd_preflight(args) -> int:
+    failed = 0
+    for name in args.pdfs:
+        report = preflight(Path(name))
+        say(f"{name}: " + ("passes" if report.passed else "would be flagged"), sys.stdout)
+        for line in report.lines():
+            say(f"  {line}", sys.stdout)
+        failed += not report.passed
+    return EXIT_DATA if failed else 0
 
 
 def cmd_export(args) -> int:

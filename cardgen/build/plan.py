@@ -41,6 +41,7 @@ class SheetOptions:
     mode: str = "long-edge"  # sizes.PRINT_MODES
     spacing: str = sizes.DEFAULT_SPACING  # sizes.SPACINGS
     png: bool = False
+    color: str = "rgb"  # sizes.COLOR_MODES: cmyk is PDF/X-1a for print shops
 
     def make_sheet(self, game: Game, paper: str) -> layout.Sheet:
         return layout.make_sheet(paper, self.size or game.card_size, self.bleed, self.offset, self.mode, self.spacing)

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from cardgen.model import expressions
 from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
-from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
+from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM, COLOR_MODES
 
 MAX_TEXT = 4000
 MAX_NAME = 80
@@ -457,6 +457,7 @@ EXPORT_TARGET = Fields("export target", {
     "dpi": Field(Integer(*DPI_RANGE), True),
     "sizes": Field(Table(Text(), CARD_PIXELS), doc="per card size (poker, bridge, tarot, mini); none: the game's own"),
     "bleed_mm": Field(Number(0, 10), doc="with no sizes: the bleed around the game's card size"),
+    "color": Field(Text(choices=COLOR_MODES), doc="1up-pdf: rgb (default) or cmyk (PDF/X-1a in the shipped profile)"),
     "sheet": Field(TTS_SHEET, doc="tts: the grid and largest size of a deck sheet"),
 })
 

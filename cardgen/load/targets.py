@@ -76,8 +76,12 @@ def _target(r: Reader, name: str, node) -> Target | None:
                 did_you_mean(fmt, EXPORT_FORMATS) or f"formats are: {', '.join(EXPORT_FORMATS)}")
     sizes = _sizes(r, name, m["sizes"]) if "sizes" in m else {}
     sheet = r.mapping(m["sheet"], TTS_SHEET) if "sheet" in m else None
+    color = m.read("color", "rgb")
+    if color == "cmyk" and fmt != "1up-pdf":
+        r.error(m["color"], "bad-setting", f"export target '{name}': color cmyk is for the 1up-pdf format "
+                "(images are RGB)", "remove color, or use format: 1up-pdf")
     target = Target(name, m.read("name", ""), fmt, m.read("dpi"), tuple(sizes.items()), m.read("bleed_mm", DEFAULT_BLEED_MM),
-                    TtsSheet(*(sheet.read(k) for k in TTS_SHEET)) if sheet is not None else TtsSheet())
+                    color=color, sheet=TtsSheet(*(sheet.read(k) for k in TTS_SHEET)) if sheet is not None else TtsSheet())
     return target if len(r.findings) == before else None
 
 

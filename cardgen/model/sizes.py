@@ -52,6 +52,11 @@ SPACINGS = ("dense", "gutter", "shared-cuts")
 DEFAULT_SPACING = "dense"
 
 
+# The color of the card sheets: sRGB for home printers and screens, or CMYK in the shipped output
+# profile as PDF/X-1a for print shops.
+COLOR_MODES = ("rgb", "cmyk")
+
+
 def card_size_mm(spec: CardSize | None) -> tuple[float, float]:
     """A card size preset name, 'WxH' in mm, or a {width_mm, height_mm} mapping."""
     if isinstance(spec, Mapping):

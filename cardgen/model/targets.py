@@ -35,6 +35,7 @@ class Target:
     dpi: int
     size_table: tuple[tuple[str, CardPixels], ...] = ()  # none: the game's own card size
     bleed_mm: float = DEFAULT_BLEED_MM  # with no sizes: the bleed around the game's card size
+    color: str = "rgb"  # sizes.COLOR_MODES; cmyk: a PDF/X-1a file (1up-pdf)
     sheet: TtsSheet = TtsSheet()
 
     @property

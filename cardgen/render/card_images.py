@@ -11,9 +11,11 @@ from reportlab.pdfgen.canvas import Canvas
 from cardgen.errors import BuildError
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Sheet
+from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM, card_size_mm
 from cardgen.model.targets import CardPixels
+from cardgen.render import print_color
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.cards.sheets import place
 
@@ -28,25 +30,34 @@ def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
                  min(bleed_x, bleed_y), 1, 1)
 
 
-def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool = False) -> bytes:
-    """One page per (card, 'front'|'back'), each the card with its bleed."""
+def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool = False,
+             cmyk: bool = False) -> bytes:
+    """One page per (card, 'front'|'back'), each the card with its bleed; in CMYK as PDF/X-1a
+    when `cmyk`."""
     with reproducible():
-        buffer = io.BytesIO()
-        canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
-        canvas.setTitle(f"{game.title}: cards")
-        canvas.setAuthor(game.author or game.title)
-        canvas.setCreator("cardgen")
-        painter = CardPainter(game, canvas, sheet)
-        slot, cell = sheet.slot(0), sheet.cell(0)
-        for card, side in sides:
-            if boxes:
-                canvas.setTrimBox((slot.x, slot.y, slot.right, slot.top))
-                canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
-            form = painter.face_form(card) if side == "front" else painter.back_form(card)
-            place(canvas, form, slot, cell)
-            canvas.showPage()
-        canvas.save()
-        return buffer.getvalue()
+        pdf = _card_pdf(game, sheet, sides, boxes, cmyk)
+    return print_color.pdfx(pdf) if cmyk else pdf
+
+
+def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool, cmyk: bool) -> bytes:
+    buffer = io.BytesIO()
+    canvas = (print_color.CmykCanvas if cmyk else Canvas)(
+        buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
+        initialFontName=Fonts(game.design)["text"])  # not Helvetica: every font is embedded
+    canvas.setTitle(f"{game.title}: cards")
+    canvas.setAuthor(game.author or game.title)
+    canvas.setCreator("cardgen")
+    painter = CardPainter(game, canvas, sheet)
+    slot, cell = sheet.slot(0), sheet.cell(0)
+    for card, side in sides:
+        if boxes:
+            canvas.setTrimBox((slot.x, slot.y, slot.right, slot.top))
+            canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
+        form = painter.face_form(card) if side == "front" else painter.back_form(card)
+        place(canvas, form, slot, cell)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
 
 
 def rasterise(pdf: bytes, size: tuple[int, int], dpi: int) -> list[Image.Image]:

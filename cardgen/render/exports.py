@@ -156,7 +156,7 @@ def one_up_pdf(game: Game, target: Target, pixels: CardPixels, chosen: list[Entr
     """Each copy of each card: its front page, then its own back's page."""
     sheet = card_images.one_card_sheet(pixels, target.dpi)
     sides = [(e.card, side) for e in chosen for _ in range(e.copies) for side in ("front", "back")]
-    return card_images.card_pdf(game, sheet, sides, boxes=True)
+    return card_images.card_pdf(game, sheet, sides, boxes=True, cmyk=target.color == "cmyk")
 
 
 # --------------------------------------------------------------------------- Tabletop Simulator

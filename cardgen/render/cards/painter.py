@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 
+from PIL import Image as PILImage
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
@@ -19,6 +20,7 @@ from cardgen.layout.textfit import INLINE_SYMBOL, CardText, ink_extent
 from cardgen.model import markup
 from cardgen.model.game import Card, Color, Game
 from cardgen.model.layout import BackDesign, NumberBadge, SymbolBadge
+from cardgen.render import print_color
 
 
 def _recolored(drawing, color):
@@ -279,7 +281,11 @@ class CardPainter:
         """Cover the box, centred, cropping what sticks out."""
         from reportlab.lib.utils import ImageReader
 
-        image = ImageReader(images.drawable(data))
+        drawable = images.drawable(data)
+        if isinstance(self.canvas, print_color.CmykCanvas):  # what shows through its transparency: the panel
+            pixels = drawable if isinstance(drawable, PILImage.Image) else PILImage.open(drawable)
+            drawable = print_color.cmyk_image(pixels, HexColor(self.design.frame.panel).bitmap_rgb())
+        image = ImageReader(drawable)
         placed = layout.cover(box, *image.getSize())
         self.canvas.drawImage(image, placed.x, placed.y, placed.w, placed.h, mask="auto")
 

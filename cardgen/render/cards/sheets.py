@@ -24,6 +24,7 @@ from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game, sheet_file_name
 from cardgen.model.sizes import MM
 from cardgen.model.texts import counted
+from cardgen.render import print_color
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.write import atomic_write, output_dir
 
@@ -41,7 +42,7 @@ PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without a
 
 def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None,
                        *, players: int | None = None, backs: bool = True, png: bool = False,
-                       placeholders: set[str] | None = None) -> Path:
+                       placeholders: set[str] | None = None, cmyk: bool = False) -> Path:
     """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets."""
     setup = setup_report.setup
     if players is None:
@@ -51,32 +52,33 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_
     cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
     if not cards:
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
-    return write_output(render_sheets(game, cards, sheet, backs, placeholders),
+    return write_output(render_sheets(game, cards, sheet, backs, placeholders, cmyk),
                         output_dir(game, out_dir) / sheet_file_name(setup.name), png)
 
 
 def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None, *, backs: bool = True,
-                      png: bool = False, placeholders: set[str] | None = None) -> Path:
+                      png: bool = False, placeholders: set[str] | None = None, cmyk: bool = False) -> Path:
     """cards-all-types.pdf: one of every card type."""
-    return write_output(render_sheets(game, list(game.cards), sheet, backs, placeholders),
+    return write_output(render_sheets(game, list(game.cards), sheet, backs, placeholders, cmyk),
                         output_dir(game, out_dir) / "cards-all-types.pdf", png)
 
 
 
 
 def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True,
-                  placeholders: set[str] | None = None) -> bytes:
+                  placeholders: set[str] | None = None, cmyk: bool = False) -> bytes:
     """The PDF bytes: face pages, each followed by its back page (or with the backs beside the
-    faces, gutterfold). The names of cards
-    drawn with placeholders (no art) go into `placeholders` when given."""
+    faces, gutterfold); in CMYK as PDF/X-1a when `cmyk`. The names of cards drawn with
+    placeholders (no art) go into `placeholders` when given."""
     with reproducible():
-        return _render_sheets(game, cards, sheet, backs, placeholders)
+        pdf = _render_sheets(game, cards, sheet, backs, placeholders, cmyk)
+    return print_color.pdfx(pdf) if cmyk else pdf
 
 
 def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
-                   placeholders: set[str] | None) -> bytes:
+                   placeholders: set[str] | None, cmyk: bool) -> bytes:
     fonts = Fonts(game.design)
-    canvas, buffer = new_canvas(game, sheet, fonts, "cards", backs)
+    canvas, buffer = new_canvas(game, sheet, fonts, "cards", backs, cmyk)
     painter = CardPainter(game, canvas, sheet)
     _note_placeholders(cards, placeholders)
     for page in layout.pages(placing_order(game, cards, sheet), sheet.per_page):
@@ -148,13 +150,16 @@ HINTS = {
 SCALE_HINT = "Print at 100 % / actual size (no fit to page): the scale must measure 50 mm and 2 in."
 
 
-def new_canvas(game: Game, sheet: Sheet, fonts: Fonts, what: str, backs: bool) -> tuple[Canvas, io.BytesIO]:
-    """A canvas whose document says what it is, embeds every font it names (the text font is the
-    initial font, not Helvetica) and asks viewers to print at 100 % on the mode's duplex edge."""
+def new_canvas(game: Game, sheet: Sheet, fonts: Fonts, what: str, backs: bool,
+               cmyk: bool = False) -> tuple[Canvas, io.BytesIO]:
+    """A canvas (setting every color in CMYK when `cmyk`) whose document says what it is, embeds
+    every font it names (the text font is the initial font, not Helvetica) and asks viewers to
+    print at 100 % on the mode's duplex edge."""
     buffer = io.BytesIO()
     # explicit settings win over ~/.reportlab_settings; invariant: fixed date and id
-    canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
-                    initialFontName=fonts["text"], initialFontSize=10, initialLeading=12)
+    canvas = (print_color.CmykCanvas if cmyk else Canvas)(
+        buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
+        initialFontName=fonts["text"], initialFontSize=10, initialLeading=12)
     canvas.setTitle(f"{game.title}: {what}")
     canvas.setAuthor(game.author or game.title)
     canvas.setSubject(f"{game.title} {game.version}".strip() + f": print-and-play {what}, "

@@ -1,0 +1,147 @@
+"""Files a print shop accepts: `cards --color cmyk` and the DriveThruCards export are PDF/X-1a in
+the shipped CMYK profile (no RGB, an output intent, page boxes, embedded fonts, no transparency),
+ghostscript reads them without a word, and `cardgen preflight` passes them and names what is
+wrong in files seeded with each problem a shop would flag."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pikepdf
+import pytest
+from conftest import TINY_GAME, cardgen, edit
+from PIL import Image
+
+from cardgen.build.preflight import preflight
+
+GHOSTSCRIPT = shutil.which("gs")
+
+
+def art(width: int, height: int) -> Image.Image:
+    """A colorful picture with a transparent corner (PDF/X-1a allows no alpha: it is flattened)."""
+    image = Image.new("RGBA", (width, height), (30, 140, 200, 255))
+    for x in range(0, width, 7):
+        for y in range(0, height, 5):
+            image.putpixel((x, y), (220, 60 + x % 150, 40, 255))
+    image.paste((0, 0, 0, 0), (0, 0, width // 4, height // 4))
+    return image
+
+
+@pytest.fixture
+def game_with_art(game_copy):
+    """The tiny game with art on every card: 500 x 350 px, over 300 ppi on its mini cards."""
+    def make(width: int = 500, height: int = 350):
+        folder = game_copy(TINY_GAME, f"tiny_game_{width}")
+        (folder / "art").mkdir()
+        for name in ("Boom", "Shield", "Peek", "No"):
+            art(width, height).save(folder / "art" / f"{name.lower()}.png")
+            quoted = f'"{name}"' if name == "No" else name
+            edit(folder / "cards.yaml", f"{{name: {quoted}, ", f"{{name: {quoted}, art: art/{name.lower()}.png, ")
+        return folder
+    return make
+
+
+def every_object(pdf: pikepdf.Pdf):
+    for obj in pdf.objects:
+        if isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream)):
+            yield obj
+
+
+def assert_pdfx(path):
+    """What PDF/X-1a asks of the file, read with pikepdf; ghostscript renders it silently."""
+    with pikepdf.open(path) as pdf:
+        intent = pdf.Root.OutputIntents[0]
+        assert intent.S == "/GTS_PDFX" and intent.OutputConditionIdentifier == "FOGRA39"
+        assert int(intent.DestOutputProfile.N) == 4
+        assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003" and pdf.docinfo["/Trapped"] == "/False"
+        for page in pdf.pages:
+            assert "/TrimBox" in page.obj and "/BleedBox" in page.obj
+            content = b"".join(part.read_bytes() for part in ([page.Contents] if isinstance(
+                page.Contents, pikepdf.Stream) else page.Contents))
+            assert b" rg\n" not in content and b" RG\n" not in content
+        images = 0
+        for obj in every_object(pdf):
+            assert obj.get("/ColorSpace") != "/DeviceRGB" and obj.get("/Type") != "/ExtGState"
+            if obj.get("/Subtype") == "/Image":
+                images += 1
+                assert obj.ColorSpace == "/DeviceCMYK" and "/SMask" not in obj
+            if obj.get("/Subtype") == "/Form":
+                assert b" rg\n" not in obj.read_bytes() and b" RG\n" not in obj.read_bytes()
+            if obj.get("/Type") == "/Font":
+                assert "/FontFile2" in obj.FontDescriptor, obj.BaseFont
+    assert GHOSTSCRIPT, "ghostscript (gs) reads the files here: .ci/run installs it"
+    run = subprocess.run([GHOSTSCRIPT, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=nullpage", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and not run.stdout.strip() and not run.stderr.strip(), run.stdout + run.stderr
+    return images
+
+
+def test_a_cmyk_card_sheet_is_pdfx_and_passes_preflight(game_with_art, tmp_path):
+    folder = game_with_art()
+    code, _, err = cardgen("cards", folder, "--color", "cmyk", "--out", tmp_path)
+    assert code == 0, err
+    path = tmp_path / "cards-starter.pdf"
+    assert assert_pdfx(path) >= 1  # the art (the same picture on every card: one image)
+    report = preflight(path)
+    assert report.passed, report.lines()
+    again = tmp_path / "again"
+    assert cardgen("cards", folder, "--color", "cmyk", "--out", again)[0] == 0
+    assert (again / "cards-starter.pdf").read_bytes() == path.read_bytes()  # deterministic
+
+
+def test_the_drivethrucards_export_is_pdfx_and_passes_preflight(tmp_path):
+    code, _, err = cardgen("export", "exploding_puppy", "--to", "drivethru", "--out", tmp_path)
+    assert code == 0, err
+    (path,) = tmp_path.glob("export-drivethru-*/*.pdf")
+    assert_pdfx(path)
+    assert preflight(path).passed
+
+
+def failures(path) -> dict[str, list[str]]:
+    return {point.name: point.problems for point in preflight(path).points if not point.passed}
+
+
+def test_preflight_names_each_problem_of_seeded_bad_files(game_with_art, tmp_path):
+    rgb = game_with_art()  # RGB art, with alpha, on an RGB sheet
+    assert cardgen("cards", rgb, "--out", tmp_path / "rgb")[0] == 0
+    found = failures(tmp_path / "rgb" / "cards-starter.pdf")
+    assert set(found) == {"CMYK only (no RGB color or image)", "PDF/X output intent", "no transparency"}
+    assert found["no transparency"] == ["an image with a soft mask (alpha)"]
+    assert any(problem.startswith("an RGB image") for problem in found["CMYK only (no RGB color or image)"])
+
+    low = game_with_art(215, 150)  # about 150 ppi: check warns, the shop flags it
+    (low / "layout.yaml").write_text("text: {border: 0.2}\nname: {y: 0.5}\n", encoding="utf-8")
+    code, out, _ = cardgen("check", low)
+    assert code == 0 and "[art-low-resolution]" in out and "[outside-safe-zone]" in out
+    assert cardgen("cards", low, "--color", "cmyk", "--out", tmp_path / "low")[0] == 0
+    path = tmp_path / "low" / "cards-starter.pdf"
+    found = failures(path)
+    assert set(found) == {"images at 300 ppi or more", "no line under 0.25 pt", "text inside the 3 mm safe zone"}
+    assert all(" ppi" in problem and int(problem.split(" at ")[1].split()[0]) < 160
+               for problem in found["images at 300 ppi or more"])
+    assert found["no line under 0.25 pt"] == ["a line 0.14 pt wide (pages 1, 3)"]  # 0.2 pt scaled to a mini card
+    assert any(problem.startswith("'B' at") for problem in found["text inside the 3 mm safe zone"])  # Boom's name
+
+    assert cardgen("preflight", path, tmp_path / "rgb" / "cards-starter.pdf")[0] == 1
+    code, _, err = cardgen("preflight", tmp_path / "nothing.pdf")
+    assert code == 1 and "nothing.pdf: No such file or directory" in err and "Traceback" not in err
+    (tmp_path / "text.pdf").write_text("not a PDF")
+    code, _, err = cardgen("preflight", tmp_path / "text.pdf")
+    assert code == 1 and "text.pdf is not a PDF cardgen can read" in err
+
+
+def test_preflight_measures_the_total_ink_of_a_cmyk_file(tmp_path):
+    """A 400 % black (all four inks full) fails; the profile's rich black (under 300 %) passes."""
+    assert GHOSTSCRIPT, "the ink is measured on ghostscript's CMYK rendering: .ci/run installs it"
+    from reportlab.lib.colors import CMYKColor
+    from reportlab.pdfgen.canvas import Canvas
+
+    for name, color in (("heavy", CMYKColor(1, 1, 1, 1)), ("rich", CMYKColor(0.6, 0.5, 0.5, 1))):
+        canvas = Canvas(str(tmp_path / f"{name}.pdf"), pagesize=(200, 200), invariant=1)
+        canvas.setFillColor(color)
+        canvas.rect(20, 20, 160, 160, stroke=0, fill=1)
+        canvas.save()
+    ink = {name: [p for p in preflight(tmp_path / f"{name}.pdf").points if p.name.startswith("total ink")][0]
+           for name in ("heavy", "rich")}
+    assert ink["heavy"].problems == ["400 % on the darkest spot (page 1)"]
+    assert ink["rich"].passed and not ink["rich"].note
