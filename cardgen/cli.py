@@ -18,6 +18,7 @@ from cardgen.check import report
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
+from cardgen.layout.cutter import MACHINES
 from cardgen.load import editor_schemas, spreadsheet
 from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
 from cardgen.model import sizes
@@ -167,6 +168,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="dense: as many cards a sheet as fit without bleed, gutters of twice the bleed where they "
                         "cost no card, else one cut shared between neighbours (default); gutter: every card with "
                         "bleed on every side; shared-cuts: one cut between all neighbours")
+    p.add_argument("--marks", choices=sorted(MACHINES),
+                   help="print-then-cut: a cutting machine's registration marks on the sheet (no crop marks) and "
+                        "a cut file of every card's outline beside it (.cut.svg, .cut.dxf)")
     p.add_argument("--color", choices=COLOR_MODES, default="rgb",
                    help="rgb (default) or cmyk: every color and image in the shipped ISO Coated v2 (FOGRA39) "
                         "profile, as PDF/X-1a for a print shop")
@@ -289,7 +293,8 @@ def cmd_cheatsheet(args) -> int:
 
 def cmd_cards(args) -> int:
     sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
-                               mode=args.mode, spacing=args.spacing, png=args.png, color=args.color)
+                               mode=args.mode, spacing=args.spacing, png=args.png, color=args.color,
+                               marks=args.marks or "")
     return _build(args, lambda game, checked: build.plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError, UsageError
+from cardgen.layout import cutter
 from cardgen.layout import sheet as layout
 from cardgen.model import sizes
 from cardgen.model.game import Game, slugify
@@ -42,9 +43,13 @@ class SheetOptions:
     spacing: str = sizes.DEFAULT_SPACING  # sizes.SPACINGS
     png: bool = False
     color: str = "rgb"  # sizes.COLOR_MODES: cmyk is PDF/X-1a for print shops
+    marks: str = ""  # a cutting machine's registration marks (layout.cutter.MACHINES), and a cut file
 
     def make_sheet(self, game: Game, paper: str) -> layout.Sheet:
-        return layout.make_sheet(paper, self.size or game.card_size, self.bleed, self.offset, self.mode, self.spacing)
+        size = self.size or game.card_size
+        if self.marks:
+            return cutter.make_machine_sheet(paper, size, self.bleed, self.offset, self.mode, self.spacing, self.marks)
+        return layout.make_sheet(paper, size, self.bleed, self.offset, self.mode, self.spacing)
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,7 @@ def plan_cards(game: Game, paper: str = DEFAULT_PAPER, sheet: SheetOptions = She
     made = planned_sheet(game, paper, sheet)
     notes = _sheet_notes(made, paper, sheet.spacing)
     if calibration:
-        if sheet.mode == "gutterfold":
+        if sheet.mode == "gutterfold" and not sheet.marks:
             raise UsageError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration",
                              hint="calibrate --mode long-edge or short-edge")
         return Plan((Output(OutputKind.CALIBRATION, "the calibration sheet", paper, sheet=sheet),))
@@ -174,7 +179,7 @@ def planned_sheet(game: Game, paper: str, sheet: SheetOptions) -> layout.Sheet:
     try:
         return sheet.make_sheet(game, paper)
     except ValueError as exc:
-        raise UsageError(str(exc), hint="choose another --size, --bleed, --offset, --mode or --paper") from None
+        raise UsageError(str(exc), hint="choose another --size, --bleed, --offset, --mode, --marks or --paper") from None
 
 
 def _sheet_notes(made: layout.Sheet, paper: str, spacing: str) -> tuple[str, ...]:

@@ -355,7 +355,7 @@ def _render_all_types(output: Output, game, report, to: _Rendering) -> None:
 
 def _render_calibration(output: Output, game, report, to: _Rendering) -> None:
     cards.write_calibration(game, to.folder, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
-                            png=output.sheet.png)
+                            png=output.sheet.png, marks=output.sheet.marks)
 
 
 def _render_export(output: Output, game, report, to: _Rendering) -> None:

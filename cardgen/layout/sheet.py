@@ -103,6 +103,7 @@ class Sheet:
     gutters: tuple[bool, bool] = (True, True)  # between columns, between rows: else a shared cut
     back_offset: tuple[float, float] = (0.0, 0.0)  # points, as seen from the front
     sideways: bool = False  # the cards lie on their side (top to the left), as more of them fit so
+    machine: str = ""  # a cutting machine cuts the sheet along its registration marks: no crop marks, no ruler
 
     @property
     def per_page(self) -> int:
@@ -243,6 +244,8 @@ class Sheet:
 
     def crop_marks(self) -> list[Line]:
         """Short lines on every cut line, outside the trim: they never touch a card."""
+        if self.machine:
+            return []
         grid = self.grid
         (t0, t1), (b0, b1) = self.marks_span("top"), self.marks_span("bottom")
         (l0, l1), (r0, r1) = self.marks_span("left"), self.marks_span("right")
@@ -263,6 +266,8 @@ class Sheet:
         """The side of the grid where the scale ruler and print hint go, in a strip along the
         printer's blank edge, clear of the bleed and of crop marks of at least MARK_MIN_MM
         (over the bleed if need be): below the cards if there is room, else beside or above them."""
+        if self.machine:
+            return None
         need = max(self.bleed, (MARK_GAP_MM + MARK_MIN_MM) * MM) + (INFO_CLEAR_MM + INFO_MM) * MM
         sides = ("bottom", "left", "top") if self.mode == "gutterfold" else ("bottom", "right", "left", "top")
         return next((side for side in sides if self._room(side) >= need - 1e-6), None)
@@ -278,24 +283,44 @@ class Sheet:
                 "right": Rect(self.page_w - edge - thick, edge, thick, height)}.get(side)
 
 
+@dataclass(frozen=True)
+class Room:
+    """What a sheet keeps around its cards: the margin from each paper edge to the cards' trim
+    (mm), and whether a sheet it made keeps what else must fit (the ruler, a machine's marks)."""
+
+    margin_mm: float
+    accept: Callable[[Sheet], bool]
+    machine: str = ""
+
+
 def make_sheet(paper: str = DEFAULT_PAPER, card_size: Any = DEFAULT_CARD_SIZE, bleed_mm: float = DEFAULT_BLEED_MM,
                offset_mm: tuple[float, float] = (0.0, 0.0), mode: str = "long-edge",
                spacing: str = DEFAULT_SPACING) -> Sheet:
     """As many cards as fit, with room for the ruler, centred (in the left half for gutterfold).
     `dense`: the cards a sheet holds without bleed, upright or on their side, with gutters of
     twice the bleed where they cost no card and no ruler, shared cuts elsewhere; `gutter` and
-    `shared-cuts` use one spacing everywhere, upright."""
+    `shared-cuts` use one spacing everywhere, upright. Crop marks of MARK_MIN_MM fit outside the
+    printer's blank edge (over the bleed, when there is no more room); the bleed may reach it."""
+    room = Room(max(MARK_GAP_MM + MARK_MIN_MM + PRINT_EDGE_MM, bleed_mm), lambda sheet: sheet.info_box() is not None)
+    return fit_sheet(paper, card_size, bleed_mm, offset_mm, mode, spacing, room)
+
+
+def fit_sheet(paper: str, card_size: Any, bleed_mm: float, offset_mm: tuple[float, float], mode: str,
+              spacing: str, room: Room) -> Sheet:
+    """The fullest sheet the room allows (see make_sheet)."""
     _check_options(bleed_mm, offset_mm, mode, spacing)
     page_w, page_h = paper_size_mm(paper)
     card_w, card_h = card_size_mm(card_size)
     half = mode == "gutterfold"
     candidates = [sheet for sideways in ((False, True) if spacing == "dense" else (False,))
                   if (sheet := _fullest(page_w, page_h, card_w, card_h, bleed_mm, offset_mm, mode, spacing,
-                                        sideways)) is not None]
+                                        sideways, room)) is not None]
     if not candidates:
         where = " in half the sheet (gutterfold)" if half else ""
+        keeps = f"{room.margin_mm:g} mm inside the paper" if room.machine else \
+            f"its crop marks {PRINT_EDGE_MM:g} mm inside the paper"
         raise ValueError(f"a {card_w:g}x{card_h:g} mm card with {bleed_mm:g} mm bleed does not fit on {paper}{where} "
-                         f"with its crop marks {PRINT_EDGE_MM:g} mm inside the paper")
+                         f"with {keeps}")
     return max(candidates, key=lambda sheet: sheet.per_page)  # the first (upright) on a tie
 
 
@@ -313,14 +338,14 @@ def _check_options(bleed_mm: float, offset_mm: tuple[float, float], mode: str, s
 
 
 def _fullest(page_w: float, page_h: float, card_w: float, card_h: float, bleed_mm: float,
-             offset_mm: tuple[float, float], mode: str, spacing: str, sideways: bool) -> Sheet | None:
-    """The sheet with the most cards lying one way, its ruler kept: a row (or column) given up
-    only when no spacing leaves room for the ruler."""
+             offset_mm: tuple[float, float], mode: str, spacing: str, sideways: bool, room: Room) -> Sheet | None:
+    """The sheet with the most cards lying one way that the room accepts: a row (or column) given
+    up only when no spacing leaves room for the ruler (or clear of a machine's marks)."""
     slot_w, slot_h = (card_h, card_w) if sideways else (card_w, card_h)
     width = page_w / 2 if mode == "gutterfold" else page_w
-    shared = _fit(width, slot_w, bleed_mm, 0.0), _fit(page_h, slot_h, bleed_mm, 0.0)
-    gutter = 2 * bleed_mm
-    spaced = _fit(width, slot_w, bleed_mm, gutter), _fit(page_h, slot_h, bleed_mm, gutter)
+    margin, gutter = room.margin_mm, 2 * bleed_mm
+    shared = _fit(width, slot_w, margin, 0.0), _fit(page_h, slot_h, margin, 0.0)
+    spaced = _fit(width, slot_w, margin, gutter), _fit(page_h, slot_h, margin, gutter)
     if spacing == "gutter":
         cols, rows = spaced
     else:
@@ -328,8 +353,8 @@ def _fullest(page_w: float, page_h: float, card_w: float, card_h: float, bleed_m
     while cols and rows:
         for gutters in _spacings(spacing, (spaced[0] >= cols, spaced[1] >= rows), (cols, rows)):
             sheet = Sheet(page_w * MM, page_h * MM, card_w * MM, card_h * MM, bleed_mm * MM, cols, rows, mode,
-                          gutters, (offset_mm[0] * MM, offset_mm[1] * MM), sideways)
-            if sheet.info_box() is not None:
+                          gutters, (offset_mm[0] * MM, offset_mm[1] * MM), sideways, room.machine)
+            if room.accept(sheet):
                 return sheet
         if rows > cols:
             rows -= 1
@@ -349,11 +374,9 @@ def _spacings(spacing: str, free: tuple[bool, bool], counts: tuple[int, int]) ->
     return list(dict.fromkeys((cols or counts[0] == 1, rows or counts[1] == 1) for cols, rows in tries))
 
 
-def _fit(paper: float, card: float, bleed: float, gutter: float) -> int:
-    """Cards along one paper edge (mm): the cards and the gutters between them, with room on both
-    sides for the outer bleed (up to the paper's edge) and for crop marks of MARK_MIN_MM outside
-    the printer's blank edge (over the bleed, when there is no more room)."""
-    margin = max(MARK_GAP_MM + MARK_MIN_MM + PRINT_EDGE_MM, bleed)
+def _fit(paper: float, card: float, margin: float, gutter: float) -> int:
+    """Cards along one paper edge (mm): the cards and the gutters between them, `margin` from
+    both ends of the paper."""
     room = paper - 2 * margin
     return max(0, math.floor((room + gutter) / (card + gutter) + 1e-9))
 
@@ -378,7 +401,7 @@ def spacing_note(sheet: Sheet, paper: str, spacing: str) -> str | None:
             return None
         return (f"note: --layout gutter: {sheet.per_page} {size} mm cards a sheet on {paper}, each with its bleed "
                 f"on every side ({dense} a sheet without --layout gutter)")
-    if sheet.shares_cuts and sheet.bleed:
+    if sheet.shares_cuts and sheet.bleed and not sheet.machine:
         between = {(False, False): "all neighbouring cards", (False, True): "cards side by side",
                    (True, False): "cards one above the other"}[sheet.gutters]
         return (f"note: {between} share one cut line, with no bleed towards each other (the sheet's outer edges "

@@ -39,7 +39,7 @@ from cardgen.model.where import Where
 DEFAULT_LAYOUT = ART / "card-layout.yaml"
 SHARED_FONTS = ART / "fonts"
 # settings that break the drawing (or take forever) outside these ranges; other numbers: 0 to 1000
-RANGES = {"design.width": (10, 400), "design.height": (10, 400), "leading": (0.8, 3), "size": (1, 200),
+RANGES = {"design.width": (10, 400), "design.height": (10, 400), "design.corner": (0, 20), "leading": (0.8, 3), "size": (1, 200),
           "min_size": (1, 200), "one_line_min": (1, 200), "title_size": (4, 200), "pattern_step": (2, 100),
           "pattern_size": (0.5, 100), "width": (1, 1000), "height": (1, 1000)}
 DEFAULT_RANGE = (0, 1000)

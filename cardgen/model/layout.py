@@ -15,6 +15,7 @@ from cardgen.model.where import Where
 class DesignSize:
     width: float
     height: float
+    corner: float = 3.0  # the radius of the card's cut corners (a cutting machine's outline), mm
 
 
 @dataclass(frozen=True)

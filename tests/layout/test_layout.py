@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.layout import cutter
 from cardgen.layout import sheet as layout
 from cardgen.layout.sheet import Rect
 from cardgen.model import sizes
@@ -81,6 +82,18 @@ def test_the_docs_table_of_cards_a_sheet_is_the_layouts():
     for size, cells in documented.items():
         made = [layout.make_sheet(paper, size, 3, **options) for paper in ("a4", "letter")
                 for options in ({}, {"spacing": "gutter"}, {"mode": "gutterfold"})]
+        assert cells == [f"{s.per_page}" + (" (on their side)" if s.sideways else "") for s in made], size
+
+
+def test_the_docs_table_of_cards_inside_a_machines_marks_is_the_layouts():
+    text = (DOCS / "printing.md").read_text(encoding="utf-8")
+    table = text.split("<!-- machine-cards-a-sheet -->")[1].split("<!-- /machine-cards-a-sheet -->")[0]
+    documented = {row.split("|")[1].strip(): [cell.strip() for cell in row.split("|")[2:-1]]
+                  for row in table.strip().splitlines()[2:]}
+    assert set(documented) == set(sizes.CARD_SIZES_MM)
+    for size, cells in documented.items():
+        made = [cutter.make_machine_sheet(paper, size, bleed, (0, 0), "long-edge", "dense", "silhouette")
+                for paper in ("a4", "letter") for bleed in (3, 1)]
         assert cells == [f"{s.per_page}" + (" (on their side)" if s.sideways else "") for s in made], size
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.errors import BuildError
+from cardgen.layout import cutter
 from cardgen.layout import sheet as layout
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect, Sheet
@@ -13,6 +14,7 @@ from cardgen.layout.textfit import Fonts
 from cardgen.model import sizes
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER, MM
+from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.sheets import new_canvas, write_output
 from cardgen.render.write import output_dir
 
@@ -20,9 +22,12 @@ CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many
 
 
 def write_calibration(game: Game, out_dir=None, *, paper: str = DEFAULT_PAPER, offset: tuple[float, float] = (0, 0),
-                      mode: str = "long-edge", png: bool = False) -> Path:
+                      mode: str = "long-edge", png: bool = False, marks: str = "") -> Path:
     """calibration-<paper>.pdf: a front with scales and a back with cross lines, to read the
-    duplex offset of a printer (flipping on the `mode`'s edge) against a light."""
+    duplex offset of a printer (flipping on the `mode`'s edge) against a light; with a cutting
+    machine's `marks`, its alignment sheet instead."""
+    if marks:
+        return write_machine_calibration(game, out_dir, paper=paper, marks=marks, png=png)
     try:
         sheet = layout.make_sheet(paper, sizes.DEFAULT_CARD_SIZE, 0, offset, mode)
     except ValueError as exc:
@@ -38,6 +43,49 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = DEFAULT_PAPER, o
         canvas.showPage()
         canvas.save()
     return write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
+
+
+def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: str, png: bool = False) -> Path:
+    """calibration-<machine>-<paper>.pdf and its cut file: the machine's marks and test squares
+    printed as thin lines where the cut file cuts them (in the corners of the marks' frame and in
+    the middle). Cut it: where the cut leaves each printed line tells the machine's alignment."""
+    spec = cutter.machine(marks)
+    width, height = sizes.paper_size_mm(paper)
+    sheet = Sheet(width * MM, height * MM, width * MM, height * MM, 0, 1, 1, machine=marks)
+    squares = _test_squares(spec, sheet)
+    with reproducible():
+        fonts = Fonts(game.design)
+        canvas, buffer = new_canvas(game, sheet, fonts, f"{marks} calibration", backs=False)
+        canvas.setFillColorRGB(0, 0, 0)
+        for mark in cutter.registration_marks(spec, sheet.page_w, sheet.page_h):
+            canvas.rect(mark.x, mark.y, mark.w, mark.h, stroke=0, fill=1)
+        canvas.setLineWidth(0.3)
+        for square in squares:
+            canvas.rect(square.box.x, square.box.y, square.box.w, square.box.h, stroke=1, fill=0)
+        canvas.setFont(fonts["text"], 9)
+        for number, line in enumerate(MACHINE_STEPS):
+            canvas.drawCentredString(sheet.page_w / 2, (sheet.page_h - TEST_SQUARE_MM * MM) / 2 - 8 * MM - 12 * number,
+                                     line)
+        canvas.showPage()
+        canvas.save()
+    path = write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf", png)
+    write_cut_files(path, sheet, squares)
+    return path
+
+
+MACHINE_STEPS = ("Print at 100 % (actual size), open the .cut.svg in your machine's software on the same page,",
+                 "with its registration marks on at the settings in docs/printing.md, and cut.",
+                 "Each cut should run on its printed square: a cut beside the line shows the machine's offset.")
+TEST_SQUARE_MM = 20
+
+
+def _test_squares(spec: cutter.Machine, sheet: Sheet) -> list[cutter.Outline]:
+    """Squares near the corners of the marks' frame (clear of the marks) and one in the middle."""
+    side, reach = TEST_SQUARE_MM * MM, (spec.inset + spec.length + spec.clear) * MM
+    places = [(reach, sheet.page_h - reach - side), (sheet.page_w - reach - side, reach),
+              (reach, reach), (sheet.page_w - reach - side, sheet.page_h - reach - side),
+              ((sheet.page_w - side) / 2, (sheet.page_h - side) / 2)]
+    return [cutter.Outline(Rect(x, y, side, side), 0.0) for x, y in places]
 
 
 def _draw_calibration_front(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:

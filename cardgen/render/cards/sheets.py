@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.check.results import SetupReport
 from cardgen.errors import BuildError
+from cardgen.layout import cutter
 from cardgen.layout import sheet as layout
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect, Sheet
@@ -25,6 +26,7 @@ from cardgen.model.game import Card, Game, sheet_file_name
 from cardgen.model.sizes import MM
 from cardgen.model.texts import counted
 from cardgen.render import print_color
+from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.write import atomic_write, output_dir
 
@@ -52,15 +54,15 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_
     cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
     if not cards:
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
-    return write_output(render_sheets(game, cards, sheet, backs, placeholders, cmyk),
-                        output_dir(game, out_dir) / sheet_file_name(setup.name), png)
+    return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk),
+                       output_dir(game, out_dir) / sheet_file_name(setup.name), sheet, png)
 
 
 def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None, *, backs: bool = True,
                       png: bool = False, placeholders: set[str] | None = None, cmyk: bool = False) -> Path:
     """cards-all-types.pdf: one of every card type."""
-    return write_output(render_sheets(game, list(game.cards), sheet, backs, placeholders, cmyk),
-                        output_dir(game, out_dir) / "cards-all-types.pdf", png)
+    return write_sheet(game, render_sheets(game, list(game.cards), sheet, backs, placeholders, cmyk),
+                       output_dir(game, out_dir) / "cards-all-types.pdf", sheet, png)
 
 
 
@@ -88,6 +90,7 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
         for card, (slot, cell) in zip(page, faces):
             place(canvas, painter.face_form(card), slot, cell, sheet.face_turn)
         _draw_crop_marks(canvas, sheet)
+        _draw_registration_marks(canvas, sheet)
         _draw_print_hint(canvas, sheet, fonts, backs)
         if placed and sheet.backs_beside_faces:
             _place_backs(canvas, painter, sheet, page, placed)
@@ -114,6 +117,14 @@ def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[
     """Each card's own back where it lands behind its face."""
     for card, (slot, cell) in zip(page, placed):
         place(canvas, painter.back_form(card), slot, cell, sheet.back_turn)
+
+
+def write_sheet(game: Game, pdf: bytes, path: Path, sheet: Sheet, png: bool) -> Path:
+    """The card sheets' PDF, and beside it the cut file of a print-then-cut sheet."""
+    write_output(pdf, path, png)
+    if sheet.machine:
+        write_cut_files(path, sheet, cutter.outlines(sheet, game.design.design.corner))
+    return path
 
 
 def write_output(pdf: bytes, path: Path, png: bool) -> Path:
@@ -214,6 +225,17 @@ def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
     canvas.setLineWidth(CROP_MARK_WIDTH)
     for (x1, y1), (x2, y2) in marks:
         canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def _draw_registration_marks(canvas: Canvas, sheet: Sheet) -> None:
+    """A cutting machine's marks, solid black, where its software looks for them."""
+    if not sheet.machine:
+        return
+    canvas.saveState()
+    canvas.setFillColorRGB(0, 0, 0)
+    for mark in cutter.registration_marks(cutter.machine(sheet.machine), sheet.page_w, sheet.page_h):
+        canvas.rect(mark.x, mark.y, mark.w, mark.h, stroke=0, fill=1)
     canvas.restoreState()
 
 
