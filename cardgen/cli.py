@@ -23,6 +23,7 @@ from cardgen.load import editor_schemas, spreadsheet
 from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
 from cardgen.model import sizes
 from cardgen.model.sizes import (
+    CARD_SIZES_MM,
     COLOR_MODES,
     DEFAULT_BLEED_MM,
     DEFAULT_PAPER,
@@ -156,7 +157,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--calibration", action="store_true", help="a duplex calibration sheet to find --offset")
     p.add_argument("--paper", choices=sorted(PAPERS_MM), default=DEFAULT_PAPER, help="paper size")
     p.add_argument("--size", type=_card_size,
-                   help="card size: poker, bridge, tarot, mini or WxH in mm (default: the game's)")
+                   help=f"card size: {', '.join(CARD_SIZES_MM)} or WxH in mm (default: the game's)")
     p.add_argument("--bleed", type=float, default=DEFAULT_BLEED_MM, help=f"bleed in mm (default {DEFAULT_BLEED_MM:g})")
     p.add_argument("--no-backs", action="store_true", help="faces only")
     p.add_argument("--offset", type=_offset, default=(0.0, 0.0),

@@ -455,7 +455,7 @@ EXPORT_TARGET = Fields("export target", {
     "name": Field(Text(MAX_NAME), True, doc="the service's name"),
     "format": Field(Text(choices=EXPORT_FORMATS), True),
     "dpi": Field(Integer(*DPI_RANGE), True),
-    "sizes": Field(Table(Text(), CARD_PIXELS), doc="per card size (poker, bridge, tarot, mini); none: the game's own"),
+    "sizes": Field(Table(Text(), CARD_PIXELS), doc=f"per card size ({', '.join(CARD_SIZES_MM)}); none: the game's own"),
     "bleed_mm": Field(Number(0, 10), doc="with no sizes: the bleed around the game's card size"),
     "color": Field(Text(choices=COLOR_MODES), doc="1up-pdf: rgb (default) or cmyk (PDF/X-1a in the shipped profile)"),
     "sheet": Field(TTS_SHEET, doc="tts: the grid and largest size of a deck sheet"),

@@ -18,6 +18,8 @@ CARD_SIZES_MM: dict[str, tuple[float, float]] = {
     "bridge": (57, 89),
     "tarot": (70, 120),
     "mini": (44, 63),
+    "square": (89, 89),  # 3.5 x 3.5 in
+    "jumbo": (89, 140),  # 3.5 x 5.5 in
 }
 
 

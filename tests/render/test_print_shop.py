@@ -4,6 +4,7 @@ ghostscript reads them without a word, and `cardgen preflight` passes them and n
 wrong in files seeded with each problem a shop would flag."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -145,3 +146,19 @@ def test_preflight_measures_the_total_ink_of_a_cmyk_file(tmp_path):
            for name in ("heavy", "rich")}
     assert ink["heavy"].problems == ["400 % on the darkest spot (page 1)"]
     assert ink["rich"].passed and not ink["rich"].note
+
+
+@pytest.mark.parametrize("size, pixels", [("square", (1125, 1125)), ("jumbo", (1125, 1725))])
+def test_the_game_crafters_square_and_jumbo_cards_export_at_their_template_size(game_copy, size, pixels, tmp_path):
+    folder = game_copy("starter")
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(re.sub(r"(?m)^card_size:.*$", f"card_size: {size}", text), encoding="utf-8")
+    code, _, err = cardgen("export", folder, "--to", "tgc", "--all-types", "--out", tmp_path)
+    assert code == 0, err
+    fronts = sorted(tmp_path.glob("export-tgc-*/*-front.png"))
+    assert fronts
+    for front in fronts:
+        with Image.open(front) as image:
+            assert image.size == pixels
+    code, _, err = cardgen("export", folder, "--to", "mpc", "--all-types", "--out", tmp_path)
+    assert code == 1 and f"MakePlayingCards (mpc) has no product for {size} cards" in err
