@@ -3,6 +3,7 @@ errors, 2 usage errors, 3 a bug in cardgen."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 from cardgen import __version__, build, load, scaffold, serve, terminal
 from cardgen.build import check_folder, load_checked
 from cardgen.build.cache import snapshot
+from cardgen.build.playtest import playtest_round
 from cardgen.build.preflight import preflight
 from cardgen.check import report
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
@@ -169,6 +171,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="dense: as many cards a sheet as fit without bleed, gutters of twice the bleed where they "
                         "cost no card, else one cut shared between neighbours (default); gutter: every card with "
                         "bleed on every side; shared-cuts: one cut between all neighbours")
+    p.add_argument("--changed-since", metavar="REF",
+                   help="a reprint: only the cards changed or added since REF (see `cardgen diff`), after a page "
+                        "with the setup's swap list")
     p.add_argument("--marks", choices=sorted(MACHINES),
                    help="print-then-cut: a cutting machine's registration marks on the sheet (no crop marks) and "
                         "a cut file of every card's outline beside it (.cut.svg, .cut.dxf)")
@@ -179,6 +184,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--png", action="store_true", help="also write a PNG of every page")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
     p.set_defaults(run=cmd_cards)
+
+    p = sub.add_parser("diff", help="what changed since an earlier version of the game: cards, counts, rules")
+    p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
+    p.add_argument("--since", required=True, metavar="REF",
+                   help="the earlier version: a game folder, a zip of one, or a git revision (commit, tag, branch)")
+    p.add_argument("--json", action="store_true", help="the changes as JSON")
+    p.set_defaults(run=cmd_diff)
 
     p = sub.add_parser("preflight", help="what a print shop's preflight would flag in PDF files: each point, pass or fail")
     p.add_argument("pdfs", nargs="+", metavar="PDF", help="a PDF file (cardgen's card sheets or any other)")
@@ -296,8 +308,23 @@ def cmd_cards(args) -> int:
     sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
                                mode=args.mode, spacing=args.spacing, png=args.png, color=args.color,
                                marks=args.marks or "")
+    if args.changed_since:
+        with playtest_round(args.game, args.changed_since) as round_:
+            sheet, swaps = round_.reprint(sheet, args.setup)
+        say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
+            sys.stdout)
     return _build(args, lambda game, checked: build.plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))
+
+
+def cmd_diff(args) -> int:
+    with playtest_round(args.game, args.since) as round_:
+        diff = round_.diff
+        if args.json:
+            print(json.dumps(diff.as_dict(), indent=2, ensure_ascii=False))
+        else:
+            say("\n".join(terminal.diff_lines(round_.game.id, args.since, diff)), sys.stdout)
+    return 0
 
 
 def cmd_preflight(args) -> int:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cardgen.build import Event, Result
+from cardgen.check.diff import GameDiff
 from cardgen.model.texts import counted, printable
 
 
@@ -152,3 +153,54 @@ class LiveDisplay(PlainDisplay):
         from rich.text import Text
 
         return Text(printable(text), style=style)
+
+
+def diff_lines(game_id: str, since: str, diff: GameDiff) -> list[str]:
+    """`cardgen diff` for people: the cards, then each setup's counts, the settings and rules."""
+    versions = f"{diff.old_version or '?'} → {diff.new_version or '?'}"
+    if diff.empty:
+        return [f"{game_id}: nothing changed since {since} ({versions})"]
+    lines = [f"{game_id}: changes since {since} ({versions})"]
+    tally = [counted(len(diff.changed(status)), "card") + f" {status}" for status in ("changed", "added", "removed")
+             if diff.changed(status)]
+    if tally:
+        lines.append("cards: " + ", ".join(tally))
+    for change in diff.cards:
+        renamed = f" (was {change.old_name})" if change.old_name else ""
+        fields = f": {', '.join(change.fields)}" if change.fields else ""
+        lines.append(f"  {change.status:<8} {printable(change.name)}{printable(renamed)}{fields}")
+    for name in diff.setups_added:
+        lines.append(f"setup added: {printable(name)}")
+    for name in diff.setups_removed:
+        lines.append(f"setup removed: {printable(name)}")
+    for setup in dict.fromkeys(c.setup for c in diff.counts):
+        lines.append(f"setup {printable(setup)}:")
+        lines += [f"  {where}: {moved}" for where, moved in _count_lines(diff, setup)]
+    lines += [f"setting: {printable(setting)}" for setting in diff.settings]
+    if any(diff.rules):
+        lines.append(f"rules.md: {counted(diff.rules[0], 'line')} removed, {counted(diff.rules[1], 'line')} added")
+    if diff.layout:
+        lines.append("the card layout changed (layout.yaml or its fonts)")
+    return lines
+
+
+def _count_lines(diff: GameDiff, setup: str) -> list[tuple[str, str]]:
+    """A setup's count changes: the printed copies, then the decks, player counts with the same
+    changes together ('3–8 players')."""
+    by_players: dict[int | None, str] = {}
+    for change in (c for c in diff.counts if c.setup == setup):
+        moved = f"{printable(change.name)} {change.old} → {change.new}"
+        by_players[change.players] = f"{by_players[change.players]}, {moved}" if change.players in by_players else moved
+    groups: dict[str, list[int]] = {}
+    for players, moved in by_players.items():
+        if players is not None:
+            groups.setdefault(moved, []).append(players)
+    out = [("printed", by_players[None])] if None in by_players else []
+    out += [(f"{_players(counts)} players", moved) for moved, counts in groups.items()]
+    return out
+
+
+def _players(counts: list[int]) -> str:
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]}"
+    return ", ".join(map(str, counts))

@@ -44,6 +44,8 @@ class SheetOptions:
     png: bool = False
     color: str = "rgb"  # sizes.COLOR_MODES: cmyk is PDF/X-1a for print shops
     marks: str = ""  # a cutting machine's registration marks (layout.cutter.MACHINES), and a cut file
+    reprint: tuple[tuple[str, int], ...] = ()  # a reprint: (card id, copies) to print instead of the setup's
+    swaps: tuple[str, ...] = ()  # a reprint: its title, then the swap list, on a page of its own
 
     def make_sheet(self, game: Game, paper: str) -> layout.Sheet:
         size = self.size or game.card_size

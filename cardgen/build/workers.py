@@ -345,7 +345,8 @@ def _render_cheatsheet(output: Output, game, report, to: _Rendering) -> None:
 def _render_setup_sheets(output: Output, game, report, to: _Rendering) -> None:
     cards.write_setup_sheets(game, report.setup(output.setup_name), output.planned_sheet, to.folder,
                              players=output.players, backs=output.sheet.backs, png=output.sheet.png,
-                             placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk")
+                             placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk",
+                             swaps=output.sheet.swaps, reprint=dict(output.sheet.reprint) if output.sheet.swaps else None)
 
 
 def _render_all_types(output: Output, game, report, to: _Rendering) -> None:

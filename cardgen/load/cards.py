@@ -121,7 +121,8 @@ class CardParts(Parts):
                 return []
             number = m.read("number")
             labels = {} if number is None else {a.id: a.label_of(number) for a in attributes}
-            return [Card(id=slugify(name), name=name, number=number, attributes=labels, **texts, **common)]
+            card_id = m.read("id", "") or slugify(name)
+            return [Card(id=card_id, name=name, number=number, attributes=labels, **texts, **common)]
         return self._series(m, texts, common, attributes)
 
     def _art(self, m: Values, card: str) -> Path | None:
@@ -172,6 +173,9 @@ class CardParts(Parts):
     def _series(self, m, texts, common, attributes) -> list[Card]:
         c = self.c
         pattern = m.read("series")
+        if "id" in m:
+            c.error(m["id"], "bad-id", "a series gets its cards' ids from their names: 'id' is for a single card",
+                    "remove id, or write the cards one by one")
         if "numbers" not in m:
             return []  # reported with the card's keys
         rng = c.mapping(m["numbers"], schema.RANGE)

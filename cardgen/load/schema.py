@@ -400,6 +400,8 @@ GAME = Fields("game.yaml", {
 RANGE = Fields("numbers", {"from": Field(Integer(0, MAX_NUMBER), True), "to": Field(Integer(0, MAX_NUMBER), True)})
 CARD = Fields("card", {
     "name": Field(Text(MAX_NAME), label="card name", doc="a card, or a series with {number} in it"),
+    "id": Field(Identifier(), doc="a stable id (default: from the name): a card renamed with its id kept "
+                                   "is the same card in `cardgen diff` and in its files"),
     "series": Field(Text(MAX_NAME), doc="a name pattern, e.g. 'Coin {number}', with numbers: {from, to}"),
     "numbers": Field(RANGE), "color": Field(Text(), True, doc="a color id from game.yaml"),
     "kind": Field(TextList(), doc="kind ids from game.yaml"), "tags": Field(TextList(), doc="tag ids from game.yaml"),

@@ -30,7 +30,7 @@ class SetupParts(Parts):
     def _setups(self, doc, cards) -> tuple[Setup, ...]:
         s = self.s
         top = s.mapping(doc, schema.SETUPS)
-        index = {card.id: card for card in cards}
+        index = {slugify(card.name): card for card in cards}  # setups name cards; a card's id may differ
         names = [card.name for card in cards]
         setups: list[Setup] = []
         seen: set[str] = set()
@@ -91,7 +91,7 @@ class SetupParts(Parts):
         name = key_node.value
         ident = slugify(name)
         if ident in index:
-            return ident
+            return str(index[ident].id)
         if any(f.level == ERROR for f in self.c.findings):
             return None  # cards.yaml is broken: its errors explain the missing card
         self.s.error(key_node, "unknown-card", f"{context}: no card named '{name}' in cards.yaml",
@@ -180,13 +180,13 @@ class SetupParts(Parts):
             return None
         what, = target
         value = target.read(what)
-        known = {c.id: c.name for c in cards} if what == "card" else {i: i for i in self.known_ids[what]}
+        known = {slugify(c.name): c.name for c in cards} if what == "card" else {i: i for i in self.known_ids[what]}
         ident = slugify(value) if what == "card" else value
         if ident not in known:
             g.error(target[what], f"unknown-{what}", f"alias '{alias}': unknown {what} '{value}'",
                     did_you_mean(value, known.values()) or f"{what}s are: {', '.join(known.values())}")
             return None
-        return what, ident
+        return what, ({slugify(c.name): c.id for c in cards}[ident] if what == "card" else ident)
 
     def _waivers(self, node) -> tuple[Waiver, ...]:
         s = self.s

@@ -8,6 +8,7 @@ come from `layout` (pure geometry), the card design from the game's Layout (chec
 from __future__ import annotations
 
 import io
+import math
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -44,18 +45,23 @@ PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without a
 
 def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None,
                        *, players: int | None = None, backs: bool = True, png: bool = False,
-                       placeholders: set[str] | None = None, cmyk: bool = False) -> Path:
-    """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets."""
+                       placeholders: set[str] | None = None, cmyk: bool = False, swaps: tuple[str, ...] = (),
+                       reprint: dict[str, int] | None = None) -> Path:
+    """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets; a reprint
+    (cards-<setup>-reprint.pdf) holds its own counts, after a page with the swap list."""
     setup = setup_report.setup
-    if players is None:
+    if reprint is not None:
+        counts = reprint
+    elif players is None:
         counts = setup_report.print_counts
     else:
         counts = setup_report.player_count(players).print_counts
     cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
-    if not cards:
+    if not cards and reprint is None:
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
-    return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk),
-                       output_dir(game, out_dir) / sheet_file_name(setup.name), sheet, png)
+    name = sheet_file_name(setup.name)
+    path = output_dir(game, out_dir) / (name.replace(".pdf", "-reprint.pdf") if reprint is not None else name)
+    return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps), path, sheet, png)
 
 
 def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None, *, backs: bool = True,
@@ -68,19 +74,24 @@ def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] 
 
 
 def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = True,
-                  placeholders: set[str] | None = None, cmyk: bool = False) -> bytes:
+                  placeholders: set[str] | None = None, cmyk: bool = False, swaps: tuple[str, ...] = ()) -> bytes:
     """The PDF bytes: face pages, each followed by its back page (or with the backs beside the
     faces, gutterfold); in CMYK as PDF/X-1a when `cmyk`. The names of cards drawn with
     placeholders (no art) go into `placeholders` when given."""
     with reproducible():
-        pdf = _render_sheets(game, cards, sheet, backs, placeholders, cmyk)
+        pdf = _render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps)
     return print_color.pdfx(pdf) if cmyk else pdf
 
 
 def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
-                   placeholders: set[str] | None, cmyk: bool) -> bytes:
+                   placeholders: set[str] | None, cmyk: bool, swaps: tuple[str, ...]) -> bytes:
     fonts = Fonts(game.design)
     canvas, buffer = new_canvas(game, sheet, fonts, "cards", backs, cmyk)
+    if swaps:
+        _draw_swap_list(canvas, sheet, fonts, swaps, len(cards))
+        canvas.showPage()
+        if backs and not sheet.backs_beside_faces:
+            canvas.showPage()  # its back stays blank: every sheet of faces keeps its backs behind it
     painter = CardPainter(game, canvas, sheet)
     _note_placeholders(cards, placeholders)
     for page in layout.pages(placing_order(game, cards, sheet), sheet.per_page):
@@ -102,6 +113,29 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
             canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+SWAP_SIZE = 10.0  # points
+
+
+def _draw_swap_list(canvas: Canvas, sheet: Sheet, fonts: Fonts, swaps: tuple[str, ...], cards: int) -> None:
+    """The reprint's first page: its title, then the swap list, line by line (on further columns
+    when long)."""
+    title, *lines = swaps
+    margin, leading = 18 * MM, SWAP_SIZE * 1.4
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setFont(fonts["bold"], 14)
+    canvas.drawString(margin, sheet.page_h - margin, f"Reprint: {title}")
+    canvas.setFont(fonts["text"], SWAP_SIZE)
+    canvas.drawString(margin, sheet.page_h - margin - 20, f"{counted(cards, 'card')} to print on the next sheets. "
+                      "To update a printed deck:" if lines else "Nothing changed in this setup's deck.")
+    per_column = max(1, int((sheet.page_h - 2 * margin - 40) / leading))
+    width = (sheet.page_w - 2 * margin) / max(1, math.ceil(len(lines) / per_column))
+    for index, line in enumerate(lines):
+        column, row = divmod(index, per_column)
+        x, y = margin + column * width, sheet.page_h - margin - 40 - row * leading
+        canvas.rect(x, y - 1, SWAP_SIZE * 0.7, SWAP_SIZE * 0.7, stroke=1, fill=0)  # a box to tick
+        canvas.drawString(x + SWAP_SIZE, y, line)
 
 
 def placing_order(game: Game, cards: list[Card], sheet: Sheet) -> list[Card]:

@@ -1,0 +1,62 @@
+"""build/playtest: a playtest round. The game as it is against an earlier version (another
+folder, a zip, a git revision), both loaded and checked as a build does; what changed, and the
+reprint of only the cards to replace with each setup's swap list."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from cardgen import check
+from cardgen.build.plan import SheetOptions
+from cardgen.check.diff import GameDiff, diff_games, reprint_counts, swap_list
+from cardgen.check.results import GameReport
+from cardgen.errors import BuildError, UsageError
+from cardgen.inputs.refs import BadRef, earlier_version
+from cardgen.model.game import Game
+from cardgen.model.texts import counted
+
+ERRORS_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Round:
+    game: Game
+    report: GameReport
+    old: GameReport
+    diff: GameDiff
+
+    def reprint(self, sheet: SheetOptions, setup_name: str | None) -> tuple[SheetOptions, list[str]]:
+        """The sheet options that print only what the setup's swap list puts in (the game's default
+        setup unless named): every copy of the changed and added cards, and the copies a count
+        increase adds; and the swap list."""
+        setup = self.game.setup(setup_name) if setup_name else _default_setup(self.game)
+        swaps = swap_list(self.diff, self.old, self.report, setup.id)
+        title = f"{setup.name}: from {self.diff.old_version or 'the old print'} to {self.diff.new_version or 'this one'}"
+        return dataclasses.replace(sheet, reprint=tuple(reprint_counts(self.diff, self.old, self.report, setup.id)),
+                                   swaps=(title, *swaps)), swaps
+
+
+def _default_setup(game: Game):  # noqa: ANN202 - a Setup
+    if not game.setups:
+        raise UsageError(f"{game.title} has no setups: there is no deck to reprint")
+    return game.setup(game.default_setup) if game.default_setup else game.setups[0]
+
+
+@contextmanager
+def playtest_round(game_name: str, ref: str) -> Iterator[Round]:
+    """The game and its version at `ref`, both checked, and what changed between them."""
+    game, report = check.load_checked(game_name)
+    try:
+        with earlier_version(ref, game.folder) as folder:
+            checked = check.check_folder(folder)
+            if not checked.ok or checked.report is None:
+                errors = checked.errors()
+                shown = "\n".join(f"  {finding}" for finding in errors[:ERRORS_SHOWN])
+                raise BuildError(f"the version at {ref} does not load cleanly ({counted(len(errors), 'error')}):\n"
+                                 f"{shown}", hint="compare with a version that `cardgen check` accepts")
+            yield Round(game, report, checked.report, diff_games(checked.report, report))
+    except BadRef as exc:
+        raise UsageError(str(exc), hint="--since takes a game folder, a zip of one or a git revision "
+                                        "(a commit, tag or branch) of the repository holding the game") from None

@@ -1,0 +1,279 @@
+"""diff (check stage): what changed between two checked versions of a game, for a playtest round.
+
+Cards are matched by id (a card renamed with its `id:` kept is the same card, changed); a change
+names its fields, the art's contents and what changes the card's look without touching its data
+(its color's or symbol's definition, the card layout). Setups are matched by id: their print
+counts and each player count's deck are compared card by card, from the engine's reports of
+both versions. The rules text and the game's own settings are compared too."""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cardgen.check.results import GameReport, SetupReport
+from cardgen.inputs import symbols
+from cardgen.model.game import Card, Game
+
+# a card's own data, compared field by field (the name of each as the diff says it)
+CARD_FIELDS = {"name": "name", "color": "color", "kinds": "kind", "tags": "tags", "number": "number",
+               "star": "star", "symbol": "symbol", "flavor": "flavor", "text": "text", "details": "details",
+               "back": "back", "printed": "print"}
+SETTINGS = ("title", "version", "author", "card_size", "number_name", "default_setup")
+
+
+@dataclass(frozen=True)
+class CardChange:
+    card_id: str
+    name: str  # the new version's name (the old one's for a removed card)
+    status: str  # added | removed | changed
+    fields: tuple[str, ...] = ()  # what changed (changed cards)
+    old_name: str = ""  # a renamed card's old name
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.card_id, "name": self.name, "status": self.status, "fields": list(self.fields),
+                **({"old_name": self.old_name} if self.old_name else {})}
+
+
+@dataclass(frozen=True)
+class CountChange:
+    """A card's copies in a setup: printed (players None), or in the deck at a player count."""
+
+    setup: str
+    players: int | None
+    card_id: str
+    name: str
+    old: int
+    new: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"setup": self.setup, "players": self.players, "card": self.name, "id": self.card_id,
+                "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class GameDiff:
+    old_version: str
+    new_version: str
+    cards: tuple[CardChange, ...]
+    counts: tuple[CountChange, ...]
+    setups_added: tuple[str, ...] = ()
+    setups_removed: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()  # what changed in the game's own settings, as sentences
+    rules: tuple[int, int] = (0, 0)  # rules.md: lines removed, lines added
+    layout: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.cards or self.counts or self.setups_added or self.setups_removed or self.settings
+                    or any(self.rules) or self.layout)
+
+    def changed(self, status: str) -> list[CardChange]:
+        return [c for c in self.cards if c.status == status]
+
+    @property
+    def to_reprint(self) -> set[str]:
+        """The ids of the cards a reprint holds: the changed and the added ones."""
+        return {c.card_id for c in self.cards if c.status in ("added", "changed")}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"old_version": self.old_version, "new_version": self.new_version,
+                "cards": [c.as_dict() for c in self.cards], "counts": [c.as_dict() for c in self.counts],
+                "setups_added": list(self.setups_added), "setups_removed": list(self.setups_removed),
+                "settings": list(self.settings), "rules": {"removed": self.rules[0], "added": self.rules[1]},
+                "layout": self.layout}
+
+
+def diff_games(old: GameReport, new: GameReport) -> GameDiff:
+    """Everything that changed from the old version to the new."""
+    layout = _layout_changed(old.game, new.game)
+    return GameDiff(
+        old.game.version, new.game.version,
+        tuple(_card_changes(old.game, new.game, layout)),
+        tuple(_count_changes(old, new)),
+        tuple(s.setup.name for s in new.setups if s.setup.id not in {o.setup.id for o in old.setups}),
+        tuple(s.setup.name for s in old.setups if s.setup.id not in {n.setup.id for n in new.setups}),
+        tuple(_setting_changes(old.game, new.game)),
+        _rules_change(old.game.rules_markdown, new.game.rules_markdown),
+        layout)
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def _card_changes(old: Game, new: Game, layout: bool) -> list[CardChange]:
+    before = {card.id: card for card in old.cards}
+    after = {card.id: card for card in new.cards}
+    looks = _look_changes(old, new)
+    changes = []
+    for card in new.cards:
+        if card.id not in before:
+            changes.append(CardChange(card.id, card.name, "added"))
+            continue
+        fields = _changed_fields(before[card.id], card, old, new, looks, layout)
+        if fields:
+            renamed = before[card.id].name if before[card.id].name != card.name else ""
+            changes.append(CardChange(card.id, card.name, "changed", tuple(fields), renamed))
+    changes += [CardChange(card.id, card.name, "removed") for card in old.cards if card.id not in after]
+    return changes
+
+
+def _changed_fields(was: Card, card: Card, old: Game, new: Game, looks: dict[str, str], layout: bool) -> list[str]:
+    fields = [label for name, label in CARD_FIELDS.items() if getattr(was, name) != getattr(card, name)]
+    if _file_digest(was.art_file) != _file_digest(card.art_file):
+        fields.append("art")
+    look = looks.get(f"color:{card.color}") if card.color == was.color else None
+    symbol = looks.get(f"symbol:{new.symbol_of(card)}") if new.symbol_of(card) == old.symbol_of(was) else None
+    fields += [what for what in (look, symbol) if what]
+    if layout and card.printed and not fields:
+        fields.append("appearance (the card layout)")
+    return fields
+
+
+def _look_changes(old: Game, new: Game) -> dict[str, str]:
+    """What changes how a card looks outside its own data: its color's definition, its symbol's
+    drawing. Keys 'color:<id>' and 'symbol:<name>'."""
+    looks = {}
+    before = {c.id: c for c in old.colors}
+    for color in new.colors:
+        was = before.get(color.id)
+        if was is not None and dataclasses.replace(was, name=color.name, meaning=color.meaning) != color:
+            looks[f"color:{color.id}"] = f"appearance (color {color.name})"
+    for name in {c.symbol for c in new.colors} | {c.symbol for c in new.cards if c.symbol}:
+        if _file_digest(symbols.symbol_path(old, name)) != _file_digest(symbols.symbol_path(new, name)):
+            looks[f"symbol:{name}"] = f"symbol {name}"
+    return looks
+
+
+def _layout_changed(old: Game, new: Game) -> bool:
+    """The card layout's settings or its fonts' files differ."""
+    def settings(game: Game) -> Any:
+        return dataclasses.replace(game.design, fonts={}, places={})
+
+    def fonts(game: Game) -> dict[str, str | None]:
+        return {role: _file_digest(path) for role, path in game.design.fonts.items()}
+
+    return settings(old) != settings(new) or fonts(old) != fonts(new)
+
+
+def _file_digest(path: Path | None) -> str | None:
+    if path is None or not path.is_file():
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# --------------------------------------------------------------------------- setups
+
+
+def _count_changes(old: GameReport, new: GameReport) -> list[CountChange]:
+    before = {s.setup.id: s for s in old.setups}
+    changes: list[CountChange] = []
+    for report in new.setups:
+        was = before.get(report.setup.id)
+        if was is None:
+            continue
+        changes += _counts(report, None, was.print_counts, report.print_counts, old.game, new.game)
+        decks = {p.players: p for p in was.players}
+        for played in report.players:
+            if played.players in decks:
+                changes += _counts(report, played.players, decks[played.players].print_counts, played.print_counts,
+                                   old.game, new.game)
+    return changes
+
+
+def _counts(report: SetupReport, players: int | None, old: dict[str, int], new: dict[str, int], old_game: Game,
+            new_game: Game) -> Iterable[CountChange]:
+    names = {c.id: c.name for c in old_game.cards} | {c.id: c.name for c in new_game.cards}
+    for card_id in [c.id for c in new_game.cards] + [c.id for c in old_game.cards if c.id not in new]:
+        if old.get(card_id, 0) != new.get(card_id, 0):
+            yield CountChange(report.setup.name, players, card_id, names[card_id], old.get(card_id, 0),
+                              new.get(card_id, 0))
+
+
+# --------------------------------------------------------------------------- the game
+
+
+def _setting_changes(old: Game, new: Game) -> list[str]:
+    out = [f"{name.replace('_', ' ')}: {getattr(old, name)!s} → {getattr(new, name)!s}"
+           for name in SETTINGS if getattr(old, name) != getattr(new, name)]
+    out += _named_changes("color", old.colors, new.colors)
+    out += _named_changes("kind", old.kinds, new.kinds)
+    out += _named_changes("tag", old.tags, new.tags)
+    out += _named_changes("component", old.components, new.components)
+    out += _named_changes("pile", old.piles, new.piles)
+    before = {s.id: s for s in old.setups}
+    for setup in new.setups:
+        was = before.get(setup.id)
+        if was is None:
+            continue
+        if (was.min_players, was.max_players) != (setup.min_players, setup.max_players):
+            out.append(f"setup {setup.name}: players {was.players_label} → {setup.players_label}")
+        if _plain(was.hand) != _plain(setup.hand):
+            out.append(f"setup {setup.name}: the hand changed")
+    return out
+
+
+def _named_changes(what: str, old: Iterable[Any], new: Iterable[Any]) -> list[str]:
+    before = {item.id: item for item in old}
+    after = {item.id: item for item in new}
+    out = [f"{what} {item.id} added" for key, item in after.items() if key not in before]
+    out += [f"{what} {item.id} removed" for key, item in before.items() if key not in after]
+    out += [f"{what} {item.id} changed" for key, item in after.items()
+            if key in before and _plain(before[key]) != _plain(item)]
+    return out
+
+
+def _plain(item: Any) -> Any:
+    """An item's data without where it was typed."""
+    values = dataclasses.asdict(item)
+    for key in ("where", "places"):
+        values.pop(key, None)
+    return values
+
+
+def _rules_change(old: str, new: str) -> tuple[int, int]:
+    removed = added = 0
+    for line in difflib.unified_diff(old.splitlines(), new.splitlines(), n=0, lineterm=""):
+        if not line.startswith(("---", "+++", "@@")):
+            removed += line.startswith("-")
+            added += line.startswith("+")
+    return removed, added
+
+
+
+# --------------------------------------------------------------------------- the reprint
+
+
+def reprint_counts(diff: GameDiff, old: GameReport, new: GameReport, setup_id: str) -> list[tuple[str, int]]:
+    """(card id, copies) to print to turn the old print of the setup into the new: every copy of
+    a changed or added card, and the copies a count increase adds."""
+    before = next((s.print_counts for s in old.setups if s.setup.id == setup_id), {})
+    after = next(s.print_counts for s in new.setups if s.setup.id == setup_id)
+    fresh = diff.to_reprint
+    counts = [(card_id, n if card_id in fresh else n - before.get(card_id, 0)) for card_id, n in after.items()]
+    return [(card_id, n) for card_id, n in counts if n > 0]
+
+
+def swap_list(diff: GameDiff, old: GameReport, new: GameReport, setup_id: str) -> list[str]:
+    """How to turn the old print of a setup into the new one: the cards to take out and put in,
+    from the engine's print counts of both versions."""
+    before = next((s.print_counts for s in old.setups if s.setup.id == setup_id), {})
+    after = next(s.print_counts for s in new.setups if s.setup.id == setup_id)
+    names = {c.id: c.name for c in old.game.cards} | {c.id: c.name for c in new.game.cards}
+    status = {c.card_id: c for c in diff.cards}
+    lines = []
+    for card_id in list(after) + [i for i in before if i not in after]:
+        was, now = before.get(card_id, 0), after.get(card_id, 0)
+        change = status.get(card_id)
+        if change is not None and change.status == "changed" and (was or now):
+            took = f"take out {was} × {change.old_name or change.name} (old), " if was else ""
+            lines.append(took + (f"put in {now} × {change.name} (new)" if now else "put in none"))
+        elif was < now:
+            lines.append(f"add {now - was} × {names[card_id]}")
+        elif was > now:
+            lines.append(f"remove {was - now} × {names[card_id]}")
+    return lines

@@ -1,0 +1,140 @@
+"""A playtest round: `cardgen diff --since REF` against a folder, a zip and a git revision finds
+each seeded edit of Exploding Puppy and nothing else; `cards --changed-since` prints only what
+the swap list puts in, after a page with the swap list."""
+from __future__ import annotations
+
+import collections
+import json
+import shutil
+import subprocess
+import zipfile
+
+import pypdf
+import pytest
+from conftest import CARD_DATA, cardgen, edit
+from PIL import Image
+
+from cardgen.render.cards import form_name
+
+NEW_CARD = '''cards:
+
+  - name: "Fetch"
+    color: gray
+    flavor: "Good dog."
+    text: "Take a card from the discard pile."
+'''
+GONE_CARD = '''cards:
+
+  - name: "Old Trick"
+    color: gray
+    text: "Playtested out."
+'''
+
+
+def versions(root):
+    """Exploding Puppy 1.1 and a 1.2 with one edit of each kind."""
+    old, new = root / "old" / "exploding_puppy", root / "new" / "exploding_puppy"
+    shutil.copytree(CARD_DATA / "exploding_puppy", old)
+    for folder, color in ((old, (200, 30, 30)), ):
+        (folder / "art").mkdir()
+        Image.new("RGB", (600, 420), color).save(folder / "art" / "defuse.png")
+    edit(old / "cards.yaml", "cards:\n", GONE_CARD)
+    shutil.copytree(CARD_DATA / "exploding_puppy", new)
+    (new / "art").mkdir()
+    Image.new("RGB", (600, 420), (30, 30, 200)).save(new / "art" / "defuse.png")  # the art changes
+    for folder in (old, new):
+        edit(folder / "cards.yaml", '  - name: "Defuse"\n', '  - name: "Defuse"\n    art: art/defuse.png\n')
+    edit(new / "game.yaml", 'version: "1.1"', 'version: "1.2"')
+    edit(new / "cards.yaml", "Two turns, one bad decision.", "Two turns, one very bad decision.")  # Attack's flavor
+    edit(new / "cards.yaml", "    number: 3\n", "    number: 4\n")  # Hobo Puppy's number
+    edit(new / "cards.yaml", '  - name: "Bury"\n    color: blue', '  - name: "Bury"\n    color: green')
+    edit(new / "cards.yaml", '  - name: "Cut"\n', '  - name: "Slice"\n    id: cut\n')  # renamed, same id
+    edit(new / "cards.yaml", "cards:\n", NEW_CARD)
+    text = (new / "setups.yaml").read_text(encoding="utf-8").replace('"Cut":', '"Slice":')
+    text = text.replace('      "Nope": 8\n', '      "Nope": 9\n', 1)  # Basic: one Nope more
+    (new / "setups.yaml").write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    default = lines.index("  - name: Default")
+    dog = next(i for i in range(default, len(lines)) if lines[i].strip().startswith('"Dog":'))
+    lines[dog] = '      "Dog": 30'  # Default: ten Dogs more
+    (new / "setups.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return old, new
+
+
+@pytest.fixture(scope="module")
+def rounds(tmp_path_factory):
+    return versions(tmp_path_factory.mktemp("round"))
+
+
+def diff_json(new, since) -> dict:
+    code, out, err = cardgen("diff", new, "--since", since, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_diff_finds_every_seeded_edit_and_nothing_else(rounds):
+    old, new = rounds
+    found = diff_json(new, old)
+    cards = {(c["status"], c["name"], tuple(c["fields"])) for c in found["cards"]}
+    assert cards == {("added", "Fetch", ()), ("removed", "Old Trick", ()), ("changed", "Attack", ("flavor",)),
+                     ("changed", "Hobo Puppy", ("number",)), ("changed", "Bury", ("color",)),
+                     ("changed", "Slice", ("name",)), ("changed", "Defuse", ("art",))}
+    assert next(c for c in found["cards"] if c["name"] == "Slice")["old_name"] == "Cut"
+    printed = {(c["setup"], c["card"], c["old"], c["new"]) for c in found["counts"] if c["players"] is None}
+    assert printed == {("Basic", "Nope", 8, 9), ("Default", "Dog", 20, 30)}
+    decks = {(c["setup"], c["card"]) for c in found["counts"] if c["players"] is not None}
+    assert decks == {("Basic", "Nope"), ("Default", "Dog")}
+    assert found["settings"] == ["version: 1.1 → 1.2"]
+    assert found["rules"] == {"removed": 0, "added": 0} and not found["layout"]
+    assert diff_json(new, new)["cards"] == []  # a version against itself: nothing
+
+
+def test_diff_reads_a_zip_and_a_git_revision(rounds, tmp_path):
+    old, new = rounds
+    with zipfile.ZipFile(tmp_path / "old.zip", "w") as archive:
+        for path in sorted(old.rglob("*")):
+            archive.write(path, path.relative_to(old.parent))
+    expected = diff_json(new, old)
+    assert diff_json(new, tmp_path / "old.zip") == expected
+
+    repo = tmp_path / "repo"
+    game = repo / "games" / "exploding_puppy"
+    shutil.copytree(old, game)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "1.1"], check=True)
+    subprocess.run([*git, "tag", "v1.1"], check=True)
+    shutil.rmtree(game)
+    shutil.copytree(new, game)
+    status = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True, check=True).stdout
+    assert diff_json(game, "v1.1") == expected
+    assert subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True).stdout == status
+
+    code, _, err = cardgen("diff", game, "--since", "no-such-tag")
+    assert code == 2 and "'no-such-tag' is neither a game folder, a zip of one, nor a git revision" in err
+    broken = tmp_path / "broken" / "exploding_puppy"
+    shutil.copytree(old, broken)
+    edit(broken / "cards.yaml", "color: red", "color: redd")
+    code, _, err = cardgen("diff", new, "--since", broken)
+    assert code == 1 and "does not load cleanly" in err and "unknown color 'redd'" in err and "Traceback" not in err
+
+
+def test_the_reprint_holds_what_the_swap_list_puts_in(rounds, tmp_path):
+    old, new = rounds
+    code, out, err = cardgen("cards", new, "--changed-since", old, "--setup", "Basic", "--out", tmp_path)
+    assert code == 0, err
+    swaps = ["take out 8 × Attack (old), put in 8 × Attack (new)", "add 1 × Nope",
+             "take out 2 × Bury (old), put in 2 × Bury (new)", "take out 2 × Cut (old), put in 2 × Slice (new)",
+             "take out 10 × Defuse (old), put in 10 × Defuse (new)"]  # 2 in the deck, 1 for each of 8
+    assert sorted(line.strip() for line in out.splitlines()[1:]) == sorted(swaps)
+    reader = pypdf.PdfReader(tmp_path / "cards-basic-reprint.pdf")
+    first = reader.pages[0].extract_text()
+    assert "Reprint: Basic: from 1.1 to 1.2" in first and all(line in first for line in swaps)
+    faces = collections.Counter()
+    for page in reader.pages[2::2]:  # the swap list, its blank back, then faces and backs
+        for name in page["/Resources"].get("/XObject", {}):
+            if name.startswith("/FormXob.face"):
+                faces[name] += page.get_contents().get_data().count(f"{name} Do".encode())
+    expected = {"attack": 8, "nope": 1, "bury": 2, "cut": 2, "defuse": 10}
+    assert faces == {f"/FormXob.{form_name('face', card)}": n for card, n in expected.items()}
