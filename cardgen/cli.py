@@ -190,6 +190,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--since", required=True, metavar="REF",
                    help="the earlier version: a game folder, a zip of one, or a git revision (commit, tag, branch)")
     p.add_argument("--json", action="store_true", help="the changes as JSON")
+    p.add_argument("--pdf", action="store_true",
+                   help="also write diff-since-<ref>.pdf: each changed card old and new side by side, "
+                        "the added and removed cards")
+    p.add_argument("--paper", choices=sorted(PAPERS_MM), default=DEFAULT_PAPER, help="paper size of the PDF")
+    p.add_argument("--out", help="output folder of the PDF (default: output/<game>/)")
     p.set_defaults(run=cmd_diff)
 
     p = sub.add_parser("preflight", help="what a print shop's preflight would flag in PDF files: each point, pass or fail")
@@ -324,6 +329,8 @@ def cmd_diff(args) -> int:
             print(json.dumps(diff.as_dict(), indent=2, ensure_ascii=False))
         else:
             say("\n".join(terminal.diff_lines(round_.game.id, args.since, diff)), sys.stdout)
+        if args.pdf:
+            say(f"wrote {round_.write_pdf(args.out, args.since, args.paper)}")
     return 0
 
 

@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from cardgen import check
 from cardgen.build.plan import SheetOptions
@@ -14,8 +15,10 @@ from cardgen.check.diff import GameDiff, diff_games, reprint_counts, swap_list
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError, UsageError
 from cardgen.inputs.refs import BadRef, earlier_version
-from cardgen.model.game import Game
+from cardgen.model.game import Game, slugify
 from cardgen.model.texts import counted
+from cardgen.render import diffpdf
+from cardgen.render.write import atomic_write, output_dir
 
 ERRORS_SHOWN = 5
 
@@ -36,6 +39,12 @@ class Round:
         title = f"{setup.name}: from {self.diff.old_version or 'the old print'} to {self.diff.new_version or 'this one'}"
         return dataclasses.replace(sheet, reprint=tuple(reprint_counts(self.diff, self.old, self.report, setup.id)),
                                    swaps=(title, *swaps)), swaps
+
+
+    def write_pdf(self, out_dir: str | None, since: str, paper: str) -> Path:
+        """diff-since-<ref>.pdf in the game's output folder: the visual diff."""
+        path = output_dir(self.game, out_dir) / f"diff-since-{slugify(Path(since).name or since)[:60]}.pdf"
+        return atomic_write(path, diffpdf.diff_pdf(self.old.game, self.game, self.diff, since, paper))
 
 
 def _default_setup(game: Game):  # noqa: ANN202 - a Setup

@@ -138,3 +138,20 @@ def test_the_reprint_holds_what_the_swap_list_puts_in(rounds, tmp_path):
                 faces[name] += page.get_contents().get_data().count(f"{name} Do".encode())
     expected = {"attack": 8, "nope": 1, "bury": 2, "cut": 2, "defuse": 10}
     assert faces == {f"/FormXob.{form_name('face', card)}": n for card, n in expected.items()}
+
+
+def test_the_visual_diff_shows_old_and_new_side_by_side(rounds, tmp_path):
+    old, new = rounds
+    code, _, err = cardgen("diff", new, "--since", old, "--pdf", "--out", tmp_path)
+    assert code == 0, err
+    reader = pypdf.PdfReader(tmp_path / "diff-since-exploding-puppy.pdf")
+    texts = [page.extract_text() for page in reader.pages]
+    changed = [t for t in texts if t.startswith("Changed:")]
+    assert len(changed) == 5 and len(reader.pages) == 7  # 5 changed cards, the added one, the removed one
+    attack = next(t for t in changed if t.startswith("Changed: Attack: flavor"))
+    assert "old" in attack and "new" in attack and "very" in attack  # the inserted word
+    for page, text in zip(reader.pages, texts):
+        if text.startswith("Changed:"):
+            assert len(page.images) == 2  # the old face and the new, as printed
+    assert any(t.startswith("Added: 1 card") and "Fetch" in t for t in texts)
+    assert any(t.startswith("Removed: 1 card") and "Old Trick" in t for t in texts)
