@@ -13,14 +13,11 @@ from cardgen import check
 from cardgen.build.plan import SheetOptions
 from cardgen.check.diff import GameDiff, diff_games, reprint_counts, swap_list
 from cardgen.check.results import GameReport
-from cardgen.errors import BuildError, UsageError
-from cardgen.inputs.refs import BadRef, earlier_version
+from cardgen.errors import UsageError
+from cardgen.inputs.refs import BadRef
 from cardgen.model.game import Game, slugify
-from cardgen.model.texts import counted
 from cardgen.render import diffpdf
 from cardgen.render.write import atomic_write, output_dir
-
-ERRORS_SHOWN = 5
 
 
 @dataclass(frozen=True)
@@ -58,14 +55,16 @@ def playtest_round(game_name: str, ref: str) -> Iterator[Round]:
     """The game and its version at `ref`, both checked, and what changed between them."""
     game, report = check.load_checked(game_name)
     try:
-        with earlier_version(ref, game.folder) as folder:
-            checked = check.check_folder(folder)
-            if not checked.ok or checked.report is None:
-                errors = checked.errors()
-                shown = "\n".join(f"  {finding}" for finding in errors[:ERRORS_SHOWN])
-                raise BuildError(f"the version at {ref} does not load cleanly ({counted(len(errors), 'error')}):\n"
-                                 f"{shown}", hint="compare with a version that `cardgen check` accepts")
-            yield Round(game, report, checked.report, diff_games(checked.report, report))
+        with check.earlier_report(ref, game) as old:
+            yield Round(game, report, old, diff_games(old, report))
     except BadRef as exc:
         raise UsageError(str(exc), hint="--since takes a game folder, a zip of one or a git revision "
                                         "(a commit, tag or branch) of the repository holding the game") from None
+
+
+def rulebook_changes(game: Game, report: GameReport) -> GameDiff | None:
+    """What changed since game.yaml's changes_since (checked at check), for the rulebook."""
+    if not game.changes_since:
+        return None
+    with check.earlier_report(game.changes_since, game, git_only=True) as old:
+        return diff_games(old, report)

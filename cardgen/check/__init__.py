@@ -17,6 +17,7 @@ from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
 from cardgen.inputs.files import folder_files
 from cardgen.inputs.paths import display_path, game_roots
+from cardgen.inputs.refs import BadRef, earlier_version
 from cardgen.model.game import ERROR, Finding, Game
 from cardgen.model.texts import counted
 from cardgen.model.where import Where
@@ -82,7 +83,42 @@ def check_folder(game_name: str | os.PathLike[str]) -> Checked:
     with _collector_paused():
         result = load.load_game(folder)
         report = check_game(result.game, result.findings) if result.ok and result.game else None
+    if report is not None and report.game.changes_since:
+        report.findings.extend(changes_findings(report.game))
     return Checked(folder.name, tuple(result.findings), report)
+
+
+class EarlierBroken(BuildError):
+    """The earlier version of a game does not load or check cleanly."""
+
+
+@contextmanager
+def earlier_report(ref: str, game: Game, git_only: bool = False) -> Iterator[GameReport]:
+    """The game as it was at `ref` (see inputs.refs), loaded and checked, while the context lasts;
+    EarlierBroken naming its first errors when it does not load cleanly."""
+    with earlier_version(ref, game.folder, git_only) as folder, _collector_paused():
+        result = load.load_game(folder)
+        report = check_game(result.game, result.findings) if result.ok and result.game else None
+        errors = [f for f in (report.every_finding() if report else result.findings) if f.level == ERROR]
+        if report is None or errors:
+            shown = "\n".join(f"  {finding}" for finding in errors[:EARLIER_ERRORS_SHOWN])
+            raise EarlierBroken(f"the version at {ref} does not load cleanly ({counted(len(errors), 'error')}):\n"
+                                f"{shown}", hint="compare with a version that `cardgen check` accepts")
+        yield report
+
+
+EARLIER_ERRORS_SHOWN = 5
+
+
+def changes_findings(game: Game) -> list[Finding]:
+    """game.yaml's changes_since names a revision whose version of the game loads cleanly."""
+    try:
+        with earlier_report(game.changes_since, game, git_only=True):
+            return []
+    except (BadRef, EarlierBroken) as exc:
+        return [Finding(ERROR, "bad-changes-since", f"changes_since: {str(exc).splitlines()[0]}", game.changes_where,
+                        "name a git tag or commit of the repository holding the game (e.g. v1.1), or remove "
+                        "changes_since")]
 
 
 @contextmanager

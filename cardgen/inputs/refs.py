@@ -25,15 +25,18 @@ class BadRef(ValueError):
 
 
 @contextmanager
-def earlier_version(ref: str, game_folder: Path) -> Iterator[Path]:
-    """The game folder as it was at `ref`, for as long as the context lasts."""
+def earlier_version(ref: str, game_folder: Path, git_only: bool = False) -> Iterator[Path]:
+    """The game folder as it was at `ref`, for as long as the context lasts; only a git revision
+    when `git_only` (a game's own data may not point at folders outside it)."""
     path = Path(ref)
-    if path.is_dir():
+    if path.is_dir() and not git_only:
         yield path
         return
     with tempfile.TemporaryDirectory(prefix="cardgen-ref-") as temp:
         target = Path(temp) / game_folder.name
-        if path.is_file() and zipfile.is_zipfile(path):
+        if git_only:
+            yield _from_git(ref, game_folder, target)
+        elif path.is_file() and zipfile.is_zipfile(path):
             yield _unzipped(path, target)
         elif path.exists():
             raise BadRef(f"'{ref}' is neither a game folder nor a zip of one")

@@ -106,6 +106,8 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             exports=tuple(top.read("exports", ())),
             piles=piles,
             number_name=top.read("number_name", "") or "Number",
+            changes_since=top.read("changes_since", ""),
+            changes_where=g.where(top.get("changes_since")) if "changes_since" in top else None,
         )
 
     # -- game.yaml parts

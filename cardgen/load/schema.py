@@ -383,6 +383,8 @@ GAME = Fields("game.yaml", {
     "card_size": Field(AnyOf((Text(choices=tuple(CARD_SIZES_MM)), CARD_SIZE)), doc="a size name or {width_mm, height_mm}"),
     "default_setup": Field(Text(), doc="the setup `cardgen cards` prints when none is named"),
     "number_name": Field(Text(), doc="what the game calls a card's associated number, e.g. Cost (default: Number)"),
+    "changes_since": Field(Text(), doc="a git revision (e.g. a tag, v1.1) of the game's repository: the rulebook "
+                                       "ends with what changed since it"),
     "colors": Field(ListOf(COLOR), True), "tags": Field(ListOf(TAG)), "kinds": Field(ListOf(KIND)),
     "kind_styles": Field(Table(Identifier(), KIND_STYLE)), "attributes": Field(ListOf(ATTRIBUTE)),
     "setup": Field(SETUP_PROCEDURE, doc="the setup procedure the engine plays out"),

@@ -395,6 +395,8 @@ class Game:
     exports: tuple[str, ...] = ()  # export targets `cardgen build` makes too
     piles: tuple[Pile, ...] = (default_pile(START_PILE), default_pile(HANDS))  # every pile the steps use
     number_name: str = "Number"  # what the game calls a card's associated number ("Cost")
+    changes_since: str = ""  # a git revision: the rulebook ends with the changes since it
+    changes_where: Where | None = None
 
     def pile(self, pile_id: str) -> Pile:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)

@@ -89,15 +89,8 @@ def test_diff_finds_every_seeded_edit_and_nothing_else(rounds):
     assert diff_json(new, new)["cards"] == []  # a version against itself: nothing
 
 
-def test_diff_reads_a_zip_and_a_git_revision(rounds, tmp_path):
-    old, new = rounds
-    with zipfile.ZipFile(tmp_path / "old.zip", "w") as archive:
-        for path in sorted(old.rglob("*")):
-            archive.write(path, path.relative_to(old.parent))
-    expected = diff_json(new, old)
-    assert diff_json(new, tmp_path / "old.zip") == expected
-
-    repo = tmp_path / "repo"
+def git_repository(repo, old, new):
+    """A repository whose tag v1.1 holds the old version and whose work tree holds the new."""
     game = repo / "games" / "exploding_puppy"
     shutil.copytree(old, game)
     git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
@@ -107,6 +100,18 @@ def test_diff_reads_a_zip_and_a_git_revision(rounds, tmp_path):
     subprocess.run([*git, "tag", "v1.1"], check=True)
     shutil.rmtree(game)
     shutil.copytree(new, game)
+    return game, git
+
+
+def test_diff_reads_a_zip_and_a_git_revision(rounds, tmp_path):
+    old, new = rounds
+    with zipfile.ZipFile(tmp_path / "old.zip", "w") as archive:
+        for path in sorted(old.rglob("*")):
+            archive.write(path, path.relative_to(old.parent))
+    expected = diff_json(new, old)
+    assert diff_json(new, tmp_path / "old.zip") == expected
+
+    game, git = git_repository(tmp_path / "repo", old, new)
     status = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True, check=True).stdout
     assert diff_json(game, "v1.1") == expected
     assert subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True).stdout == status
@@ -155,3 +160,21 @@ def test_the_visual_diff_shows_old_and_new_side_by_side(rounds, tmp_path):
             assert len(page.images) == 2  # the old face and the new, as printed
     assert any(t.startswith("Added: 1 card") and "Fetch" in t for t in texts)
     assert any(t.startswith("Removed: 1 card") and "Old Trick" in t for t in texts)
+
+
+def test_the_rulebook_ends_with_the_changes_since_a_tag(rounds, tmp_path):
+    old, new = rounds
+    game, _ = git_repository(tmp_path / "repo", old, new)
+    edit(game / "game.yaml", 'version: "1.2"', 'version: "1.2"\nchanges_since: v1.1')
+    assert cardgen("check", game)[0] == 0
+    code, _, err = cardgen("rulebook", game, "--out", tmp_path / "out")
+    assert code == 0, err
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "out" / "rulebook.pdf").pages)
+    changes = text[text.rindex("Changes in version 1.2"):]
+    for line in ("Slice (was Cut): name changed", "Attack: flavor changed", "Fetch: a new card",
+                 "Old Trick: no longer in the game", "Basic: Nope 8 → 9 copies", "Default: Dog 20 → 30 copies"):
+        assert line in changes, line
+    edit(game / "game.yaml", "changes_since: v1.1", "changes_since: v0.9")
+    code, out, _ = cardgen("check", game)
+    assert code == 1 and "exploding_puppy/game.yaml:7:16: error: changes_since: 'v0.9'" in out
+    assert "[bad-changes-since]" in out

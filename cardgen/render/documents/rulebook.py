@@ -11,6 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from cardgen.check.diff import GameDiff
 from cardgen.check.results import GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.model.game import Card, Color, Game, Variation
@@ -243,7 +244,7 @@ def _number(parts: list[Part], prefix: str = "") -> None:
 
 
 
-def rulebook_context(game: Game, report: GameReport) -> dict[str, Any]:
+def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = None) -> dict[str, Any]:
     chapters = rulebook_outline(game, report)
     example, parts = example_card(game), card_parts(game)
     shown = parts_of(example) if example else set()
@@ -278,6 +279,7 @@ def rulebook_context(game: Game, report: GameReport) -> dict[str, Any]:
         "percent": lambda value: f"{value:.0%}",
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
         "title_hex": game.title_hex,
+        "changes": changes if changes is not None and not changes.empty else None,
     }
 
 
@@ -325,7 +327,8 @@ def components_list(game: Game, report: GameReport) -> list[str]:
     return lines
 
 
-def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = DEFAULT_PAPER) -> Path:
-    pdf = render_pdf(game, "rulebook.html", rulebook_context(game, report), paper)
+def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = DEFAULT_PAPER,
+                   changes: GameDiff | None = None) -> Path:
+    pdf = render_pdf(game, "rulebook.html", rulebook_context(game, report, changes), paper)
     return atomic_write(Path(out_dir) / "rulebook.pdf", pdf)
 
