@@ -225,6 +225,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="a live preview in the browser: cards, report and documents, updated on every save")
     p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
     p.add_argument("--port", type=_whole(0, 65535), default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    p.add_argument("--since", metavar="REF", default="",
+                   help="also show the changes since an earlier version (see `cardgen diff`), updated on every save")
     p.set_defaults(run=cmd_serve)
     return parser
 
@@ -360,7 +362,7 @@ def _announce(text: str) -> None:
 
 
 def cmd_serve(args) -> int:
-    serve.serve(args.game, args.port, announce=_announce)
+    serve.serve(args.game, args.port, announce=_announce, since=args.since)
     say("stopped")
     return EXIT_OK
 

@@ -32,9 +32,11 @@ from typing import Any
 
 from cardgen import build, load
 from cardgen.build import cache, check_folder
+from cardgen.build.playtest import write_diff_pdf
 from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
+from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.render import card_images
 
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
@@ -44,7 +46,7 @@ LEVEL_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
 _PDFIUM = threading.Lock()  # pypdfium2 is not thread-safe
 
 
-def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = print) -> None:
+def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = print, since: str = "") -> None:
     """Serve the preview of a game until interrupted (Ctrl-C or SIGTERM), then stop the threads
     and workers and remove the temporary folder."""
     folder = load.find_game_folder(game)
@@ -53,7 +55,7 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
     # workers exit without running the cleanup their libraries leave to the end of a process
     (workdir / "tmp").mkdir()
     saved_tempdir, tempfile.tempdir = tempfile.tempdir, str(workdir / "tmp")
-    preview = Preview(folder, workdir)
+    preview = Preview(folder, workdir, since)
     try:
         server = _Server(("127.0.0.1", port), _handler(preview))
     except OSError as exc:
@@ -117,8 +119,9 @@ def _stat_snapshot(folder: Path) -> tuple[tuple[str, int, int], ...]:
 class Preview:
     """What the page shows, rebuilt on every change, and the version the long polls wait on."""
 
-    def __init__(self, folder: Path, workdir: Path):
+    def __init__(self, folder: Path, workdir: Path, since: str = ""):
         self.folder, self.documents_dir = folder, workdir / "documents"
+        self.since = since  # an earlier version: the documents include the visual diff against it
         self.version = 0
         self.changed = threading.Condition()
         self.dirty, self.stopping = threading.Event(), threading.Event()
@@ -246,9 +249,15 @@ class Preview:
         documents = build.Plan(tuple(o for o in plan.outputs if o.kind != build.OutputKind.SETUP_SHEETS))
         result = build.run(game, report, documents, self.documents_dir, inputs=inputs)
         now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
-        for path in result.written:
+        written, problems = list(result.written), result.failures + result.bugs
+        if self.since:
+            try:
+                written.append(write_diff_pdf(game, report, self.since, self.documents_dir, DEFAULT_PAPER))
+            except CardgenError as exc:
+                problems.append(f"the changes since {self.since}: {exc}")
+        for path in written:
             self.built[path.name] = now
-        failures = [{"where": None, "level": ERROR, "code": "", "message": text} for text in result.failures + result.bugs]
+        failures = [{"where": None, "level": ERROR, "code": "", "message": text} for text in problems]
         shown = []
         for name in sorted(self.built):
             path = self.documents_dir / name

@@ -38,10 +38,16 @@ class Round:
                                    swaps=(title, *swaps)), swaps
 
 
-    def write_pdf(self, out_dir: str | None, since: str, paper: str) -> Path:
+    def write_pdf(self, out_dir: str | Path | None, since: str, paper: str) -> Path:
         """diff-since-<ref>.pdf in the game's output folder: the visual diff."""
         path = output_dir(self.game, out_dir) / f"diff-since-{slugify(Path(since).name or since)[:60]}.pdf"
         return atomic_write(path, diffpdf.diff_pdf(self.old.game, self.game, self.diff, since, paper))
+
+
+def write_diff_pdf(game: Game, report: GameReport, since: str, out_dir: Path, paper: str) -> Path:
+    """The visual diff of a checked game against its version at `since` (the live preview's)."""
+    with check.earlier_report(since, game) as old:
+        return Round(game, report, old, diff_games(old, report)).write_pdf(out_dir, since, paper)
 
 
 def _default_setup(game: Game):  # noqa: ANN202 - a Setup

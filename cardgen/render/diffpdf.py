@@ -8,6 +8,7 @@ import difflib
 import io
 from collections.abc import Iterator
 
+import pypdfium2
 from PIL import Image, ImageChops
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
@@ -16,7 +17,7 @@ from cardgen.check.diff import CardChange, GameDiff
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game
-from cardgen.model.sizes import MM, card_size_mm, paper_size_mm
+from cardgen.model.sizes import MM, paper_size_mm
 from cardgen.model.texts import counted
 from cardgen.render import card_images
 
@@ -61,11 +62,11 @@ class _Pictures:
     def face(self, version: str, card: Card) -> Image.Image:
         key = (version, card.id)
         if key not in self.cache:
-            game = self.games[version]
-            width_mm, height_mm = card_size_mm(game.card_size)
-            size = (round(width_mm / 25.4 * DPI), round(height_mm / 25.4 * DPI))
-            data = card_images.card_png(game, card, size, DPI)
-            self.cache[key] = Image.open(io.BytesIO(data)).convert("RGB")
+            document = pypdfium2.PdfDocument(card_images.face_pdf(self.games[version], card))
+            try:
+                self.cache[key] = document[0].render(scale=DPI / 72).to_pil().convert("RGB")
+            finally:
+                document.close()
         return self.cache[key]
 
 

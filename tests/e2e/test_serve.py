@@ -2,6 +2,8 @@
 through the system chromedriver: nothing is downloaded), and stopped with Ctrl-C."""
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
 import signal
@@ -9,10 +11,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
+import pypdf
 import pytest
-from conftest import ROOT
+from conftest import ROOT, edit
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -28,11 +32,11 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 class Served:
     """`cardgen serve GAME --port 0` in a subprocess whose temporary files go to `tmp`."""
 
-    def __init__(self, game: Path, tmp: Path):
+    def __init__(self, game: Path, tmp: Path, *options: str):
         self.tmp = tmp
         tmp.mkdir()
         env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp)}
-        self.process = subprocess.Popen([sys.executable, "-m", "cardgen", "serve", str(game), "--port", "0"],
+        self.process = subprocess.Popen([sys.executable, "-m", "cardgen", "serve", str(game), "--port", "0", *options],
                                         env=env, stderr=subprocess.PIPE, text=True)
         line = self.process.stderr.readline()
         match = re.search(r"http://127\.0\.0\.1:\d+/", line)
@@ -137,3 +141,23 @@ def test_ctrl_c_while_building_leaves_no_process_and_no_temporary_file(game_copy
     code, said = served.interrupt()
     assert code == 0, said
     assert "stopped" in said
+
+
+def test_serve_since_shows_the_changes_beside_the_documents(game_copy, tmp_path):
+    """`serve --since`: the visual diff is one of the documents, rebuilt from the data."""
+    old = game_copy(name="old_tiny")
+    new = game_copy()
+    edit(new / "cards.yaml", '"Cancel an action."', '"Cancel any action."')
+    served = Served(new, tmp_path / "tmp", "--since", str(old))
+    try:
+        deadline, diff = time.monotonic() + 60, None
+        while diff is None and time.monotonic() < deadline:
+            state = json.loads(urllib.request.urlopen(served.url + "state.json", timeout=10).read())
+            diff = next((d["file"] for d in state["documents"] if d["file"].startswith("diff-since-")), None)
+            time.sleep(0.2)
+        assert diff == "diff-since-old-tiny.pdf", state
+        pdf = urllib.request.urlopen(served.url + "documents/" + diff, timeout=10).read()
+        text = pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+        assert text.startswith("Changed: No: text") and "any" in text
+    finally:
+        assert served.interrupt()[0] == 0
