@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import resource
 import sys
 import tempfile
 from pathlib import Path
@@ -48,25 +47,10 @@ from cardgen.render import cards  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from big_game import write_big_game  # noqa: E402
+from timing import timed  # noqa: E402
 
 from cardgen.check import load_checked
 from cardgen.layout.textfit import Fonts  # noqa: E402
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (the build's workers)."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def timed(function, repeat: int) -> float:
-    """Best CPU time of `repeat` runs: the least disturbed by other work on the machine."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = cpu_seconds()
-        function()
-        best = min(best, cpu_seconds() - start)
-    return best
 
 
 def baseline(game, deck: list, sheet: layout.Sheet) -> bytes:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
@@ -24,19 +23,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from big_game import write_big_game  # noqa: E402
+from timing import timed  # noqa: E402
 
 from cardgen.check import check_folder
 
 CASES = ((1000, 8), (4000, 8), (5000, 8), (5000, 100))
-
-
-def timed(function, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        function()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def check(folder: Path) -> None:

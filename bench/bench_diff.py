@@ -10,7 +10,6 @@ hand:
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import tempfile
 from pathlib import Path
@@ -22,22 +21,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from big_game import write_big_game  # noqa: E402
+from timing import timed  # noqa: E402
 
 from cardgen.build.playtest import playtest_round  # noqa: E402
-
-
-def cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def timed(function, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = cpu_seconds()
-        function()
-        best = min(best, cpu_seconds() - start)
-    return best
 
 
 def edited(folder: Path) -> Path:
