@@ -40,8 +40,7 @@ def _transform(intent: ImageCms.Intent) -> ImageCms.ImageCmsTransform:
 def area_ink(rgb: tuple[float, float, float]) -> CMYKColor:
     """An sRGB color as the profile prints it (relative colorimetric, black point compensated)."""
     pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
-    converted = _transform(ImageCms.Intent.RELATIVE_COLORIMETRIC).apply(pixel)
-    c, m, y, k = converted.tobytes()
+    c, m, y, k = _converted(pixel, ImageCms.Intent.RELATIVE_COLORIMETRIC).tobytes()
     return CMYKColor(c / 255, m / 255, y / 255, k / 255)
 
 
@@ -96,12 +95,20 @@ def cmyk_image(image: Image.Image, background: tuple[int, int, int]) -> Image.Im
         flat = Image.new("RGB", rgba.size, background)
         flat.paste(rgba, mask=rgba.getchannel("A"))
         image = flat
-    return _transform(ImageCms.Intent.PERCEPTUAL).apply(image.convert("RGB"))
+    return _converted(image.convert("RGB"), ImageCms.Intent.PERCEPTUAL)
+
+
+def _converted(image: Image.Image, intent: ImageCms.Intent) -> Image.Image:
+    """The RGB image in CMYK. Through the transform's core: ImageCmsTransform.apply also writes
+    the whole 1 MB profile into the result's info, 6 ms a call, for every color of a sheet."""
+    out = Image.new("CMYK", image.size)
+    _transform(intent).transform.apply(image.getim(), out.getim())
+    return out
 
 
 @cache
 def _compressed_profile() -> bytes:
-    return zlib.compress(PROFILE.read_bytes(), 9)
+    return zlib.compress(PROFILE.read_bytes(), 6)  # level 9 takes 5 times as long for 0.6 % less
 
 
 def pdfx(pdf: bytes) -> bytes:
