@@ -205,7 +205,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="a game under card_data/ or a game folder")
     p.add_argument("--to", required=True, metavar="TARGET",
                    help="png (the game's card size), tgc (The Game Crafter), mpc (MakePlayingCards), "
-                        "drivethru (DriveThruCards, 1-up PDF), tts (Tabletop Simulator), or a target of the "
+                        "drivethru (DriveThruCards, PDF/X 1-up), cricut (Cricut Design Space, trimmed images), "
+                        "tts (Tabletop Simulator), or a target of the "
                         "game's export-targets.yaml")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--setup", help="the setup whose cards to export (default: the game's default setup)")

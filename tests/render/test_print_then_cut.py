@@ -10,6 +10,7 @@ import pdfplumber
 import pypdf
 import pytest
 from conftest import cardgen
+from PIL import Image
 from pypdf.generic import ContentStream
 
 from cardgen.layout.sheet import Rect
@@ -147,3 +148,14 @@ def test_the_machine_calibration_cuts_on_its_printed_squares(tmp_path):
 def test_a_folded_sheet_is_not_for_a_machine():
     code, _, err = cardgen("cards", "exploding_puppy", "--marks", "silhouette", "--mode", "gutterfold")
     assert code == 2 and "a machine cuts the printed side of a flat sheet" in err
+
+
+def test_the_cricut_export_is_trimmed_card_images_for_design_space(tmp_path):
+    """Design Space prints its own marks and bleed: each card type trimmed, at 300 dpi."""
+    code, _, err = cardgen("export", "exploding_puppy", "--to", "cricut", "--all-types", "--out", tmp_path)
+    assert code == 0, err
+    fronts = sorted(tmp_path.glob("export-cricut-*/*-front.png"))
+    assert len(fronts) == 73
+    with Image.open(fronts[0]) as image:
+        assert image.size == (round(63 / 25.4 * 300), round(88 / 25.4 * 300))  # 63 x 88 mm, no bleed
+        assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
