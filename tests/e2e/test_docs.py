@@ -1,5 +1,5 @@
 """The docs stay in step with the code: the README names every command and option, the docs
-name every built-in symbol."""
+name every built-in symbol and give the print services' sizes as shipped."""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +8,8 @@ import re
 from conftest import ROOT
 
 from cardgen import cli
+from cardgen.load.targets import load_targets
+from cardgen.model.sizes import CARD_SIZES_MM
 
 BUILT_IN_SYMBOLS = sorted(p.stem for p in (ROOT / "art" / "symbols").glob("*.svg"))
 
@@ -37,3 +39,18 @@ def test_the_docs_show_every_built_in_symbol():
     reference = (ROOT / "docs" / "data-format.md").read_text(encoding="utf-8")
     listed = re.search(r"\(symbols\.md\): (.*?)\.", reference, re.S).group(1)
     assert sorted(re.findall(r"`([a-z0-9_-]+)`", listed)) == BUILT_IN_SYMBOLS
+
+
+def test_the_docs_give_each_services_sizes_as_shipped(tmp_path):
+    """docs/printing.md: each preset in mm, and each service's image with its bleed (px), or —."""
+    text = (ROOT / "docs" / "printing.md").read_text(encoding="utf-8")
+    rows = text.split("<!-- service-sizes -->")[1].split("<!-- /service-sizes -->")[0].strip().splitlines()[2:]
+    documented = {cells[0]: cells[1:] for cells in ([c.strip() for c in row.split("|")[1:-1]] for row in rows)}
+    assert list(documented) == list(CARD_SIZES_MM)
+    targets, _ = load_targets(tmp_path)  # the shipped targets: tmp_path has none of its own
+    for size, (mm, *services) in documented.items():
+        assert mm == "{:g} × {:g}".format(*CARD_SIZES_MM[size])
+        for name, cell in zip(("tgc", "mpc", "drivethru"), services):
+            pixels = targets[name].sizes.get(size)
+            shipped = f"{pixels.full[0]} × {pixels.full[1]}, {pixels.bleed:g}" if pixels else "—"
+            assert cell.removesuffix(" *") == shipped, (size, name)

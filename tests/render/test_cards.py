@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import CARD_DATA, TINY_GAME, checked, page_chars, sheet_for, words_in
+from conftest import CARD_DATA, TINY_GAME, cardgen, checked, page_chars, sheet_for, words_in
 from PIL import Image
 
 from cardgen.cli import main
@@ -20,7 +20,7 @@ from cardgen.inputs.paths import ART
 from cardgen.layout import sheet as layout
 from cardgen.layout import textfit
 from cardgen.layout.sheet import Rect
-from cardgen.model import markup
+from cardgen.model import markup, sizes
 from cardgen.model.sizes import MM
 from cardgen.render import cards
 
@@ -319,6 +319,25 @@ def test_cli_cards(tmp_path, capsys):
     assert main(["cards", str(TINY_GAME), "--out", str(tmp_path), "--calibration", "--offset", "1,-1"]) == 0
     with pdfplumber.open(tmp_path / "calibration-a4.pdf") as pdf:
         assert len(pdf.pages) == 2
+
+
+@pytest.mark.parametrize("size", sizes.CARD_SIZES_MM)
+def test_every_preset_size_prints_on_a4_and_letter(tmp_path, size):
+    cards_printed = sum(checked(TINY_GAME)[1].setup("Starter").print_counts.values())
+    for paper, (width, height) in sizes.PAPERS_MM.items():
+        code, _, err = cardgen("cards", TINY_GAME, "--size", size, "--paper", paper, "--out", tmp_path / paper)
+        assert code == 0, err
+        per_sheet = layout.make_sheet(paper, size).per_page
+        with pdfplumber.open(tmp_path / paper / "cards-starter.pdf") as pdf:
+            assert len(pdf.pages) == 2 * math.ceil(cards_printed / per_sheet)  # faces, each with its backs
+            assert {(round(page.width / MM), round(page.height / MM)) for page in pdf.pages} == {
+                (round(width), round(height))}
+
+
+def test_a_card_too_large_for_the_paper_is_refused_with_what_to_change(tmp_path):
+    code, _, err = cardgen("cards", TINY_GAME, "--size", "200x260", "--paper", "letter", "--out", tmp_path)
+    assert code == 2 and not list(tmp_path.glob("*.pdf"))
+    assert "a 200x260 mm card with 3 mm bleed does not fit on letter" in err and "--size" in err
 
 
 @pytest.mark.parametrize("args", [["--players", "9"], ["--setup", "nope"], ["--size", "huge"], ["--offset", "x"],

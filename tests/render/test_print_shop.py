@@ -4,7 +4,6 @@ ghostscript reads them without a word, and `cardgen preflight` passes them and n
 wrong in files seeded with each problem a shop would flag."""
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 
@@ -149,17 +148,41 @@ def test_preflight_measures_the_total_ink_of_a_cmyk_file(tmp_path):
     assert ink["rich"].passed and not ink["rich"].note
 
 
-@pytest.mark.parametrize("size, pixels", [("square", (1125, 1125)), ("jumbo", (1125, 1725))])
-def test_the_game_crafters_square_and_jumbo_cards_export_at_their_template_size(game_copy, size, pixels, tmp_path):
-    folder = game_copy("starter")
-    text = (folder / "game.yaml").read_text(encoding="utf-8")
-    (folder / "game.yaml").write_text(re.sub(r"(?m)^card_size:.*$", f"card_size: {size}", text), encoding="utf-8")
-    code, _, err = cardgen("export", folder, "--to", "tgc", "--all-types", "--out", tmp_path)
+# Each service's card with its bleed at 300 dpi, from its template (art/export-targets.yaml says
+# where each comes from); the mini cards are tests/render/test_exports.py's
+TEMPLATES = [("tgc", "poker", (825, 1125)), ("tgc", "bridge", (750, 1125)), ("tgc", "tarot", (900, 1500)),
+             ("tgc", "square", (1125, 1125)), ("tgc", "jumbo", (1125, 1725)), ("mpc", "poker", (822, 1122)),
+             ("mpc", "bridge", (747, 1122)), ("mpc", "tarot", (897, 1497)), ("drivethru", "poker", (825, 1125)),
+             ("drivethru", "tarot", (900, 1500))]
+
+
+def starter_of_size(game_copy, size: str):
+    folder = game_copy("starter", f"starter_{size}")
+    edit(folder / "game.yaml", "card_size: poker", f"card_size: {size}")
+    return folder
+
+
+@pytest.mark.parametrize("target, size, pixels", TEMPLATES, ids=[f"{t}-{s}" for t, s, _ in TEMPLATES])
+def test_each_services_cards_export_at_its_template_size(game_copy, target, size, pixels, tmp_path):
+    code, _, err = cardgen("export", starter_of_size(game_copy, size), "--to", target, "--out", tmp_path)
     assert code == 0, err
-    fronts = sorted(tmp_path.glob("export-tgc-*/*-front.png"))
-    assert fronts
-    for front in fronts:
-        with Image.open(front) as image:
-            assert image.size == pixels
-    code, _, err = cardgen("export", folder, "--to", "mpc", "--all-types", "--out", tmp_path)
-    assert code == 1 and f"MakePlayingCards (mpc) has no product for {size} cards" in err
+    (folder,) = tmp_path.glob(f"export-{target}-*")
+    if target == "drivethru":  # a page per side of a card, in points
+        with pikepdf.open(next(folder.glob("*.pdf"))) as pdf:
+            pages = {tuple(round(float(v) * 300 / 72, 6) for v in page.MediaBox) for page in pdf.pages}
+        assert pages == {(0, 0, *pixels)}
+        return
+    images = sorted(folder.glob("*.png"))
+    assert len(images) > 2  # the fronts and the back
+    for path in images:
+        with Image.open(path) as image:
+            assert image.size == pixels and round(image.info["dpi"][0]) == 300
+
+
+@pytest.mark.parametrize("target, size", [("mpc", "square"), ("mpc", "jumbo"), ("drivethru", "square"),
+                                          ("drivethru", "jumbo")])
+def test_a_service_without_the_games_size_says_which_sizes_it_has(game_copy, target, size, tmp_path):
+    code, _, err = cardgen("export", starter_of_size(game_copy, size), "--to", target, "--out", tmp_path)
+    assert code == 1 and not list(tmp_path.glob("export-*/*.*"))
+    assert f"({target}) has no product for {size} cards" in err
+    assert "its card sizes are: poker, bridge, tarot, mini" in err
