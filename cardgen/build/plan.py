@@ -13,7 +13,7 @@ from cardgen.errors import BuildError, UsageError
 from cardgen.layout import cutter
 from cardgen.layout import sheet as layout
 from cardgen.model import sizes
-from cardgen.model.game import Game, slugify
+from cardgen.model.game import Game, Setup, slugify
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.targets import Target
 from cardgen.render import exports
@@ -168,8 +168,7 @@ def plan_cards(game: Game, paper: str = DEFAULT_PAPER, sheet: SheetOptions = She
     if not game.setups:
         raise UsageError(f"{game.title} has no setups yet, so there is no deck to print",
                          hint="use --all-types for a proof sheet of every card type, or add setups.yaml")
-    name = setup or game.default_setup or game.setups[0].name
-    chosen = _setup(game, name)
+    chosen = chosen_setup(game, setup)
     if players is not None:
         chosen.require_players(players)
     return Plan((_setup_sheets(game, chosen.name, paper, players, sheet),), notes=notes)
@@ -203,7 +202,7 @@ def _export_outputs(game: Game, report: GameReport, target, setup: str | None, a
     else:
         if not game.setups:
             raise UsageError(f"{game.title} has no setups yet", hint="use --all-types to export every card type")
-        chosen = _setup(game, setup or game.default_setup or game.setups[0].name)
+        chosen = chosen_setup(game, setup)
         deck = slugify(chosen.name)
         counts = {card_id: n for card_id, n in report.setup(chosen.name).print_counts.items() if n}
     exports.card_pixels(game, target)  # a size the target has no product for fails here, not in a worker
@@ -235,7 +234,13 @@ def _setup_sheets(game: Game, name: str, paper: str, players: int | None = None,
                   planned=planned_sheet(game, paper, sheet))
 
 
-def _setup(game: Game, name: str):
+def chosen_setup(game: Game, name: str | None) -> Setup:
+    """The setup named (by a command's --setup), else the game's default setup, else its first;
+    the game has setups (each command says otherwise what it does without)."""
+    return _setup(game, name or game.default_setup or game.setups[0].name)
+
+
+def _setup(game: Game, name: str) -> Setup:
     try:
         return game.setup(name)
     except KeyError:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen import check
-from cardgen.build.plan import SheetOptions
+from cardgen.build.plan import SheetOptions, chosen_setup
 from cardgen.check.diff import GameDiff, diff_games, reprint_counts, swap_list
 from cardgen.check.results import GameReport
 from cardgen.errors import UsageError
@@ -31,7 +31,9 @@ class Round:
         """The sheet options that print only what the setup's swap list puts in (the game's default
         setup unless named): every copy of the changed and added cards, and the copies a count
         increase adds; and the swap list."""
-        setup = self.game.setup(setup_name) if setup_name else _default_setup(self.game)
+        if not self.game.setups:
+            raise UsageError(f"{self.game.title} has no setups: there is no deck to reprint")
+        setup = chosen_setup(self.game, setup_name)
         swaps = swap_list(self.diff, self.old, self.report, setup.id)
         title = f"{setup.name}: from {self.diff.old_version or 'the old print'} to {self.diff.new_version or 'this one'}"
         return dataclasses.replace(sheet, reprint=tuple(reprint_counts(self.diff, self.old, self.report, setup.id)),
@@ -48,12 +50,6 @@ def write_diff_pdf(game: Game, report: GameReport, since: str, out_dir: Path, pa
     """The visual diff of a checked game against its version at `since` (the live preview's)."""
     with check.earlier_report(since, game) as old:
         return Round(game, report, old, diff_games(old, report)).write_pdf(out_dir, since, paper)
-
-
-def _default_setup(game: Game):  # noqa: ANN202 - a Setup
-    if not game.setups:
-        raise UsageError(f"{game.title} has no setups: there is no deck to reprint")
-    return game.setup(game.default_setup) if game.default_setup else game.setups[0]
 
 
 @contextmanager

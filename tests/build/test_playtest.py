@@ -143,6 +143,8 @@ def test_the_reprint_holds_what_the_swap_list_puts_in(rounds, tmp_path):
                 faces[name] += page.get_contents().get_data().count(f"{name} Do".encode())
     expected = {"attack": 8, "nope": 1, "bury": 2, "cut": 2, "defuse": 10}
     assert faces == {f"/FormXob.{form_name('face', card)}": n for card, n in expected.items()}
+    code, _, err = cardgen("cards", new, "--changed-since", old, "--setup", "Nope", "--out", tmp_path)
+    assert code == 2 and "no setup 'Nope'" in err and "Traceback" not in err
 
 
 def test_the_visual_diff_shows_old_and_new_side_by_side(rounds, tmp_path):
