@@ -2,8 +2,8 @@
 incremental build gives the same bytes as a clean one."""
 from __future__ import annotations
 
-import pdfplumber
 import pytest
+from conftest import page_texts
 
 from cardgen import cli
 
@@ -56,8 +56,7 @@ def test_a_card_edit_rebuilds_what_shows_the_card_with_the_bytes_of_a_clean_buil
     code, err = build(capsys, game, "--out", out)
     assert code == 0
     assert written(err) == {"cards-starter.pdf", "rulebook.pdf", "checklists.pdf"}
-    with pdfplumber.open(out / "cards-starter.pdf") as pdf:
-        assert "sorry." in pdf.pages[0].extract_text()
+    assert "You are out, sorry." in page_texts(out / "cards-starter.pdf")[0]
     assert build(capsys, game, "--out", tmp_path / "clean", "--clean")[0] == 0
     assert outputs(out) == outputs(tmp_path / "clean")
 

@@ -14,7 +14,7 @@ SKIPPED = "skipped cheatsheet.pdf: game.yaml has no 'reference: cheatsheet:' sec
 
 
 def cardgen_env() -> dict:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "COLUMNS": "100"}
+    return {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "COLUMNS": "200"}
 
 
 def test_build_piped_writes_plain_lines_ending_with_a_summary_of_outputs_and_skipped_ones(tmp_path):

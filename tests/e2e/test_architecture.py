@@ -4,6 +4,7 @@ higher one, no cardgen import hidden inside a function, no module over 600 lines
 from __future__ import annotations
 
 import ast
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,13 @@ def test_the_checker_catches_what_it_looks_for(tmp_path):
         (False, "cardgen.render.write"), (True, "cardgen.build.cache")]
     assert stage("cardgen.build.cache") > stage("cardgen.model.game")
     assert stage("cardgen.cli") is None
+
+
+def test_every_folder_of_tests_is_collected(pytestconfig):
+    """pytest passes over folders matching norecursedirs (its default list names "build"): a
+    stage's tests in such a folder would silently never run."""
+    skipped = pytestconfig.getini("norecursedirs")
+    tests = PACKAGE.parent / "tests"
+    folders = [path for path in tests.rglob("*") if path.is_dir() and "__pycache__" not in path.parts]
+    assert [f.name for f in folders if any(fnmatch(f.name, pattern) for pattern in skipped)] == []
+    assert {"build", "check", "layout", "load", "render"} <= {f.name for f in folders}
