@@ -155,8 +155,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--setup", help="the setup to print (default: the game's default setup)")
     p.add_argument("--players", type=_whole(1, MAX_PLAYERS),
                    help="print the deck for this many players (default: the setup's largest)")
-    p.add_argument("--all-types", action="store_true", help="one card of every type (a proof sheet)")
-    p.add_argument("--calibration", action="store_true", help="a duplex calibration sheet to find --offset")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--all-types", action="store_true", help="one card of every type (a proof sheet)")
+    which.add_argument("--calibration", action="store_true", help="a duplex calibration sheet to find --offset")
+    which.add_argument("--changed-since", metavar="REF",
+                       help="a reprint: only the cards changed or added since REF (see `cardgen diff`), after a "
+                            "page with the setup's swap list")
     p.add_argument("--paper", choices=sorted(PAPERS_MM), default=DEFAULT_PAPER, help="paper size")
     p.add_argument("--size", type=_card_size,
                    help=f"card size: {', '.join(CARD_SIZES_MM)} or WxH in mm (default: the game's)")
@@ -171,9 +175,6 @@ def _parser() -> argparse.ArgumentParser:
                    help="dense: as many cards a sheet as fit without bleed, gutters of twice the bleed where they "
                         "cost no card, else one cut shared between neighbours (default); gutter: every card with "
                         "bleed on every side; shared-cuts: one cut between all neighbours")
-    p.add_argument("--changed-since", metavar="REF",
-                   help="a reprint: only the cards changed or added since REF (see `cardgen diff`), after a page "
-                        "with the setup's swap list")
     p.add_argument("--marks", choices=sorted(MACHINES),
                    help="print-then-cut: a cutting machine's registration marks on the sheet (no crop marks) and "
                         "a cut file of every card's outline beside it (.cut.svg, .cut.dxf)")

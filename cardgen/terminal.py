@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cardgen.build import Event, Result
-from cardgen.check.diff import GameDiff
+from cardgen.check.results import GameDiff
 from cardgen.model.texts import counted, printable
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from cardgen import check
 from cardgen.build.plan import SheetOptions, chosen_setup
-from cardgen.check.diff import GameDiff, diff_games, reprint_counts, swap_list
-from cardgen.check.results import GameReport
+from cardgen.check.diff import diff_games, reprint_counts, swap_list
+from cardgen.check.results import GameDiff, GameReport
 from cardgen.errors import UsageError
 from cardgen.inputs.refs import BadRef
 from cardgen.model.game import Game, slugify
@@ -39,7 +39,6 @@ class Round:
         return dataclasses.replace(sheet, reprint=tuple(reprint_counts(self.diff, self.old, self.report, setup.id)),
                                    swaps=(title, *swaps)), swaps
 
-
     def write_pdf(self, out_dir: str | Path | None, since: str, paper: str) -> Path:
         """diff-since-<ref>.pdf in the game's output folder: the visual diff."""
         path = output_dir(self.game, out_dir) / f"diff-since-{slugify(Path(since).name or since)[:60]}.pdf"
@@ -62,11 +61,3 @@ def playtest_round(game_name: str, ref: str) -> Iterator[Round]:
     except BadRef as exc:
         raise UsageError(str(exc), hint="--since takes a game folder, a zip of one or a git revision "
                                         "(a commit, tag or branch) of the repository holding the game") from None
-
-
-def rulebook_changes(game: Game, report: GameReport) -> GameDiff | None:
-    """What changed since game.yaml's changes_since (checked at check), for the rulebook."""
-    if not game.changes_since:
-        return None
-    with check.earlier_report(game.changes_since, game, git_only=True) as old:
-        return diff_games(old, report)

@@ -19,7 +19,6 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import TypeVar, cast
 
-from cardgen.build import playtest
 from cardgen.build.plan import Output, OutputKind
 from cardgen.build.publish import FULL_DISK, output_error
 from cardgen.check.results import GameReport
@@ -332,7 +331,7 @@ class _Rendering:
 
 
 def _render_rulebook(output: Output, game, report, to: _Rendering) -> None:
-    documents.write_rulebook(game, report, to.folder, output.paper, playtest.rulebook_changes(game, report))
+    documents.write_rulebook(game, report, to.folder, output.paper, report.changes)
 
 
 def _render_checklists(output: Output, game, report, to: _Rendering) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from cardgen import load
 from cardgen.check import artfit, fit, glyphs, lint, safezone, visibility
+from cardgen.check.diff import diff_games
 from cardgen.check.engine import play_out
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
@@ -84,7 +85,7 @@ def check_folder(game_name: str | os.PathLike[str]) -> Checked:
         result = load.load_game(folder)
         report = check_game(result.game, result.findings) if result.ok and result.game else None
     if report is not None and report.game.changes_since:
-        report.findings.extend(changes_findings(report.game))
+        report.findings.extend(record_changes(report))
     return Checked(folder.name, tuple(result.findings), report)
 
 
@@ -99,7 +100,7 @@ def earlier_report(ref: str, game: Game, git_only: bool = False) -> Iterator[Gam
     with earlier_version(ref, game.folder, git_only) as folder, _collector_paused():
         result = load.load_game(folder)
         report = check_game(result.game, result.findings) if result.ok and result.game else None
-        errors = [f for f in (report.every_finding() if report else result.findings) if f.level == ERROR]
+        errors = Checked(folder.name, tuple(result.findings), report).errors()
         if report is None or errors:
             shown = "\n".join(f"  {finding}" for finding in errors[:EARLIER_ERRORS_SHOWN])
             raise EarlierBroken(f"the version at {ref} does not load cleanly ({counted(len(errors), 'error')}):\n"
@@ -110,10 +111,13 @@ def earlier_report(ref: str, game: Game, git_only: bool = False) -> Iterator[Gam
 EARLIER_ERRORS_SHOWN = 5
 
 
-def changes_findings(game: Game) -> list[Finding]:
-    """game.yaml's changes_since names a revision whose version of the game loads cleanly."""
+def record_changes(report: GameReport) -> list[Finding]:
+    """What changed since game.yaml's changes_since, kept on the report for the rulebook; an error
+    when that revision's version of the game does not load cleanly."""
+    game = report.game
     try:
-        with earlier_report(game.changes_since, game, git_only=True):
+        with earlier_report(game.changes_since, game, git_only=True) as old:
+            report.changes = diff_games(old, report)
             return []
     except (BadRef, EarlierBroken) as exc:
         return [Finding(ERROR, "bad-changes-since", f"changes_since: {str(exc).splitlines()[0]}", game.changes_where,

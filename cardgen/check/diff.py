@@ -11,11 +11,10 @@ import dataclasses
 import difflib
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardgen.check.results import GameReport, SetupReport
+from cardgen.check.results import CardChange, CountChange, GameDiff, GameReport, SetupReport
 from cardgen.inputs import symbols
 from cardgen.model.game import Card, Game
 
@@ -26,77 +25,16 @@ CARD_FIELDS = {"name": "name", "color": "color", "kinds": "kind", "tags": "tags"
 SETTINGS = ("title", "version", "author", "card_size", "number_name", "default_setup")
 
 
-@dataclass(frozen=True)
-class CardChange:
-    card_id: str
-    name: str  # the new version's name (the old one's for a removed card)
-    status: str  # added | removed | changed
-    fields: tuple[str, ...] = ()  # what changed (changed cards)
-    old_name: str = ""  # a renamed card's old name
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"id": self.card_id, "name": self.name, "status": self.status, "fields": list(self.fields),
-                **({"old_name": self.old_name} if self.old_name else {})}
-
-
-@dataclass(frozen=True)
-class CountChange:
-    """A card's copies in a setup: printed (players None), or in the deck at a player count."""
-
-    setup: str
-    players: int | None
-    card_id: str
-    name: str
-    old: int
-    new: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"setup": self.setup, "players": self.players, "card": self.name, "id": self.card_id,
-                "old": self.old, "new": self.new}
-
-
-@dataclass(frozen=True)
-class GameDiff:
-    old_version: str
-    new_version: str
-    cards: tuple[CardChange, ...]
-    counts: tuple[CountChange, ...]
-    setups_added: tuple[str, ...] = ()
-    setups_removed: tuple[str, ...] = ()
-    settings: tuple[str, ...] = ()  # what changed in the game's own settings, as sentences
-    rules: tuple[int, int] = (0, 0)  # rules.md: lines removed, lines added
-    layout: bool = False
-
-    @property
-    def empty(self) -> bool:
-        return not (self.cards or self.counts or self.setups_added or self.setups_removed or self.settings
-                    or any(self.rules) or self.layout)
-
-    def changed(self, status: str) -> list[CardChange]:
-        return [c for c in self.cards if c.status == status]
-
-    @property
-    def to_reprint(self) -> set[str]:
-        """The ids of the cards a reprint holds: the changed and the added ones."""
-        return {c.card_id for c in self.cards if c.status in ("added", "changed")}
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"old_version": self.old_version, "new_version": self.new_version,
-                "cards": [c.as_dict() for c in self.cards], "counts": [c.as_dict() for c in self.counts],
-                "setups_added": list(self.setups_added), "setups_removed": list(self.setups_removed),
-                "settings": list(self.settings), "rules": {"removed": self.rules[0], "added": self.rules[1]},
-                "layout": self.layout}
-
-
 def diff_games(old: GameReport, new: GameReport) -> GameDiff:
     """Everything that changed from the old version to the new."""
     layout = _layout_changed(old.game, new.game)
+    old_ids, new_ids = {s.setup.id for s in old.setups}, {s.setup.id for s in new.setups}
     return GameDiff(
         old.game.version, new.game.version,
         tuple(_card_changes(old.game, new.game, layout)),
         tuple(_count_changes(old, new)),
-        tuple(s.setup.name for s in new.setups if s.setup.id not in {o.setup.id for o in old.setups}),
-        tuple(s.setup.name for s in old.setups if s.setup.id not in {n.setup.id for n in new.setups}),
+        tuple(s.setup.name for s in new.setups if s.setup.id not in old_ids),
+        tuple(s.setup.name for s in old.setups if s.setup.id not in new_ids),
         tuple(_setting_changes(old.game, new.game)),
         _rules_change(old.game.rules_markdown, new.game.rules_markdown),
         layout)
@@ -244,15 +182,13 @@ def _rules_change(old: str, new: str) -> tuple[int, int]:
     return removed, added
 
 
-
 # --------------------------------------------------------------------------- the reprint
 
 
 def reprint_counts(diff: GameDiff, old: GameReport, new: GameReport, setup_id: str) -> list[tuple[str, int]]:
     """(card id, copies) to print to turn the old print of the setup into the new: every copy of
     a changed or added card, and the copies a count increase adds."""
-    before = next((s.print_counts for s in old.setups if s.setup.id == setup_id), {})
-    after = next(s.print_counts for s in new.setups if s.setup.id == setup_id)
+    before, after = _printed_before_and_after(old, new, setup_id)
     fresh = diff.to_reprint
     counts = [(card_id, n if card_id in fresh else n - before.get(card_id, 0)) for card_id, n in after.items()]
     return [(card_id, n) for card_id, n in counts if n > 0]
@@ -261,8 +197,7 @@ def reprint_counts(diff: GameDiff, old: GameReport, new: GameReport, setup_id: s
 def swap_list(diff: GameDiff, old: GameReport, new: GameReport, setup_id: str) -> list[str]:
     """How to turn the old print of a setup into the new one: the cards to take out and put in,
     from the engine's print counts of both versions."""
-    before = next((s.print_counts for s in old.setups if s.setup.id == setup_id), {})
-    after = next(s.print_counts for s in new.setups if s.setup.id == setup_id)
+    before, after = _printed_before_and_after(old, new, setup_id)
     names = {c.id: c.name for c in old.game.cards} | {c.id: c.name for c in new.game.cards}
     status = {c.card_id: c for c in diff.cards}
     lines = []
@@ -277,3 +212,9 @@ def swap_list(diff: GameDiff, old: GameReport, new: GameReport, setup_id: str) -
         elif was > now:
             lines.append(f"remove {was - now} × {names[card_id]}")
     return lines
+
+
+def _printed_before_and_after(old: GameReport, new: GameReport, setup_id: str) -> tuple[dict[str, int], dict[str, int]]:
+    """The setup's print counts in both versions (none before for a new setup)."""
+    before = next((s.print_counts for s in old.setups if s.setup.id == setup_id), {})
+    return before, new.setup_by_id(setup_id).print_counts

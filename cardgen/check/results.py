@@ -124,11 +124,74 @@ class SetupReport:
         }
 
 
+@dataclass(frozen=True)
+class CardChange:
+    card_id: str
+    name: str  # the new version's name (the old one's for a removed card)
+    status: str  # added | removed | changed
+    fields: tuple[str, ...] = ()  # what changed (changed cards)
+    old_name: str = ""  # a renamed card's old name
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.card_id, "name": self.name, "status": self.status, "fields": list(self.fields),
+                **({"old_name": self.old_name} if self.old_name else {})}
+
+
+@dataclass(frozen=True)
+class CountChange:
+    """A card's copies in a setup: printed (players None), or in the deck at a player count."""
+
+    setup: str
+    players: int | None
+    card_id: str
+    name: str
+    old: int
+    new: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"setup": self.setup, "players": self.players, "card": self.name, "id": self.card_id,
+                "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class GameDiff:
+    old_version: str
+    new_version: str
+    cards: tuple[CardChange, ...]
+    counts: tuple[CountChange, ...]
+    setups_added: tuple[str, ...] = ()
+    setups_removed: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()  # what changed in the game's own settings, as sentences
+    rules: tuple[int, int] = (0, 0)  # rules.md: lines removed, lines added
+    layout: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.cards or self.counts or self.setups_added or self.setups_removed or self.settings
+                    or any(self.rules) or self.layout)
+
+    def changed(self, status: str) -> list[CardChange]:
+        return [c for c in self.cards if c.status == status]
+
+    @property
+    def to_reprint(self) -> set[str]:
+        """The ids of the cards a reprint holds: the changed and the added ones."""
+        return {c.card_id for c in self.cards if c.status in ("added", "changed")}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"old_version": self.old_version, "new_version": self.new_version,
+                "cards": [c.as_dict() for c in self.cards], "counts": [c.as_dict() for c in self.counts],
+                "setups_added": list(self.setups_added), "setups_removed": list(self.setups_removed),
+                "settings": list(self.settings), "rules": {"removed": self.rules[0], "added": self.rules[1]},
+                "layout": self.layout}
+
+
 @dataclass
 class GameReport:
     game: Game
     setups: list[SetupReport]
     findings: list[Finding]
+    changes: GameDiff | None = None  # since game.yaml's changes_since, for the rulebook
 
     def every_finding(self) -> list[Finding]:
         return self.findings + [f for s in self.setups for f in s.all_findings()]
@@ -138,8 +201,10 @@ class GameReport:
         return any(f.level == ERROR for f in self.every_finding())
 
     def setup(self, name: str) -> SetupReport:
-        wanted = self.game.setup(name).id
-        return next(s for s in self.setups if s.setup.id == wanted)
+        return self.setup_by_id(self.game.setup(name).id)
+
+    def setup_by_id(self, setup_id: str) -> SetupReport:
+        return next(s for s in self.setups if s.setup.id == setup_id)
 
     def as_dict(self) -> dict[str, Any]:
         return {

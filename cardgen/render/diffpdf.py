@@ -13,8 +13,9 @@ from PIL import Image, ImageChops
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.check.diff import CardChange, GameDiff
+from cardgen.check.results import CardChange, GameDiff
 from cardgen.layout.reportlab_config import reproducible
+from cardgen.layout.sheet import pages
 from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM, paper_size_mm
@@ -43,7 +44,7 @@ def diff_pdf(old: Game, new: Game, diff: GameDiff, since: str, paper: str) -> by
             _changed_page(canvas, fonts, pictures, change, old.card(change.card_id), new.card(change.card_id))
         for status, game in (("added", new), ("removed", old)):
             cards = [game.card(c.card_id) for c in diff.changed(status)]
-            for page in _chunks(cards, 6):
+            for page in pages(cards, 6):
                 _cards_page(canvas, fonts, pictures, game, status, page)
         if not diff.cards:
             _heading(canvas, fonts, f"No card changed since {since}")
@@ -171,8 +172,3 @@ def _heading(canvas: Canvas, fonts: Fonts, text: str) -> None:
     canvas.setFont(fonts["bold"], 13)
     canvas.setFillColorRGB(0, 0, 0)
     canvas.drawString(MARGIN, canvas._pagesize[1] - MARGIN, text)
-
-
-def _chunks(items: list[Card], size: int) -> Iterator[list[Card]]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]

@@ -145,6 +145,9 @@ def test_the_reprint_holds_what_the_swap_list_puts_in(rounds, tmp_path):
     assert faces == {f"/FormXob.{form_name('face', card)}": n for card, n in expected.items()}
     code, _, err = cardgen("cards", new, "--changed-since", old, "--setup", "Nope", "--out", tmp_path)
     assert code == 2 and "no setup 'Nope'" in err and "Traceback" not in err
+    for other in ("--calibration", "--all-types"):  # a reprint is neither: said, not silently ignored
+        code, _, err = cardgen("cards", new, "--changed-since", old, other, "--out", tmp_path)
+        assert code == 2 and f"argument {other}: not allowed with argument --changed-since" in err
 
 
 def test_the_visual_diff_shows_old_and_new_side_by_side(rounds, tmp_path):

@@ -15,7 +15,7 @@ from cardgen.model import sizes
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER, MM
 from cardgen.render.cards.cutfiles import write_cut_files
-from cardgen.render.cards.sheets import new_canvas, write_output
+from cardgen.render.cards.sheets import draw_registration_marks, new_canvas, write_output
 from cardgen.render.write import output_dir
 
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
@@ -56,9 +56,7 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
     with reproducible():
         fonts = Fonts(game.design)
         canvas, buffer = new_canvas(game, sheet, fonts, f"{marks} calibration", backs=False)
-        canvas.setFillColorRGB(0, 0, 0)
-        for mark in cutter.registration_marks(spec, sheet.page_w, sheet.page_h):
-            canvas.rect(mark.x, mark.y, mark.w, mark.h, stroke=0, fill=1)
+        draw_registration_marks(canvas, sheet)
         canvas.setLineWidth(0.3)
         for square in squares:
             canvas.rect(square.box.x, square.box.y, square.box.w, square.box.h, stroke=1, fill=0)

@@ -101,7 +101,7 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
         for card, (slot, cell) in zip(page, faces):
             place(canvas, painter.face_form(card), slot, cell, sheet.face_turn)
         _draw_crop_marks(canvas, sheet)
-        _draw_registration_marks(canvas, sheet)
+        draw_registration_marks(canvas, sheet)
         _draw_print_hint(canvas, sheet, fonts, backs)
         if placed and sheet.backs_beside_faces:
             _place_backs(canvas, painter, sheet, page, placed)
@@ -262,7 +262,7 @@ def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
     canvas.restoreState()
 
 
-def _draw_registration_marks(canvas: Canvas, sheet: Sheet) -> None:
+def draw_registration_marks(canvas: Canvas, sheet: Sheet) -> None:
     """A cutting machine's marks, solid black, where its software looks for them."""
     if not sheet.machine:
         return

@@ -11,8 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from cardgen.check.diff import GameDiff
-from cardgen.check.results import GameReport, SetupReport
+from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER
