@@ -16,7 +16,9 @@ from cardgen.build import check_folder, load_checked
 from cardgen.build.cache import snapshot
 from cardgen.build.playtest import playtest_round
 from cardgen.build.preflight import preflight
-from cardgen.check import report
+from cardgen.build.simulate import simulate_game
+from cardgen.check import report, simulation_report
+from cardgen.check.simulate import DEFAULT_POLICY, MAX_GAMES, POLICIES, nothing_to_simulate
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
@@ -198,6 +200,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder of the PDF (default: output/<game>/)")
     p.set_defaults(run=cmd_diff)
 
+    p = sub.add_parser("simulate", help="play the setups out many times: game length, wins by seat, early "
+                                        "eliminations, saving cards running out")
+    p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
+    p.add_argument("--setup", help="only this setup (default: every setup)")
+    p.add_argument("--players", type=_whole(1, MAX_PLAYERS), help="only this player count (default: every one)")
+    p.add_argument("--games", type=_whole(1, MAX_GAMES),
+                   help="games per setup and player count (default: enough for every rate within ±1 percentage "
+                        "point at 95 %%)")
+    p.add_argument("--seed", default="0", help="the random seed: the same seed gives the same figures (default 0)")
+    p.add_argument("--policy", choices=sorted(POLICIES), default=DEFAULT_POLICY,
+                   help="how the simulated players play: " + "; ".join(f"{k}: {v}" for k, v in POLICIES.items()))
+    p.add_argument("--json", action="store_true", help="the figures with their 95 %% intervals, as JSON")
+    p.set_defaults(run=cmd_simulate)
+
     p = sub.add_parser("preflight", help="what a print shop's preflight would flag in PDF files: each point, pass or fail")
     p.add_argument("pdfs", nargs="+", metavar="PDF", help="a PDF file (cardgen's card sheets or any other)")
     p.set_defaults(run=cmd_preflight)
@@ -336,6 +352,20 @@ def cmd_diff(args) -> int:
         if args.pdf:
             say(f"wrote {round_.write_pdf(args.out, args.since, args.paper)}")
     return 0
+
+
+def cmd_simulate(args) -> int:
+    game, checked = load_checked(args.game)
+    reason = nothing_to_simulate(game)
+    if reason:
+        say(simulation_report.nothing_as_json(game, reason) if args.json
+            else simulation_report.nothing_as_text(game, reason), sys.stdout)
+        return EXIT_OK
+    simulations = simulate_game(game, checked, setup=args.setup, players=args.players, games=args.games,
+                                seed=args.seed, policy=args.policy)
+    say(simulation_report.simulation_as_json(game, checked, simulations) if args.json
+        else simulation_report.simulation_as_text(game, checked, simulations, args.games is not None), sys.stdout)
+    return EXIT_OK
 
 
 def cmd_preflight(args) -> int:

@@ -223,25 +223,42 @@ def bounded(task: Callable[[], T], what: str, limits: Limits = LIMITS) -> T:
     """task() in a forked process under the CPU-time, memory and wall-clock ceilings (work that
     untrusted data drives, outside a build: `check` rendering a game's own templates); its result,
     or a BuildError naming `what` and the ceiling it passed."""
+    return bounded_all([task], what, limits)[0]
+
+
+def bounded_all(tasks: Sequence[Callable[[], T]], what: str, limits: Limits = LIMITS) -> list[T]:
+    """Each task at once in a forked process of its own, each under the ceilings (give at most
+    limits.workers of them); their results in order, or a BuildError for the first that failed."""
     context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_bounded_main, args=(send, task, limits, os.getpid()), daemon=True)
-    process.start()
-    send.close()
+    running = []
     try:
-        answer = receive.recv() if receive.poll(limits.wall_seconds) else ("time", f"took longer than "
-                                                                                  f"{limits.wall_seconds:g} s")
-    except EOFError:  # it died: the memory ceiling (or a signal)
-        answer = ("died", f"needed more than {limits.memory_bytes >> 20} MB of memory")
+        for task in tasks:
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_bounded_main, args=(send, task, limits, os.getpid()), daemon=True)
+            process.start()
+            send.close()
+            running.append((process, receive))
+        deadline = time.monotonic() + limits.wall_seconds
+        answers = [_answer(receive, deadline, limits) for _, receive in running]
     finally:
-        receive.close()
-        if process.is_alive():
-            process.kill()
-        process.join()
-    kind, value = answer
-    if kind != "ok":
-        raise BuildError(f"{what} {value}", hint="make it do less work")
-    return cast(T, value)
+        for process, receive in running:
+            receive.close()
+            if process.is_alive():
+                process.kill()
+            process.join()
+    for kind, value in answers:
+        if kind != "ok":
+            raise BuildError(f"{what} {value}", hint="make it do less work")
+    return [cast(T, value) for _, value in answers]
+
+
+def _answer(receive, deadline: float, limits: Limits) -> tuple[str, object]:
+    try:
+        if receive.poll(max(0.0, deadline - time.monotonic())):
+            return receive.recv()
+        return "time", f"took longer than {limits.wall_seconds:g} s"
+    except EOFError:  # it died: the memory ceiling (or a signal)
+        return "died", f"needed more than {limits.memory_bytes >> 20} MB of memory"
 
 
 def _bounded_main(connection, task: Callable[[], object], limits: Limits, parent: int) -> None:

@@ -13,6 +13,7 @@ from cardgen.load.reader import URL_SCHEME, did_you_mean
 from cardgen.load.schema import (
     Values,
 )
+from cardgen.load.turns import read_play
 from cardgen.model.game import (
     ERROR,
     MAX_FILE_NAME_BYTES,
@@ -109,6 +110,7 @@ class CardParts(Parts):
             back=self._back_id(c, m.get("back")),
             art_file=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
             low_res=self._low_res(m),
+            play=read_play(c, m.get("play"), getattr(m.get("name") or m.get("series"), "value", "")),
             where=c.where(node),
             places={"name": c.passage(m["name"] if "name" in m else m["series"]),
                     **{k: c.passage(m[k]) for k in ("flavor", "text", "details", "art") if k in m}},

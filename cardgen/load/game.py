@@ -20,6 +20,7 @@ from cardgen.load.schema import (
 )
 from cardgen.load.setups import SetupParts
 from cardgen.load.steps import StepParts
+from cardgen.load.turns import read_turns
 from cardgen.model.game import (
     COMPONENT_COUNTS,
     ERROR,
@@ -108,6 +109,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             number_name=top.read("number_name", "") or "Number",
             changes_since=top.read("changes_since", ""),
             changes_where=g.where(top.get("changes_since")) if "changes_since" in top else None,
+            turns=read_turns(g, top.get("turns")),
         )
 
     # -- game.yaml parts

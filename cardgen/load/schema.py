@@ -21,12 +21,14 @@ from typing import Any, TypeVar
 from cardgen.model import expressions
 from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
 from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM, COLOR_MODES
+from cardgen.model.turns import SAVED_PLACES
 
 MAX_TEXT = 4000
 MAX_NAME = 80
 MAX_COUNT = 1000
 MAX_PLAYERS = 100
 MAX_NUMBER = 10**6
+MAX_TURNS = 20  # a turn's draws, a card's extra turns or peeked cards
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 HEX_PATTERN = re.compile(r"^#[0-9a-fA-F]{6}$")
 INT_PATTERN = re.compile(r"^[+-]?[0-9]+$")
@@ -377,6 +379,22 @@ COMPONENT = Fields("component", {
                                                             "in the supply"),
     "to_win": Field(CountSpec(), label="component to_win", doc="how many a player needs to win, e.g. {2: 7, 3: 5, 4: 4}"),
 })
+PLAY = Fields("play", {
+    "skip": Field(Boolean(), doc="end the turn without drawing"),
+    "extra_turns": Field(Integer(1, MAX_TURNS), doc="end every turn the player still owes: the next player takes "
+                                                    "this many turns more than one (an attack)"),
+    "shuffle": Field(Boolean(), doc="shuffle the draw pile"),
+    "peek": Field(Integer(1, MAX_TURNS), doc="look at this many cards on top of the draw pile"),
+    "reverse": Field(Boolean(), doc="the turn passes the other way round"),
+}, doc="what playing the card does, for `cardgen simulate` (cards without it are never played there)")
+TURNS = Fields("turns", {
+    "draw": Field(Integer(1, MAX_TURNS), doc="cards a player draws to end a turn (default 1)"),
+    "saved": Field(Text(choices=SAVED_PLACES), doc="where a losing card goes when a saving card is spent: random "
+                                                   "(default: anywhere in the draw pile), top, bottom or discard"),
+    "documents": Field(Boolean(), doc="the rulebook's setups and the checklists show how each plays, from "
+                                      "`cardgen simulate`'s figures"),
+}, doc="how a turn goes, for `cardgen simulate`: a card of a losing kind drawn eliminates the player unless "
+       "they spend a card of a saving kind; the last player left wins")
 REFERENCE = Fields("reference", {"cheatsheet": Field(CHEATSHEET)}, others=True)
 GAME = Fields("game.yaml", {
     "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),
@@ -397,6 +415,7 @@ GAME = Fields("game.yaml", {
     "backs": Field(ListOf(BACK), doc="card backs besides the game's own, named by colors, kinds or cards"),
     "exports": Field(TextList(), doc="export targets `cardgen build` makes too (as `cardgen export --to`): "
                                      "png, tgc, mpc, drivethru, tts or the game's own"),
+    "turns": Field(TURNS),
 }, doc="a cardgen game: its title, colors, kinds, setup procedure and checks")
 
 RANGE = Fields("numbers", {"from": Field(Integer(0, MAX_NUMBER), True), "to": Field(Integer(0, MAX_NUMBER), True)})
@@ -416,6 +435,7 @@ CARD = Fields("card", {
     "print": Field(Boolean(True), doc="false: the card is counted but not printed"),
     "back": Field(Text(), doc="the id of one of game.yaml's backs: this card's own back"),
     "low_res": Field(Text(choices=LOW_RES), doc="ok: the art may print below 150 ppi (check still warns)"),
+    "play": Field(PLAY),
 }, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"})
 CARDS = Fields("cards.yaml", {"cards": Field(ListOf(CARD), True)}, doc="a cardgen game's cards")
 

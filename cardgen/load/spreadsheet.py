@@ -3,8 +3,9 @@
 Each data row becomes a mapping node whose keys are the header's column names, so the loader
 converts and checks CSV cards with exactly the code it uses for YAML: every finding names
 cards.csv, the spreadsheet row (the header is row 1) and the column (1 = A). A cell is text as
-typed, except in the list columns (`kind`, `tags`: comma-separated ids) and `numbers`
-(a series' range, `FROM-TO`). Empty cells are left out, as if the key were not written.
+typed, except in the list columns (`kind`, `tags`: comma-separated ids), `numbers`
+(a series' range, `FROM-TO`) and `play` (comma-separated primitives, each with its number if it
+has one: `skip, extra_turns 1`). Empty cells are left out, as if the key were not written.
 
 Also the way back and forth: cards.yaml's entries as CSV rows, and CSV rows as cards.yaml.
 """
@@ -20,7 +21,7 @@ import yaml
 
 from cardgen.errors import UsageError
 from cardgen.load.reader import Reader
-from cardgen.load.schema import CARD, CARDS, INT_PATTERN, RANGE, Boolean, Integer
+from cardgen.load.schema import CARD, CARDS, INT_PATTERN, PLAY, RANGE, Boolean, Integer
 from cardgen.load.yaml_nodes import MAX_NODES, UNUSABLE_CHARACTER, unusable_character
 from cardgen.model.game import Finding
 from cardgen.model.texts import spreadsheet_cell, spreadsheet_text
@@ -30,6 +31,8 @@ LIST_COLUMNS = ("kind", "tags")
 # the columns whose cells are numbers or flags as YAML reads them (true, 3); every other cell is text
 TYPED_COLUMNS = tuple(name for name, field in CARD.fields.items() if isinstance(field.type, (Integer, Boolean)))
 RANGE_COLUMN = "numbers"
+PLAY_COLUMN = "play"
+_PLAY_ITEM = re.compile(r"^([a-z_]+)(?:\s+(\d+))?$")
 _RANGE = re.compile(r"^\s*([+-]?\d+)\s*(?:-|\.\.|–)\s*([+-]?\d+)\s*$")
 _RESOLVER = yaml.resolver.Resolver()
 MAP_TAG, SEQ_TAG, STR_TAG = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:str"
@@ -138,9 +141,23 @@ class CsvReader(Reader):
                 return _mapping([], line, col)
             return _mapping([(_scalar("from", line, col), _scalar(match[1], line, col)),
                              (_scalar("to", line, col), _scalar(match[2], line, col))], line, col)
+        if column == PLAY_COLUMN:
+            return self._play(text, line, col)
         if column in TYPED_COLUMNS:
             return _scalar(text, line, col)
         return _text(spreadsheet_text(text), line, col)
+
+    def _play(self, text: str, line: int, col: int) -> yaml.MappingNode:
+        """`skip, extra_turns 1` as {skip: true, extra_turns: 1}; the loader checks the names."""
+        pairs = []
+        for item in (item.strip() for item in text.split(",") if item.strip()):
+            match = _PLAY_ITEM.match(item)
+            if not match:
+                self.error(_scalar(item, line, col), "bad-play", f"play '{item}' is not a primitive with its number",
+                           "write the primitives with commas between them, e.g. skip, extra_turns 1, peek 3")
+                continue
+            pairs.append((_scalar(match[1], line, col), _scalar(match[2] or "true", line, col)))
+        return _mapping(pairs, line, col)
 
 
 def _delimiter(text: str) -> str:
@@ -255,6 +272,10 @@ def _as_cell(reader: Reader, key: str, node: yaml.Node) -> str | None:
     if key == RANGE_COLUMN and isinstance(node, yaml.MappingNode):
         bounds = reader.mapping(node, RANGE)
         return f"{reader.text(bounds.get('from'), 'from')}-{reader.text(bounds.get('to'), 'to')}"
+    if key == PLAY_COLUMN and isinstance(node, yaml.MappingNode):
+        play = reader.mapping(node, PLAY)
+        return ", ".join(name if value.value.lower() in ("true", "yes") else f"{name} {value.value}"
+                         for name, value in play.items() if value.value.lower() not in ("false", "no"))
     if isinstance(node, yaml.ScalarNode):
         return "" if node.tag == "tag:yaml.org,2002:null" else node.value
     reader.error(node, "not-a-cell", f"{key}: this value has no form in a CSV cell",

@@ -11,6 +11,7 @@ from cardgen.errors import UsageError
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
+from cardgen.model.turns import Play, Turns
 from cardgen.model.where import Where
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -146,6 +147,7 @@ class Card:
     attributes: Mapping[str, str] = field(default_factory=dict)
     printed: bool = True  # False: a stand-in the engine counts but no sheet prints
     back: str | None = None  # Back.id: this card's own back
+    play: Play | None = None  # what playing it does, for the simulator; None: the simulator never plays it
     where: Where | None = None
     places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "text", "details" -> where typed
 
@@ -397,6 +399,7 @@ class Game:
     number_name: str = "Number"  # what the game calls a card's associated number ("Cost")
     changes_since: str = ""  # a git revision: the rulebook ends with the changes since it
     changes_where: Where | None = None
+    turns: Turns = field(default_factory=Turns)  # how a turn goes, for the simulator
 
     def pile(self, pile_id: str) -> Pile:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)

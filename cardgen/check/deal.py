@@ -1,0 +1,165 @@
+"""check/deal: one game's setup carried out with real cards and a real shuffle, for the
+simulator. The engine's report of a player count says which steps run and with what counts; here
+each step moves actual cards: a shuffle orders a pile at random, a deal gives each player cards in
+turn from the top, a step that takes some of a pile's selected cards takes them from the top of a
+shuffled pile and at random from one that is not (as the engine's proportional take expects)."""
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from cardgen.check.results import PlayerCount, StepReport
+from cardgen.model.game import HAND, HANDS, START_PILE, Game, matches
+
+
+@dataclass(frozen=True)
+class _Move:
+    source: str
+    target: str
+    picks: frozenset[int] | None  # the card numbers the step's selector picks (None: every card)
+    count: int | None  # cards in all (None: every one picked)
+    shuffle: bool = False
+    depth: int | None = None  # a shuffle: how many cards from the top need a random order (None: all)
+    to_hands: bool = False
+    extras: tuple[tuple[int, int], ...] | None = None  # a deal of hand extras: (card number, copies each player gets)
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The piles, which of them are shuffled, and the hands, part way through a setup."""
+
+    piles: dict[str, list[int]]
+    shuffled: set[str]
+    hands: list[list[int]]
+
+    def copy(self) -> _Table:
+        return _Table({name: list(pile) for name, pile in self.piles.items()}, set(self.shuffled),
+                      [list(hand) for hand in self.hands])
+
+
+class _Chance(Exception):
+    """A step needs the random generator: the setup is the same every time only up to it."""
+
+
+class _NoChance(random.Random):
+    def random(self) -> float:
+        raise _Chance
+
+    def getrandbits(self, k: int) -> int:
+        raise _Chance
+
+
+class Dealer:
+    """A setup at one player count, ready to be dealt again and again. Cards are numbered by
+    their place in the game's card list. The steps before the first that needs chance are
+    carried out once."""
+
+    def __init__(self, players: int, deck: tuple[int, ...], moves: tuple[_Move, ...], draw_pile: str):
+        self.players, self.draw_pile = players, draw_pile
+        self.ready = _Table({START_PILE: list(deck)}, set(), [[] for _ in range(players)])
+        self.moves = moves
+        while self.moves:
+            before = self.ready.copy()
+            try:
+                self._carry_out(self.moves[0], self.ready, _NoChance())
+            except _Chance:
+                self.ready = before
+                break
+            self.moves = self.moves[1:]
+        self.moves = tuple(dataclasses.replace(move, depth=_depth(self.moves[i + 1:], move.source))
+                           if move.shuffle else move for i, move in enumerate(self.moves))
+
+    def deal(self, rng: random.Random) -> tuple[list[int], list[list[int]]]:
+        """The draw pile (its top last) and each player's hand after one setup."""
+        table = self.ready.copy()
+        for move in self.moves:
+            self._carry_out(move, table, rng)
+        return table.piles.get(self.draw_pile, []), table.hands
+
+    def _carry_out(self, move: _Move, table: _Table, rng: random.Random) -> None:
+        piles, shuffled, hands = table.piles, table.shuffled, table.hands
+        source = piles.setdefault(move.source, [])
+        if move.shuffle:
+            shuffle(source, rng.random, move.depth)
+            shuffled.add(move.source)
+        elif move.extras is not None:
+            for card, each in move.extras:
+                for hand in hands if move.to_hands else [piles.setdefault(move.target, [])] * self.players:
+                    hand += _take(source, frozenset((card,)), each, move.source in shuffled, rng)
+        else:
+            taken = _take(source, move.picks, move.count, move.source in shuffled, rng)
+            if move.to_hands:  # one card at a time to each player in turn
+                for i, hand in enumerate(hands):
+                    hand += taken[i::self.players]
+            else:
+                piles.setdefault(move.target, []).extend(taken)
+                shuffled.discard(move.target)
+
+
+def _depth(later: Sequence[_Move], pile: str) -> int | None:
+    """How many cards from the top of a pile just shuffled are taken, in order, before it is
+    shuffled again (None when the order of every card may matter): the rest need no shuffling."""
+    depth = 0
+    for move in later:
+        if move.shuffle and move.source == pile:
+            return depth
+        if move.source == pile:
+            if move.picks is not None or move.count is None or move.extras is not None:
+                return None
+            depth += move.count
+        if move.target == pile and not move.shuffle:
+            return None if any(m.source == pile and not m.shuffle for m in later[later.index(move) + 1:]) else depth
+    return None
+
+
+def shuffle(cards: list[int], random: Callable[[], float], depth: int | None = None) -> None:
+    """Fisher and Yates' shuffle from uniform floats (a third faster than random.shuffle's
+    integer draws: a simulation deals a game a million times), from the top down: the top
+    `depth` cards get a random order, drawn from all, and the rest are left as they are."""
+    stop = 0 if depth is None else max(0, len(cards) - 1 - depth)
+    for i in range(len(cards) - 1, stop, -1):
+        j = int(random() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _take(pile: list[int], picks: frozenset[int] | None, count: int | None, from_top: bool,
+          rng: random.Random) -> list[int]:
+    """Remove and return `count` picked cards (all when None or fewer are there)."""
+    if picks is None and count is not None and from_top:
+        count = min(count, len(pile))
+        taken = pile[len(pile) - count:]
+        del pile[len(pile) - count:]
+        taken.reverse()  # drawn one at a time from the top
+        return taken
+    places = [i for i, card in enumerate(pile) if picks is None or card in picks]
+    if count is not None and count < len(places):
+        alike = len({pile[i] for i in places}) == 1  # copies of one card: which ones is no matter
+        places = places[len(places) - count:] if from_top or alike else sorted(rng.sample(places, count))
+    chosen = set(places)
+    taken = [pile[i] for i in places]
+    pile[:] = [card for i, card in enumerate(pile) if i not in chosen]
+    return taken
+
+
+def dealer(game: Game, played: PlayerCount, draw_pile: str) -> Dealer:
+    """The steps the engine carried out at this player count, as moves of numbered cards."""
+    number = {card.id: i for i, card in enumerate(game.cards)}
+    deck = tuple(number[card_id] for card_id, n in played.starting_deck.items() for _ in range(n))
+    moves = tuple(_move(game, step, number, played) for step in played.steps)
+    return Dealer(played.players, deck, moves, draw_pile)
+
+
+def _move(game: Game, done: StepReport, number: dict[str, int], played: PlayerCount) -> _Move:
+    step = done.step
+    if step.action == "shuffle":
+        return _Move(step.source, step.source, None, None, shuffle=True)
+    to_hands = step.target == HANDS or game.pile(step.target).role == HAND
+    if step.extras:
+        extras = tuple((number[card_id], each) for card_id, each in played.extras.items())
+        return _Move(step.source, step.target, None, None, to_hands=to_hands, extras=extras)
+    picks = None if step.select is None else frozenset(
+        i for i, card in enumerate(game.cards) if matches(card, step.select))
+    count = None if done.count is None else done.count * (played.players if step.per_player else 1)
+    return _Move(step.source, step.target, picks, count, to_hands=to_hands)
