@@ -27,7 +27,7 @@ def read_play(reader: Reader, node, card: str) -> Play | None:
     m = reader.mapping(node, schema.PLAY)
     play = Play(skip=m.read("skip", False), extra_turns=m.read("extra_turns") or 0, shuffle=m.read("shuffle", False),
                 peek=m.read("peek") or 0, reverse=m.read("reverse", False))
-    if play == Play():
+    if play == Play() and not node.value:  # a mapping of unknown keys only is reported key by key
         reader.error(node, "empty-play", f"card '{card}': play: names no effect",
                      f"give one or more of {', '.join(PLAY_PRIMITIVES)}, or remove play:")
         return None

@@ -1,0 +1,135 @@
+"""`cardgen simulate`: the setups played out, the same for a seed, agreeing with the engine's exact
+first-draw figures, seeing an unfair seat, and saying plainly when a game has nothing to play out."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import CARD_DATA, TEST_DATA, TINY_GAME, cardgen, edit
+
+from cardgen import check
+from cardgen.check.estimates import mean, proportion
+from cardgen.check.simulate import nothing_to_simulate, simulate
+
+SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
+Z999 = 3.2905  # 99.9 %: a hundred comparisons at 95 % would miss about five by chance alone
+
+
+def simulated(*args) -> dict:
+    code, out, err = cardgen("simulate", *args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_every_setup_and_player_count_is_played_the_same_for_a_seed():
+    first = simulated("exploding_puppy", "--games", "300", "--seed", "7")
+    assert simulated("exploding_puppy", "--games", "300", "--seed", "7") == first
+    game, report = check.load_checked("exploding_puppy")
+    assert [(s["setup"], s["players"]) for s in first["simulations"]] == [
+        (r.setup.name, p.players) for r in report.setups for p in r.players]
+    assert first["policy"]["name"] == "new-player" and first["seed"] == "7"
+    for figures in first["simulations"]:
+        assert figures["games"] == 300 and len(figures["seat_wins"]) == figures["players"]
+        wins = sum(seat["value"] for seat in figures["seat_wins"]) + figures["no_winner"]["value"]
+        assert wins == pytest.approx(1, abs=1e-3)
+        median, p90 = figures["turns"]["median"], figures["turns"]["p90"]
+        assert 0 < median["low"] <= median["value"] <= median["high"] <= p90["value"]
+    other = simulated("exploding_puppy", "--games", "300", "--seed", "8", "--setup", "Basic", "--players", "5")
+    assert [(s["setup"], s["players"]) for s in other["simulations"]] == [("Basic", 5)]
+    same = next(s for s in first["simulations"] if (s["setup"], s["players"]) == ("Basic", 5))
+    assert other["simulations"][0]["seat_wins"] != same["seat_wins"]
+
+
+@pytest.mark.parametrize("name", [g for g in SHIPPED if not nothing_to_simulate(check.load_checked(g)[0])])
+def test_the_simulated_first_draw_agrees_with_the_engine_for_every_setup(name):
+    """The engine's exact figures (from expected counts) inside the simulation's 99.9 % intervals:
+    the chance that the first draw loses, the safe draws before the first losing card, the
+    saving cards each player is dealt."""
+    game, report = check.load_checked(name)
+    for setup in report.setups:
+        for played in setup.players:
+            tally = simulate(game, setup.setup, played, seed="self-check", policy="draw-only", games=800).tally
+            exact = played.balance
+            assert exact is not None
+            context = f"{setup.setup.name}, {played.players} players"
+            assert exact.first_draw_loses in proportion(tally.first_loses, tally.games, Z999), context
+            assert exact.draws_before_losing in mean(tally.safe_draws, tally.safe_squares, tally.games, Z999), context
+            assert exact.saving_in_hand in mean(tally.saving_dealt, tally.saving_squares, tally.games * tally.players,
+                                                Z999), context
+
+
+def test_a_losing_card_put_on_top_for_the_first_seat_shows_in_its_win_rate(game_copy):
+    """Exploding Kittens with one Kitten put on the shuffled draw pile: seat 1 spends its Defuse
+    on the first draw, and wins significantly less often than every other seat."""
+    game = game_copy("exploding_kittens")
+    edit(game / "game.yaml", """    - move: {from: kittens, to: deck, count: players - 1}
+      text: Put Exploding Kittens into the deck, one fewer than the number of players.
+    - move: {from: kittens, to: box}
+      text: Put the other Exploding Kittens back in the box.
+    - shuffle: deck
+      text: Shuffle and place the draw pile face down in the middle. Choose who goes first.""",
+         """    - move: {from: kittens, to: deck, count: players - 2}
+      text: Put Exploding Kittens into the deck, two fewer than the number of players.
+    - shuffle: deck
+      text: Shuffle and place the draw pile face down in the middle.
+    - move: {from: kittens, to: deck, count: 1}
+      text: Put one more Kitten on top, where the first player draws it.
+    - move: {from: kittens, to: box}
+      text: Put the other Exploding Kittens back in the box.""")
+    figures = simulated(game, "--players", "5", "--games", "3000")["simulations"][0]
+    first, *others = figures["seat_wins"]
+    assert all(first["high"] < seat["low"] for seat in others), figures["seat_wins"]
+    assert figures["first_draw_loses"]["value"] == 1 and figures["first_draw_loses"]["engine"] < 0.5
+    fair = simulated("exploding_kittens", "--players", "5", "--games", "3000")["simulations"][0]
+    assert fair["seat_wins"][0]["low"] > first["high"]
+
+
+def test_the_new_player_plays_its_cards_and_the_draw_only_player_never_does():
+    """Skips and attacks add turns without draws: the games of players who play them last longer;
+    each report names its policy."""
+    new = simulated("exploding_kittens", "--players", "3", "--games", "1500")
+    plain = simulated("exploding_kittens", "--players", "3", "--games", "1500", "--policy", "draw-only")
+    assert plain["policy"]["name"] == "draw-only" and "never plays" in plain["policy"]["does"]
+    assert new["simulations"][0]["turns"]["median"]["low"] > plain["simulations"][0]["turns"]["median"]["high"]
+    code, out, _ = cardgen("simulate", "exploding_kittens", "--players", "3", "--games", "200")
+    assert code == 0 and "policy new-player: peeks when it can" in out
+    assert "Original edition: 7 card types of the setup are never played" in out
+
+
+@pytest.mark.parametrize("game", [TINY_GAME, CARD_DATA / "good_puppies", TEST_DATA / "market_day"])
+def test_a_game_without_a_losing_card_has_nothing_to_simulate(game):
+    code, out, err = cardgen("simulate", game)
+    assert code == 0 and err == ""
+    assert out.strip().endswith("nothing to simulate: no losing or winning condition is described "
+                                "(no kind has role: losing in game.yaml)")
+    said = simulated(game)
+    assert said["nothing_to_simulate"].startswith("no losing or winning condition is described")
+
+
+def test_the_player_count_and_setup_asked_for_must_exist():
+    code, _, err = cardgen("simulate", "exploding_kittens", "--players", "9")
+    assert code == 2 and "no setup of Exploding Kittens is played by 9 players" in err
+    code, _, err = cardgen("simulate", "exploding_kittens", "--players", "9", "--setup", "Original edition")
+    assert code == 2 and "Original edition is for 2–5 players, not 9" in err
+    code, _, err = cardgen("simulate", "exploding_kittens", "--setup", "Nope")
+    assert code == 2 and "no setup 'Nope'" in err
+    code, _, err = cardgen("simulate", "exploding_kittens", "--games", "0")
+    assert code == 2 and "--games" in err
+
+
+@pytest.mark.parametrize(("file", "old", "new", "code", "message"), [
+    ("cards.yaml", "play: {skip: true}", "play: {}", "empty-play", "card 'Skip': play: names no effect"),
+    ("cards.yaml", "play: {peek: 3}", "play: {peek: 0}", "number-out-of-range", "peek"),
+    ("cards.yaml", "play: {skip: true}", "play: {skp: true}", "unknown-key", "did you mean 'skip'?"),
+    ("game.yaml", "  saved: random", "  saved: sideways", "bad-saved", "turns: saved 'sideways' is not one of"),
+])
+def test_turn_and_play_mistakes_are_found_at_check_at_their_line(game_copy, file, old, new, code, message):
+    game = game_copy("exploding_kittens")
+    edit(game / file, old, new)
+    line = (game / file).read_text().splitlines().index(new) + 1 if new.startswith(" ") else next(
+        number for number, text in enumerate((game / file).read_text().splitlines(), 1) if new in text)
+    status, out, _ = cardgen("check", game)
+    assert status == 1
+    found = [row for row in out.splitlines() if row.endswith(f"[{code}]")]
+    assert len(found) == 1 and f"{file}:{line}:" in found[0] and message in out, out
+    assert "FAILED: 1 error," in out
