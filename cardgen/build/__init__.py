@@ -58,6 +58,7 @@ from cardgen.build.publish import (
     read_manifest,
     recover,
 )
+from cardgen.build.simulate import add_how_it_plays
 from cardgen.build.workers import LIMITS, Event, Limits, bounded, render_all
 from cardgen.check import Checked
 from cardgen.check.results import GameReport
@@ -143,6 +144,8 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
                 placeholders.update(known[keys[output]]["placeholders"])
                 result.warnings += known[keys[output]].get("warnings", [])
                 on_event(Event("reused", output))
+        if any(output.kind in (OutputKind.RULEBOOK, OutputKind.CHECKLISTS) for output in todo):
+            add_how_it_plays(game, report, out, limits)
         made: dict[str, dict] = {}
         stage = new_stage(out)
         try:

@@ -70,6 +70,13 @@ def sheet_key(inputs: Snapshot, game, output: Any, cards: Iterable, setups: Iter
     return _digest(_toolchain(), repr(output), repr(model), inputs.digest(_draws))
 
 
+def simulation_key(game, games: int, seed: str) -> str:
+    """The documents' simulation: the game's data without its prose and looks, and the run's size."""
+    model = dataclasses.replace(game, rules_markdown="", rules_file="", variations=(), text_checks=None, layout=None,
+                                cheatsheet=None, extra={}, backs=(), export_targets={})
+    return _digest(_toolchain(), repr(model), str(games), seed)
+
+
 def input_files(folder: Path) -> list[tuple[str, Path]]:
     """Every file a build of the game may read, each with a label independent of where the
     game folder is: the game folder's files (dot files too, links within the allowed folders

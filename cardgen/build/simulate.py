@@ -5,17 +5,53 @@ seeded from the seed, the setup and the player count, so the figures do not depe
 worker played them or in what order."""
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 
+from cardgen.build.cache import simulation_key
 from cardgen.build.plan import chosen_setup
 from cardgen.build.workers import LIMITS, Limits, bounded_all
-from cardgen.check.results import GameReport, PlayerCount, SetupReport
-from cardgen.check.simulate import DEFAULT_POLICY, Simulation, simulate
+from cardgen.check.results import GameReport, HowItPlays, PlayerCount, SetupReport
+from cardgen.check.simulate import DEFAULT_POLICY, Simulation, nothing_to_simulate, simulate
 from cardgen.errors import UsageError
 from cardgen.model.game import Game
+from cardgen.render.write import atomic_write
 
 Task = tuple[SetupReport, PlayerCount]
+DOCUMENT_GAMES = 2000  # per player count for the documents' lines: rates within about ±2 points
+DOCUMENT_SEED = "documents"
+CACHE_FILE = "cardgen-simulation.json"
+
+
+def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits = LIMITS) -> None:
+    """For a game whose turns: say documents: the simulated figures on each player count of the
+    report, for the rulebook and the checklists: from CACHE_FILE in the output folder when the
+    game's data is unchanged since it was written, else simulated again and written there."""
+    if not game.turns.documents or nothing_to_simulate(game):
+        return
+    key = simulation_key(game, DOCUMENT_GAMES, DOCUMENT_SEED)
+    figures = _cached(out / CACHE_FILE, key)
+    if figures is None:
+        simulations = simulate_game(game, report, games=DOCUMENT_GAMES, seed=DOCUMENT_SEED, limits=limits)
+        figures = {f"{s.setup}/{s.players}": s.how_it_plays().as_dict() for s in simulations}
+        atomic_write(out / CACHE_FILE, json.dumps({"key": key, "figures": figures}, indent=1).encode("utf-8"))
+    for setup in report.setups:
+        for played in setup.players:
+            found = figures.get(f"{setup.setup.name}/{played.players}")
+            played.plays = None if found is None else HowItPlays(
+                found["games"], found["turns_median"], found["turns_p90"], tuple(found["seat_wins"]), found["early"])
+
+
+def _cached(path: Path, key: str) -> dict | None:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(document, dict) or document.get("key") != key or not isinstance(document.get("figures"), dict):
+        return None
+    return document["figures"]
 
 
 def simulate_game(game: Game, report: GameReport, *, setup: str | None = None, players: int | None = None,

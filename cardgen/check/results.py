@@ -48,6 +48,21 @@ class ComponentCount:
         return {"total": self.total, "each": self.each, "supply": self.supply, "to_win": self.to_win}
 
 
+@dataclass(frozen=True)
+class HowItPlays:
+    """A player count's simulated games in a line (`cardgen simulate`; game.yaml turns: documents)."""
+
+    games: int
+    turns_median: float
+    turns_p90: float
+    seat_wins: tuple[float, ...]  # by seat
+    early: float  # players out before their second turn
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"games": self.games, "turns_median": self.turns_median, "turns_p90": self.turns_p90,
+                "seat_wins": list(self.seat_wins), "early": self.early}
+
+
 @dataclass
 class PlayerCount:
     players: int
@@ -66,6 +81,7 @@ class PlayerCount:
     pile_cards: dict[str, dict[str, float]] = field(default_factory=dict)  # supply pile -> card id -> count
     findings: list[Finding] = field(default_factory=list)
     balance: Balance | None = None
+    plays: HowItPlays | None = None  # simulated, for the documents (build/simulate.py)
     components: dict[str, ComponentCount] = field(default_factory=dict)  # component id -> its counts
 
     def as_dict(self) -> dict[str, Any]:

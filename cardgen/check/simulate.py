@@ -25,7 +25,7 @@ from typing import Any
 from cardgen.check.balance import LOSING, SAVING, role_kinds
 from cardgen.check.deal import Dealer, dealer, shuffle
 from cardgen.check.estimates import Z95, Estimate, mean, proportion, quantile
-from cardgen.check.results import PlayerCount
+from cardgen.check.results import HowItPlays, PlayerCount
 from cardgen.model.game import DRAW, Card, Game, Setup
 from cardgen.model.turns import Play, Turns
 
@@ -99,6 +99,11 @@ class Simulation:
     seed: str
     tally: Tally
     unplayed: int  # card types of the setup that no primitive plays (losing and saving cards aside)
+
+    def how_it_plays(self) -> HowItPlays:
+        f = self.figures()
+        return HowItPlays(self.tally.games, f["turns_median"].value, f["turns_p90"].value,
+                          tuple(round(e.value, 4) for e in f["seat_wins"]), round(f["early_elimination"].value, 4))
 
     def figures(self) -> dict[str, Any]:
         t = self.tally

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import CARD_DATA, TEST_DATA, TINY_GAME, cardgen, edit
+from conftest import CARD_DATA, TEST_DATA, TINY_GAME, cardgen, edit, page_texts
 
 from cardgen import check
 from cardgen.check.estimates import mean, proportion
@@ -133,3 +133,26 @@ def test_turn_and_play_mistakes_are_found_at_check_at_their_line(game_copy, file
     found = [row for row in out.splitlines() if row.endswith(f"[{code}]")]
     assert len(found) == 1 and f"{file}:{line}:" in found[0] and message in out, out
     assert "FAILED: 1 error," in out
+
+
+def test_the_documents_show_how_each_player_count_plays_from_a_cached_simulation(game_copy, tmp_path):
+    """turns: documents: the rulebook's setup tables and the checklists carry the simulated
+    figures; the simulation is kept beside the outputs and done again only when the data changes."""
+    game, out = game_copy("exploding_kittens"), tmp_path / "out"
+    edit(game / "game.yaml", "  saved: random\n", "  saved: random\n  documents: true\n")
+    assert cardgen("build", game, "--out", out)[0] == 0
+    rulebook = "\n".join(page_texts(out / "rulebook.pdf"))
+    assert "Turns a game / 9 in 10 within" in rulebook and "Wins by seat, %" in rulebook
+    assert "How it plays: 2000 games simulated at each player count" in rulebook
+    checklist = page_texts(out / "checklists.pdf")[0]
+    assert "How it plays (2000 simulated games): a game lasts" in " ".join(checklist.split())
+    cached = out / "cardgen-simulation.json"
+    figures = json.loads(cached.read_text())["figures"]
+    assert sorted(figures) == ["Original edition/2", "Original edition/3", "Original edition/4", "Original edition/5"]
+    written = cached.stat().st_mtime_ns
+    edit(game / "rules.md", "The deck hides", "The box holds 56 cards. The deck hides")
+    assert cardgen("build", game, "--out", out)[0] == 0
+    assert cached.stat().st_mtime_ns == written  # the rules are not played: the simulation is reused
+    edit(game / "setups.yaml", "Attack: 4", "Attack: 6")
+    assert cardgen("build", game, "--out", out)[0] == 0
+    assert json.loads(cached.read_text())["figures"] != figures
