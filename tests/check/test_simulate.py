@@ -48,7 +48,7 @@ def test_the_simulated_first_draw_agrees_with_the_engine_for_every_setup(name):
     game, report = check.load_checked(name)
     for setup in report.setups:
         for played in setup.players:
-            tally = simulate(game, setup.setup, played, seed="self-check", policy="draw-only", games=800).tally
+            tally = simulate(game, setup.setup, played, seed="self-check", policy="draw-only", games=600).tally
             exact = played.balance
             assert exact is not None
             context = f"{setup.setup.name}, {played.players} players"
@@ -140,7 +140,8 @@ def test_the_documents_show_how_each_player_count_plays_from_a_cached_simulation
     figures; the simulation is kept beside the outputs and done again only when the data changes."""
     game, out = game_copy("exploding_kittens"), tmp_path / "out"
     edit(game / "game.yaml", "  saved: random\n", "  saved: random\n  documents: true\n")
-    assert cardgen("build", game, "--out", out)[0] == 0
+    assert cardgen("rulebook", game, "--out", out)[0] == 0
+    assert cardgen("checklist", game, "--out", out)[0] == 0
     rulebook = "\n".join(page_texts(out / "rulebook.pdf"))
     assert "Turns a game / 9 in 10 within" in rulebook and "Wins by seat, %" in rulebook
     assert "How it plays: 2000 games simulated at each player count" in rulebook
@@ -151,8 +152,8 @@ def test_the_documents_show_how_each_player_count_plays_from_a_cached_simulation
     assert sorted(figures) == ["Original edition/2", "Original edition/3", "Original edition/4", "Original edition/5"]
     written = cached.stat().st_mtime_ns
     edit(game / "rules.md", "The deck hides", "The box holds 56 cards. The deck hides")
-    assert cardgen("build", game, "--out", out)[0] == 0
+    assert cardgen("rulebook", game, "--out", out)[0] == 0
     assert cached.stat().st_mtime_ns == written  # the rules are not played: the simulation is reused
     edit(game / "setups.yaml", "Attack: 4", "Attack: 6")
-    assert cardgen("build", game, "--out", out)[0] == 0
+    assert cardgen("rulebook", game, "--out", out)[0] == 0
     assert json.loads(cached.read_text())["figures"] != figures
