@@ -35,23 +35,24 @@ def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits =
     figures = _cached(out / CACHE_FILE, key)
     if figures is None:
         simulations = simulate_game(game, report, games=DOCUMENT_GAMES, seed=DOCUMENT_SEED, limits=limits)
-        figures = {f"{s.setup}/{s.players}": s.how_it_plays().as_dict() for s in simulations}
-        atomic_write(out / CACHE_FILE, json.dumps({"key": key, "figures": figures}, indent=1).encode("utf-8"))
+        figures = {f"{s.setup}/{s.players}": s.how_it_plays() for s in simulations}
+        written = {name: plays.as_dict() for name, plays in figures.items()}
+        atomic_write(out / CACHE_FILE, json.dumps({"key": key, "figures": written}, indent=1).encode("utf-8"))
     for setup in report.setups:
         for played in setup.players:
-            found = figures.get(f"{setup.setup.name}/{played.players}")
-            played.plays = None if found is None else HowItPlays(
-                found["games"], found["turns_median"], found["turns_p90"], tuple(found["seat_wins"]), found["early"])
+            played.plays = figures.get(f"{setup.setup.name}/{played.players}")
 
 
-def _cached(path: Path, key: str) -> dict | None:
+def _cached(path: Path, key: str) -> dict[str, HowItPlays] | None:
+    """The figures CACHE_FILE holds for this key; None for another key or a file that does not read."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        if document["key"] != key:
+            return None
+        return {name: HowItPlays(**{**found, "seat_wins": tuple(found["seat_wins"])})
+                for name, found in document["figures"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if not isinstance(document, dict) or document.get("key") != key or not isinstance(document.get("figures"), dict):
-        return None
-    return document["figures"]
 
 
 def simulate_game(game: Game, report: GameReport, *, setup: str | None = None, players: int | None = None,
@@ -68,9 +69,8 @@ def simulate_game(game: Game, report: GameReport, *, setup: str | None = None, p
 
 def _tasks(game: Game, report: GameReport, setup: str | None, players: int | None) -> list[Task]:
     setups = [report.setup_by_id(chosen_setup(game, setup).id)] if setup else report.setups
-    if players is not None:
-        for chosen in setups if setup else []:
-            chosen.setup.require_players(players)
+    if setup and players is not None:
+        setups[0].setup.require_players(players)
     tasks = [(s, played) for s in setups for played in s.players if players is None or played.players == players]
     if not tasks:
         raise UsageError(f"no setup of {game.title} is played by {players} players",

@@ -27,15 +27,15 @@ class _Move:
 
 
 @dataclass(frozen=True)
-class _Table:
+class _State:
     """The piles, which of them are shuffled, and the hands, part way through a setup."""
 
     piles: dict[str, list[int]]
     shuffled: set[str]
     hands: list[list[int]]
 
-    def copy(self) -> _Table:
-        return _Table({name: list(pile) for name, pile in self.piles.items()}, set(self.shuffled),
+    def copy(self) -> _State:
+        return _State({name: list(pile) for name, pile in self.piles.items()}, set(self.shuffled),
                       [list(hand) for hand in self.hands])
 
 
@@ -58,7 +58,7 @@ class Dealer:
 
     def __init__(self, players: int, deck: tuple[int, ...], moves: tuple[_Move, ...], draw_pile: str):
         self.players, self.draw_pile = players, draw_pile
-        self.ready = _Table({START_PILE: list(deck)}, set(), [[] for _ in range(players)])
+        self.ready = _State({START_PILE: list(deck)}, set(), [[] for _ in range(players)])
         self.moves = moves
         while self.moves:
             before = self.ready.copy()
@@ -78,7 +78,7 @@ class Dealer:
             self._carry_out(move, table, rng)
         return table.piles.get(self.draw_pile, []), table.hands
 
-    def _carry_out(self, move: _Move, table: _Table, rng: random.Random) -> None:
+    def _carry_out(self, move: _Move, table: _State, rng: random.Random) -> None:
         piles, shuffled, hands = table.piles, table.shuffled, table.hands
         source = piles.setdefault(move.source, [])
         if move.shuffle:
@@ -102,7 +102,7 @@ def _depth(later: Sequence[_Move], pile: str) -> int | None:
     """How many cards from the top of a pile just shuffled are taken, in order, before it is
     shuffled again (None when the order of every card may matter): the rest need no shuffling."""
     depth = 0
-    for move in later:
+    for i, move in enumerate(later):
         if move.shuffle and move.source == pile:
             return depth
         if move.source == pile:
@@ -110,7 +110,7 @@ def _depth(later: Sequence[_Move], pile: str) -> int | None:
                 return None
             depth += move.count
         if move.target == pile and not move.shuffle:
-            return None if any(m.source == pile and not m.shuffle for m in later[later.index(move) + 1:]) else depth
+            return None if any(m.source == pile and not m.shuffle for m in later[i + 1:]) else depth
     return None
 
 

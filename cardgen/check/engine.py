@@ -356,7 +356,7 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
         except expressions.ExpressionError as exc:
             findings.append(Finding(ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", step.where,
                                     EXPRESSION_HINT))
-    shared_draw = [p.id for p in game.piles if p.role == DRAW and not p.each_player]
+    shared_draw = [p.id for p in game.shared_draw_piles]
     draw = _merged(piles.by_group(name) for name in shared_draw)
     sizes = {pile.id: piles.size(pile.id) for pile in game.piles}
     report = PlayerCount(
@@ -544,7 +544,7 @@ def _checked_piles(game: Game, names: tuple[str, ...]) -> list[Pile]:
     out: list[Pile] = []
     for name in names:
         if name == "draw_pile":
-            out += [p for p in game.piles if p.role == DRAW and not p.each_player]
+            out += game.shared_draw_piles
         elif name == "hand":
             out.append(game.pile(HANDS))
         elif name == HANDS:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,7 @@ from cardgen.check.deal import Dealer, dealer, shuffle
 from cardgen.check.estimates import Z95, Estimate, mean, proportion, quantile
 from cardgen.check.results import HowItPlays, PlayerCount
 from cardgen.model.game import DRAW, Card, Game, Setup
-from cardgen.model.turns import Play, Turns
+from cardgen.model.turns import Play
 
 POLICIES = {"new-player": "peeks when it can, and ends or shuffles away a turn whose draw it knows to be losing",
             "draw-only": "never plays a card; spends a saving card when needed"}
@@ -44,8 +45,7 @@ def nothing_to_simulate(game: Game) -> str:
     """Why the game cannot be simulated, or '' when it can."""
     if not role_kinds(game, LOSING):
         return "no losing or winning condition is described (no kind has role: losing in game.yaml)"
-    shared = [p for p in game.piles if p.role == DRAW and not p.each_player]
-    if len(shared) != 1 or any(p.role == DRAW and p.each_player for p in game.piles):
+    if len(game.shared_draw_piles) != 1 or any(p.role == DRAW and p.each_player for p in game.piles):
         return "the simulator plays games with one draw pile that all players share"
     return ""
 
@@ -133,17 +133,17 @@ class Rules:
     avoid: tuple[int, ...]  # codes that get a player out of a known losing draw: attacks, skips
     shufflers: tuple[int, ...]
     peekers: slice  # the codes of cards that only look: together, so that a hand's are one slice
-    peek_codes: tuple[int, ...]
 
     @property
     def size(self) -> int:
         return PLAYS + len(self.plays)
 
 
-def compile_rules(game: Game, turns: Turns) -> Rules:
+def compile_rules(game: Game) -> Rules:
     losing, saving = role_kinds(game, LOSING), role_kinds(game, SAVING)
+    # attacks, then skips, then shuffles, then the cards that look: each group's codes together
     plays = sorted({card.play for card in game.cards if card.play and not (losing | saving) & set(card.kinds)},
-                   key=lambda p: (not p.ends_turn, -p.extra_turns, not p.shuffle, p.words()))
+                   key=lambda p: (not p.ends_turn, -p.extra_turns, not p.shuffle, not p.peek, p.words()))
     code_of = {play: PLAYS + i for i, play in enumerate(plays)}
     peekers = [code_of[p] for p in plays if p.peek and not p.ends_turn and not p.shuffle]
 
@@ -155,18 +155,17 @@ def compile_rules(game: Game, turns: Turns) -> Rules:
         return code_of[card.play] if card.play else INERT
 
     codes = tuple(code(card) for card in game.cards)
-    return Rules(turns.draw, turns.saved, codes, tuple(plays),
+    return Rules(game.turns.draw, game.turns.saved, codes, tuple(plays),
                  avoid=tuple(code_of[p] for p in plays if p.ends_turn),
                  shufflers=tuple(code_of[p] for p in plays if p.shuffle and not p.ends_turn),
-                 peekers=slice(peekers[0], peekers[-1] + 1) if peekers else slice(0, 0), peek_codes=tuple(peekers))
+                 peekers=slice(peekers[0], peekers[-1] + 1) if peekers else slice(0, 0))
 
 
 def simulate(game: Game, setup: Setup, played: PlayerCount, *, seed: str,
              policy: str = DEFAULT_POLICY, games: int | None = None) -> Simulation:
     """Play the setup at this player count: `games` games, or until the headline figures are
     known to ±1 percentage point (see the module's docstring)."""
-    draw_pile = next(p.id for p in game.piles if p.role == DRAW and not p.each_player)
-    table = _Table(compile_rules(game, game.turns), dealer(game, played, draw_pile),
+    table = _Table(compile_rules(game), dealer(game, played, game.shared_draw_piles[0].id),
                    random.Random(f"{seed}/{setup.id}/{played.players}/{policy}"), policy == DEFAULT_POLICY)
     tally = Tally(played.players)
     target = games or BATCH
@@ -281,7 +280,7 @@ class _Table:
                         return self._play(code, hand, pile, known, player)
                 code = _first_held(rules.shufflers, hand)
             else:
-                code = _first_held(rules.peek_codes, hand)
+                code = _first_held(range(rules.peekers.start, rules.peekers.stop), hand)
             if not code:
                 return None
             self._play(code, hand, pile, known, player)
@@ -314,7 +313,7 @@ class _Table:
             known[place] = 1 << player
 
 
-def _first_held(codes: tuple[int, ...], hand: list[int]) -> int:
+def _first_held(codes: Sequence[int], hand: list[int]) -> int:
     for code in codes:
         if hand[code]:
             return code

@@ -14,6 +14,7 @@ from cardgen.model.texts import counted, printable
 
 HEAD = ("players", "games", "turns: median", "90 %", "wins by seat, %", "out before 2nd turn",
         "saving cards ran out", "1st draw loses (engine)")
+SEATS_COLUMN = HEAD.index("wins by seat, %")  # a list of figures: left-aligned
 
 
 def nothing_as_text(game: Game, reason: str) -> str:
@@ -36,7 +37,7 @@ def simulation_as_text(game: Game, report: GameReport, simulations: Sequence[Sim
         lines += ["", f"{printable(setup)}: " + _unplayed(mine[0].unplayed)]
         rows = [list(HEAD)] + [_row(s, _played(report, s)) for s in mine]
         widths = [max(len(row[i]) for row in rows) for i in range(len(HEAD))]
-        lines += ["  " + "  ".join(cell.rjust(w) if i not in (4,) else cell.ljust(w)
+        lines += ["  " + "  ".join(cell.ljust(w) if i == SEATS_COLUMN else cell.rjust(w)
                                    for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
         stalled = [s for s in mine if s.tally.no_winner]
         lines += [f"  {s.players} players: the draw pile ran out with several players left in "

@@ -101,16 +101,17 @@ class CardParts(Parts):
             return []
         card_kinds = self._ids(m.get("kind"), kind_ids, "kind", "unknown-kind")
         card_tags = self._ids(m.get("tags"), tag_ids, "tag", "unknown-tag")
+        label = getattr(m.get("name") or m.get("series"), "value", "")
         common = dict(
             color=color, kinds=card_kinds, tags=card_tags,
             star=m.read("star", False),
-            symbol=self._symbol(m, f"card '{getattr(m.get('name') or m.get('series'), 'value', '')}'", c)
+            symbol=self._symbol(m, f"card '{label}'", c)
             if "symbol" in m else None,
             printed=m.read("print", True),
             back=self._back_id(c, m.get("back")),
-            art_file=self._art(m, getattr(m.get("name") or m.get("series"), "value", "")),
+            art_file=self._art(m, label),
             low_res=self._low_res(m),
-            play=read_play(c, m.get("play"), getattr(m.get("name") or m.get("series"), "value", "")),
+            play=read_play(c, m.get("play"), label),
             where=c.where(node),
             places={"name": c.passage(m["name"] if "name" in m else m["series"]),
                     **{k: c.passage(m[k]) for k in ("flavor", "text", "details", "art") if k in m}},

@@ -21,7 +21,8 @@ import yaml
 
 from cardgen.errors import UsageError
 from cardgen.load.reader import Reader
-from cardgen.load.schema import CARD, CARDS, INT_PATTERN, PLAY, RANGE, Boolean, Integer
+from cardgen.load.schema import CARD, CARDS, INT_PATTERN, RANGE, Boolean, Integer
+from cardgen.load.turns import read_play
 from cardgen.load.yaml_nodes import MAX_NODES, UNUSABLE_CHARACTER, unusable_character
 from cardgen.model.game import Finding
 from cardgen.model.texts import spreadsheet_cell, spreadsheet_text
@@ -273,9 +274,8 @@ def _as_cell(reader: Reader, key: str, node: yaml.Node) -> str | None:
         bounds = reader.mapping(node, RANGE)
         return f"{reader.text(bounds.get('from'), 'from')}-{reader.text(bounds.get('to'), 'to')}"
     if key == PLAY_COLUMN and isinstance(node, yaml.MappingNode):
-        play = reader.mapping(node, PLAY)
-        return ", ".join(name if value.value.lower() in ("true", "yes") else f"{name} {value.value}"
-                         for name, value in play.items() if value.value.lower() not in ("false", "no"))
+        play = read_play(reader, node, "")
+        return play.words() if play else ""
     if isinstance(node, yaml.ScalarNode):
         return "" if node.tag == "tag:yaml.org,2002:null" else node.value
     reader.error(node, "not-a-cell", f"{key}: this value has no form in a CSV cell",

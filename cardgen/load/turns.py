@@ -21,14 +21,15 @@ def read_turns(reader: Reader, node) -> Turns:
 
 
 def read_play(reader: Reader, node, card: str) -> Play | None:
-    """A card's play:, or None when it has none (an empty one is reported)."""
+    """A card's play: (`card` names the card in findings, when known), or None when it has none
+    (an empty one is reported)."""
     if node is None:
         return None
     m = reader.mapping(node, schema.PLAY)
     play = Play(skip=m.read("skip", False), extra_turns=m.read("extra_turns") or 0, shuffle=m.read("shuffle", False),
                 peek=m.read("peek") or 0, reverse=m.read("reverse", False))
     if play == Play() and not node.value:  # a mapping of unknown keys only is reported key by key
-        reader.error(node, "empty-play", f"card '{card}': play: names no effect",
+        reader.error(node, "empty-play", (f"card '{card}': " if card else "") + "play: names no effect",
                      f"give one or more of {', '.join(PLAY_PRIMITIVES)}, or remove play:")
         return None
     return play

@@ -405,6 +405,11 @@ class Game:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)
 
     @property
+    def shared_draw_piles(self) -> list[Pile]:
+        """The piles every player draws from (not a pile each player has)."""
+        return [p for p in self.piles if p.role == DRAW and not p.each_player]
+
+    @property
     def design(self) -> Layout:
         """The card layout (load always sets one; only a game built by hand in a test has none)."""
         if self.layout is None:
