@@ -37,7 +37,7 @@ from cardgen.model.sizes import (
     SPACINGS,
 )
 from cardgen.model.texts import printable
-from cardgen.render.write import output_dir, output_folder
+from cardgen.render.write import language_dir, output_folder
 
 DESCRIPTION = """\
 Make a print-and-play card game from a folder of YAML: card sheets ready to cut (with bleed,
@@ -186,6 +186,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder (default: output/<game>/)")
     p.add_argument("--png", action="store_true", help="also write a PNG of every page")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
+    _language_option(p)
     p.set_defaults(run=cmd_cards)
 
     p = sub.add_parser("diff", help="what changed since an earlier version of the game: cards, counts, rules")
@@ -231,10 +232,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--dpi", type=_whole(*DPI_RANGE), help="pixels per inch for the png target (default 300)")
     p.add_argument("--out", help="output folder (default: output/<game>/); files go into export-<target>-<deck>/")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
+    _language_option(p)
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
-    _document_options(p, game_required=False)
+    _document_options(p, game_required=False, every_language=True)
     p.add_argument("--export", action="append", default=[], metavar="TARGET",
                    help="also export for a print service or Tabletop Simulator, as `cardgen export --to` "
                         "(repeatable; game.yaml's exports: are always made)")
@@ -249,7 +251,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _document_options(p: argparse.ArgumentParser, game_required: bool) -> None:
+def _language_option(p: argparse.ArgumentParser, every: bool = False) -> None:
+    p.add_argument("--lang", metavar="LANG", help="one of the game's languages (game.yaml languages:): its outputs go "
+                   "into <lang>/ inside the output folder (default: " + ("every language" if every else "the game's "
+                   "source language") + ")")
+
+
+def _document_options(p: argparse.ArgumentParser, game_required: bool, every_language: bool = False) -> None:
     if game_required:
         p.add_argument("game", help="game folder name or path")
     else:
@@ -257,6 +265,7 @@ def _document_options(p: argparse.ArgumentParser, game_required: bool) -> None:
     p.add_argument("--out", help="output folder (default: output/<game>/)")
     p.add_argument("--paper", choices=sorted(PAPERS_MM), default=DEFAULT_PAPER, help="paper size")
     p.add_argument("--clean", action="store_true", help=CLEAN_HELP)
+    _language_option(p, every_language)
 
 
 CLEAN_HELP = "build every output again, even those whose inputs are unchanged since they were built"
@@ -407,16 +416,23 @@ def _build(args, plan_of, summary: bool = False) -> int:
     folder = load.find_game_folder(args.game)
     inputs = snapshot(folder)
     request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")))
-    reused = None if args.clean else build.reuse(inputs, request, args.out)
+    # the shortcut looks in one output folder: a game with translations (i18n/) loads to know its
+    # languages' folders, and each run reuses the outputs whose inputs did not change
+    one_folder = args.lang is None and not (folder / "i18n").is_dir()
+    reused = None if args.clean or not one_folder else build.reuse(inputs, request, args.out)
     if reused is not None:
         shown = terminal.display(sys.stderr, reused.title, 0)  # nothing to show progress of
         return _said(shown, reused, output_folder(folder.name, args.out), summary)
     game, checked = load_checked(folder)
-    plan = plan_of(game, checked)
-    with terminal.display(sys.stderr, game.title, len(plan.outputs)) as shown:
-        result = build.run(game, checked, plan, args.out, on_event=shown.event, clean=args.clean, inputs=inputs,
-                           request=request)
-    return _said(shown, result, output_dir(game, args.out), summary)
+    status = EXIT_OK
+    for language in build.languages_to_build(game, args.lang, every=summary):
+        report = build.report_in(checked, language)
+        plan = plan_of(report.game, report)
+        with terminal.display(sys.stderr, report.game.title, len(plan.outputs)) as shown:
+            result = build.run(report.game, report, plan, args.out, on_event=shown.event, clean=args.clean,
+                               inputs=inputs, request=request)
+        status = max(status, _said(shown, result, language_dir(report.game, args.out), summary))
+    return status
 
 
 def _said(shown, result: build.Result, folder: Path, summary: bool) -> int:

@@ -61,17 +61,19 @@ from cardgen.build.publish import (
 from cardgen.build.simulate import add_how_it_plays
 from cardgen.build.workers import LIMITS, Event, Limits, bounded, render_all
 from cardgen.check import Checked
+from cardgen.check.languages import report_in
 from cardgen.check.results import GameReport
-from cardgen.errors import BuildError
+from cardgen.errors import BuildError, UsageError
 from cardgen.model.game import ERROR, Finding, Game
 from cardgen.render import cards
 from cardgen.render.documents.html import own_templates
 from cardgen.render.documents.templates_check import template_findings
-from cardgen.render.write import output_dir, output_folder
+from cardgen.render.write import language_dir, output_folder
 
 __all__ = [
     "LIMITS", "MANIFEST", "check_folder", "load_checked", "Event", "ExportPart", "Limits", "Output", "OutputKind", "Plan", "Result", "SheetOptions", "output_error",
-    "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export", "plan_rulebook", "recover", "reuse",
+    "languages_to_build", "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export", "plan_rulebook",
+    "recover", "report_in", "reuse",
     "run",
 ]
 
@@ -91,6 +93,19 @@ def check_folder(game_name: str | os.PathLike[str]) -> Checked:
         except BuildError as exc:
             report.findings.append(Finding(ERROR, "template-error", exc.message, None, exc.hint))
     return checked
+
+
+def languages_to_build(game: Game, language: str | None, every: bool) -> list[str]:
+    """The languages a command makes: the one asked for, else every one of the game's (`every`, as
+    `cardgen build`) or its source's."""
+    if language is None:
+        return list(game.languages or [game.language]) if every else [game.language]
+    if language not in (game.languages or [game.language]):
+        raise UsageError(f"{game.title} is not in '{language}': its languages are "
+                         f"{', '.join(game.languages or [game.language])}",
+                         hint=f"add {language} to game.yaml's languages: and write i18n/{language}.yaml "
+                         "(docs/translate.md)")
+    return [language]
 
 
 def load_checked(game_name: str | os.PathLike[str]) -> tuple[Game, GameReport]:
@@ -128,7 +143,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
     (unless `clean`). `inputs` is the snapshot of the input files taken before the game was
     loaded (taken here if not given); `request`, the command's options, lets `reuse` answer
     the same command on unchanged files without loading the game."""
-    out = output_dir(game, out)
+    out = language_dir(game, out)
     limits = limits or LIMITS
     inputs = inputs or cache.snapshot(game.folder)
     result = Result(skipped=plan.skipped, title=game.title, notes=plan.notes)

@@ -24,6 +24,7 @@ from cardgen.build.publish import FULL_DISK, output_error
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError, CardgenError
 from cardgen.model.game import Game
+from cardgen.model.words import speaking
 from cardgen.render import cards, documents, exports
 from cardgen.render.documents import cheatsheet
 
@@ -191,7 +192,8 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
     own = None
     try:
         own = Path(tempfile.mkdtemp(dir=stage))
-        RENDERERS[output.kind](output, game, report, _Rendering(own, stage.parent, done.placeholders, done.warnings))
+        with speaking(game.words):
+            RENDERERS[output.kind](output, game, report, _Rendering(own, stage.parent, done.placeholders, done.warnings))
         for path in sorted(p for p in own.rglob("*") if p.is_file()):
             name = path.relative_to(own).as_posix()  # an export's parts share one folder
             (stage / name).parent.mkdir(parents=True, exist_ok=True)

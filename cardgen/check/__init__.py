@@ -14,6 +14,7 @@ from cardgen import load
 from cardgen.check import artfit, fit, glyphs, lint, safezone, visibility
 from cardgen.check.diff import diff_games
 from cardgen.check.engine import play_out
+from cardgen.check.languages import language_findings
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
 from cardgen.inputs.files import folder_files
@@ -24,8 +25,9 @@ from cardgen.model.texts import counted
 from cardgen.model.where import Where
 
 
-def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
-    """The engine's report on a loaded game, with the findings of every check."""
+def check_game(game: Game, load_findings: Iterable[Finding] = (), all_translated: bool = False) -> GameReport:
+    """The engine's report on a loaded game, with the findings of every check (in each of its
+    languages; `all_translated`: a text a translation lacks is an error)."""
     reports, findings = play_out(game)
     findings = list(load_findings) + findings
     findings += lint.check_text(game, reports)
@@ -36,6 +38,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = ()) -> GameReport:
     findings += safezone.check_safe_zone(game)
     findings += input_file_findings(game)
     findings += visibility.invisible_colors(game)
+    findings += language_findings(game, findings, all_translated)
     return GameReport(game, reports, findings)
 
 
@@ -78,12 +81,13 @@ class Checked:
         return [f for f in findings if f.level == ERROR]
 
 
-def check_folder(game_name: str | os.PathLike[str]) -> Checked:
+def check_folder(game_name: str | os.PathLike[str], all_translated: bool = False) -> Checked:
     """`cardgen check`: load the game and, when it loads cleanly, run the engine."""
     folder = load.find_game_folder(game_name)
     with _collector_paused():
         result = load.load_game(folder)
-        report = check_game(result.game, result.findings) if result.ok and result.game else None
+        report = (check_game(result.game, result.findings, all_translated)
+                  if result.ok and result.game else None)
     if report is not None and report.game.changes_since:
         report.findings.extend(record_changes(report))
     return Checked(folder.name, tuple(result.findings), report)

@@ -11,8 +11,8 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
 from cardgen.inputs.paths import display_path
-from cardgen.model.game import Card, Game, Passage, Setup, Step
-from cardgen.model.where import Where
+from cardgen.model.game import Card, Game, Setup, Step
+from cardgen.model.where import Passage, Where
 
 # where a span (start, end) of a text is typed; None for texts of a game built without places
 Place = Callable[[int, int], Where | None]

@@ -17,6 +17,7 @@ TEMPLATES = PROJECT_ROOT / "templates"
 ART = PROJECT_ROOT / "art"
 CARD_DATA = PROJECT_ROOT / "card_data"
 SCHEMAS = _PACKAGE / "schemas"  # the editor schemas of the game files (made by load/schema.py)
+LOCALE = _PACKAGE / "locale"  # the catalogs of cardgen's own words, <lang>.po (see inputs.catalogs)
 
 
 def inside(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> bool:

@@ -21,6 +21,7 @@ from cardgen.load.reader import Reader, leads_out
 from cardgen.load.spreadsheet import cards_reader
 from cardgen.load.symbol_checks import symbol_findings
 from cardgen.load.targets import check_build_exports, load_targets
+from cardgen.load.translations import with_languages
 from cardgen.model.game import ERROR, WARNING, Finding, Game
 
 DEFAULT_GAME = "exploding_puppy"
@@ -118,7 +119,9 @@ def load_game(game: str | os.PathLike[str] | None = None) -> LoadResult:
     targets, target_findings = load_targets(folder)
     loaded = dataclasses.replace(builder.build(_all_read(docs)), export_targets=targets)
     check_build_exports(loaded, targets, builder.exports_node, readers["game"])
+    loaded, language_findings = with_languages(loaded, builder.languages)
     findings = [f for r in readers.values() for f in r.findings] + builder.extra_findings + target_findings
+    findings += language_findings
     findings += symbol_findings(loaded, builder.symbol_refs)
     return LoadResult(loaded, findings)
 

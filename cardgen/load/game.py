@@ -6,20 +6,20 @@ from pathlib import Path
 
 import yaml
 
-from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import display_path
 from cardgen.load import schema
 from cardgen.load.cards import CardParts
 from cardgen.load.cheatsheet import read_reference
 from cardgen.load.layout import read_layout
-from cardgen.load.reader import Reader, did_you_mean, leads_out
-from cardgen.load.rules import MAX_RULES_BYTES, check_rules_shape
+from cardgen.load.reader import Reader, did_you_mean
+from cardgen.load.rules import read_rules
 from cardgen.load.schema import (
     KIND_ROLES,
     Values,
 )
 from cardgen.load.setups import SetupParts
 from cardgen.load.steps import StepParts
+from cardgen.load.translations import read_languages
 from cardgen.load.turns import read_turns
 from cardgen.model.game import (
     COMPONENT_COUNTS,
@@ -56,6 +56,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         g = self.g
         top = g.mapping(docs["game"], schema.GAME)
         self.exports_node = top.get("exports")
+        self.languages = read_languages(g, top.get("languages"))
         backs = self._identified(top.get("backs"), schema.BACK, lambda ident, m: Back(
             ident, m.read("title", ""), m.read("background"), m.read("pattern"), m.read("border"),
             self._symbol(m, f"back '{ident}'", key="emblem"), g.where(m.get("title") or m.get("id"))))
@@ -70,6 +71,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
                           "kind": [k.id for k in kinds]}
         cards = self._cards(docs["cards"], colors, tags, kinds, attributes)
         self.known_ids["card"] = [c.name for c in cards]
+        self.card_ids = {c.name.casefold(): c.id for c in cards} | {c.id: c.id for c in cards}
         setups = () if docs["setups"] is NO_SETUPS else self._setups(docs["setups"], cards)
         declared_piles = self._declared_piles(top.get("piles"))
         steps = self._steps(top.get("setup"))
@@ -144,7 +146,8 @@ class GameBuilder(CardParts, SetupParts, StepParts):
 
     def _kinds(self, node) -> tuple[Kind, ...]:
         return self._identified(node, schema.KIND, lambda ident, m: Kind(
-            ident, m.read("name", ""), m.read("meaning", ""), self._role(m), self._back_id(self.g, m.get("back"))))
+            ident, m.read("name", ""), m.read("meaning", ""), m.read("plural", ""), self._role(m),
+            self._back_id(self.g, m.get("back"))))
 
 
     def _role(self, m: Values) -> str:
@@ -231,25 +234,9 @@ class GameBuilder(CardParts, SetupParts, StepParts):
                                                Where(display_path(path, self.folder)),
                                                "write the rules in rules.md (see docs/data-format.md)"))
             return ""
-        reader = Reader(path)
-        if leads_out(reader, self.folder):
-            self.extra_findings += reader.findings
-            return ""
-        if path.stat().st_size > MAX_RULES_BYTES:
-            reader.error(None, "file-too-large", f"rules.md is larger than {MAX_RULES_BYTES} bytes",
-                         "a rulebook that long would take minutes to lay out: shorten it")
-            self.extra_findings += reader.findings
-            return ""
-        try:
-            text = read_input(path, MAX_RULES_BYTES).decode("utf-8")
-        except UnreadableInput as exc:
-            reader.error(None, "file-unreadable", f"rules.md {exc}")
-        except UnicodeDecodeError:
-            reader.error(None, "file-encoding", "rules.md is not UTF-8 text", "save it as UTF-8")
-        else:
-            check_rules_shape(reader, text)
-        self.extra_findings += reader.findings
-        return "" if reader.findings else text
+        text, findings = read_rules(self.folder, path)
+        self.extra_findings += findings
+        return text
 
     def _layout(self) -> Layout:
         reader = Reader(self.folder / "layout.yaml")

@@ -20,6 +20,7 @@ class Parts:
     """The state the parts of the game builder share."""
 
     CHECK_PILES = ("draw_pile", "hand")  # the deck after the steps; each player's share of the hands
+    languages: tuple[str, ...] = ()
 
     folder: Path
     g: Reader
@@ -30,6 +31,7 @@ class Parts:
     component_ids: list[str]
     symbol_refs: list[tuple[str, Where, str]]  # (name, where named, what names it)
     known_ids: dict[str, list[str]]
+    card_ids: dict[str, str]  # a card's id by its case-folded name or id
     back_ids: list[str]
 
     def _symbol(self, m: Values, what: str, reader: Reader | None = None, key: str = "symbol") -> str | None:
@@ -108,7 +110,8 @@ class Parts:
             else:
                 values = m.read(key)
                 self._check_selected_ids(g, value, key, values)
-                out[key] = [x.casefold() if key == "card" else x for x in values]
+                # cards by id: a translated game's cards have other names
+                out[key] = [self.card_ids.get(x.casefold(), x.casefold()) if key == "card" else x for x in values]
         return out
 
     def _check_selected_ids(self, reader: Reader, node, key: str, values) -> None:

@@ -35,8 +35,8 @@ from cardgen.load.yaml_nodes import (
     node_kind,
 )
 from cardgen.model import expressions
-from cardgen.model.game import ERROR, Finding, Passage
-from cardgen.model.where import Where
+from cardgen.model.game import ERROR, Finding
+from cardgen.model.where import Passage, Where
 
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from cardgen.load.reader import Reader
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.load.reader import Reader, leads_out
 from cardgen.model.game import ERROR, Finding
 from cardgen.model.where import Where
 
@@ -41,3 +43,23 @@ def check_rules_shape(reader: Reader, text: str) -> None:
 
 
 MAX_RULES_BYTES = 300_000  # rules.md: about 80 pages of rulebook prose, laid out in well under a minute
+
+
+def read_rules(folder: Path, path: Path) -> tuple[str, list[Finding]]:
+    """The rules' Markdown (rules.md, rules.de.md), or "" with the findings that say why not."""
+    reader = Reader(path)
+    if leads_out(reader, folder):
+        return "", reader.findings
+    if path.stat().st_size > MAX_RULES_BYTES:
+        reader.error(None, "file-too-large", f"{path.name} is larger than {MAX_RULES_BYTES} bytes",
+                     "a rulebook that long would take minutes to lay out: shorten it")
+        return "", reader.findings
+    try:
+        text = read_input(path, MAX_RULES_BYTES).decode("utf-8")
+    except UnreadableInput as exc:
+        reader.error(None, "file-unreadable", f"{path.name} {exc}")
+    except UnicodeDecodeError:
+        reader.error(None, "file-encoding", f"{path.name} is not UTF-8 text", "save it as UTF-8")
+    else:
+        check_rules_shape(reader, text)
+    return ("" if reader.findings else text), reader.findings

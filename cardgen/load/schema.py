@@ -281,7 +281,8 @@ COLOR = Fields("color", {
     "back": Field(Text(), doc="the id of one of game.yaml's backs: the back of this color's cards"),
 })
 TAG = Fields("tag", _named("tag"))
-KIND = Fields("kind", {**_named("kind"), "role": Field(Text(choices=KIND_ROLES), doc="losing: drawing one loses; "
+KIND = Fields("kind", {**_named("kind"), "plural": Field(Text(), doc="the name of several (default: made from the name)"),
+                       "role": Field(Text(choices=KIND_ROLES), doc="losing: drawing one loses; "
                                                                              "saving: saves a player from one"),
                        "back": Field(Text(), doc="the id of one of game.yaml's backs: the back of this kind's cards")})
 BACK = Fields("back", {
@@ -395,6 +396,33 @@ TURNS = Fields("turns", {
                                       "`cardgen simulate`'s figures"),
 }, doc="how a turn goes, for `cardgen simulate`: a card of a losing kind drawn eliminates the player unless "
        "they spend a card of a saving kind; the last player left wins")
+def _texts(what: str, *keys: str) -> Fields:
+    return Fields(what, {key: Field(Text()) for key in keys})
+
+
+LANGUAGE_DOC = "a language code (de, fr, pt-BR): the first is the source's, each other has i18n/<code>.yaml"
+_CHEATSHEET_TEXTS = ("title", "subtitle", "goal", "card_heading", "copies_label", "players_note")
+TRANSLATION = Fields("translation", {
+    "title": Field(Text()), "number_name": Field(Text()),
+    "colors": Field(Table(Identifier(), _texts("color", "name", "meaning"))),
+    "tags": Field(Table(Identifier(), _texts("tag", "name", "meaning"))),
+    "kinds": Field(Table(Identifier(), _texts("kind", "name", "plural", "meaning"))),
+    "piles": Field(Table(Identifier(), _texts("pile", "name"))),
+    "components": Field(Table(Identifier(), _texts("component", "name", "plural", "meaning"))),
+    "backs": Field(Table(Identifier(), _texts("back", "title"))),
+    "checks": Field(Table(Identifier(), _texts("check", "message"))),
+    "cards": Field(Table(Text(), _texts("card", "name", "flavor", "text", "details")), doc="by card id"),
+    "setups": Field(Table(Text(), Fields("setup", {"name": Field(Text()), "blurb": Field(Text()),
+                                                   "extra_rules": Field(ListOf(Text()))})), doc="by setup id"),
+    "setup_steps": Field(ListOf(Text()), doc="the texts of game.yaml's setup steps that have one, in order"),
+    "variations": Field(Table(Text(), _texts("variation", "name", "text")), doc="by the variation's name as an id"),
+    "cheatsheet": Field(Fields("cheatsheet", {
+        **{key: Field(Text()) for key in _CHEATSHEET_TEXTS},
+        "sections": Field(ListOf(Fields("section", {"title": Field(Text()), "items": Field(ListOf(Text()))}))),
+        "combos": Field(Fields("combos", {"title": Field(Text()), "intro": Field(Text()),
+                                          "rows": Field(ListOf(_texts("combo row", "cards", "name", "effect")))})),
+    })),
+}, doc="a cardgen game's texts in another language (i18n/<lang>.yaml), keyed by the ids of the source files")
 REFERENCE = Fields("reference", {"cheatsheet": Field(CHEATSHEET)}, others=True)
 GAME = Fields("game.yaml", {
     "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),
@@ -416,6 +444,7 @@ GAME = Fields("game.yaml", {
     "exports": Field(TextList(), doc="export targets `cardgen build` makes too (as `cardgen export --to`): "
                                      "png, tgc, mpc, drivethru, tts or the game's own"),
     "turns": Field(TURNS),
+    "languages": Field(TextList(), doc=LANGUAGE_DOC),
 }, doc="a cardgen game: its title, colors, kinds, setup procedure and checks")
 
 RANGE = Fields("numbers", {"from": Field(Integer(0, MAX_NUMBER), True), "to": Field(Integer(0, MAX_NUMBER), True)})

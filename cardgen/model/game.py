@@ -11,8 +11,10 @@ from cardgen.errors import UsageError
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
+from cardgen.model.translation import Translation
 from cardgen.model.turns import Play, Turns
-from cardgen.model.where import Where
+from cardgen.model.where import Passage, Where
+from cardgen.model.words import ENGLISH, SOURCE_LANGUAGE, Words, marked
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 AUTO = "auto"  # a layout color the card renderer derives from the game's palette
@@ -27,28 +29,6 @@ CountSpec = Union[int, str, Mapping[int, int]]
 Selector = Mapping[str, object]
 # Free data from game.yaml's reference: for a game's own templates.
 PlainData = Union[str, list["PlainData"], dict[str, "PlainData"]]
-
-
-@dataclass(frozen=True)
-class Passage:
-    """A text field as typed in its file: where the value starts and its source (quotes, escapes
-    and indentation kept), so that a phrase found in the value can be placed at its own line."""
-
-    where: Where
-    source: str = ""
-
-    def locate(self, phrase: str, nth: int = 0) -> Where:
-        """Where the nth occurrence of phrase sits in the file (the field's start if not found)."""
-        index = -1
-        for _ in range(nth + 1):
-            index = self.source.find(phrase, index + 1)
-            if index < 0:
-                return self.where
-        before = self.source[:index]
-        lines = before.count("\n")
-        if not lines:
-            return Where(self.where.file, self.where.line, self.where.column + index)
-        return Where(self.where.file, self.where.line + lines, index - before.rfind("\n"))
 
 
 @dataclass(frozen=True)
@@ -97,6 +77,7 @@ class Kind:
     id: str
     name: str
     meaning: str = ""
+    plural: str = ""  # the name of several ("" : made by the English rule, in English)
     role: str = ""  # "losing" (drawing one loses the game) | "saving" (saves from a losing card) | ""
     back: str | None = None  # Back.id: the back of this kind's cards
 
@@ -287,17 +268,17 @@ def default_pile(pile_id: str, dealt_to: bool = False) -> Pile:
     pile, the hands each player's, `discard`, `supply` and `box` what they say; a pile dealt to
     is each player's, and any other is set aside."""
     known = {
-        START_PILE: Pile(START_PILE, "Draw pile", DRAW),
-        HANDS: Pile(HANDS, "Hand", HAND, each_player=True),
-        "discard": Pile("discard", "Discard pile", DISCARD, face_up=True),
-        "supply": Pile("supply", "Supply", SUPPLY, face_up=True),
-        "box": Pile("box", "Back in the box", BOX),
+        START_PILE: Pile(START_PILE, marked("Draw pile"), DRAW),
+        HANDS: Pile(HANDS, marked("Hand"), HAND, each_player=True),
+        "discard": Pile("discard", marked("Discard pile"), DISCARD, face_up=True),
+        "supply": Pile("supply", marked("Supply"), SUPPLY, face_up=True),
+        "box": Pile("box", marked("Back in the box"), BOX),
     }
     if pile_id in known:
         return known[pile_id]
     if dealt_to:
         return Pile(pile_id, pile_id.replace("_", " ").replace("-", " ").capitalize(), ASIDE, each_player=True)
-    return Pile(pile_id, "Set aside", ASIDE)
+    return Pile(pile_id, marked("Set aside"), ASIDE)
 
 
 @dataclass(frozen=True)
@@ -400,6 +381,10 @@ class Game:
     changes_since: str = ""  # a git revision: the rulebook ends with the changes since it
     changes_where: Where | None = None
     turns: Turns = field(default_factory=Turns)  # how a turn goes, for the simulator
+    language: str = SOURCE_LANGUAGE  # the language of the game's texts
+    languages: tuple[str, ...] = ()  # game.yaml's languages: the source's first ("" : only the source)
+    translations: Mapping[str, Translation] = field(default_factory=dict, compare=False)  # by language
+    words: Words = field(default=ENGLISH, compare=False)  # cardgen's own words in the game's language
 
     def pile(self, pile_id: str) -> Pile:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)
@@ -440,9 +425,10 @@ class Game:
         return {k.id: k.back for k in self.kinds}
 
     def setup(self, name: str) -> Setup:
+        """The setup of that name (as typed, or in the game's language) or id."""
         wanted = slugify(name)
         for s in self.setups:
-            if s.id == wanted:
+            if s.id == wanted or slugify(s.name) == wanted:
                 return s
         raise KeyError(name)
 
@@ -476,7 +462,7 @@ _DERIVED_NAME_BYTES = len(".-p9999.png.XXXXXXXX.tmp")
 
 
 def sheet_file_name(setup_name: str) -> str:
-    """The card sheets of a setup: cards-<slugified name>.pdf."""
+    """The card sheets of a setup: cards-<its id, the slug of its name>.pdf, in every language."""
     return f"cards-{slugify(setup_name)}.pdf"
 
 

@@ -17,3 +17,25 @@ class Where:
         if not self.line:
             return self.file
         return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A text field as typed in its file: where the value starts and its source (quotes, escapes
+    and indentation kept), so that a phrase found in the value can be placed at its own line."""
+
+    where: Where
+    source: str = ""
+
+    def locate(self, phrase: str, nth: int = 0) -> Where:
+        """Where the nth occurrence of phrase sits in the file (the field's start if not found)."""
+        index = -1
+        for _ in range(nth + 1):
+            index = self.source.find(phrase, index + 1)
+            if index < 0:
+                return self.where
+        before = self.source[:index]
+        lines = before.count("\n")
+        if not lines:
+            return Where(self.where.file, self.where.line, self.where.column + index)
+        return Where(self.where.file, self.where.line + lines, index - before.rfind("\n"))

@@ -12,12 +12,19 @@ from pathlib import Path
 from cardgen.inputs.files import atomic_write
 from cardgen.model.game import Game
 
-__all__ = ["atomic_write", "output_dir", "output_folder"]
+__all__ = ["atomic_write", "language_dir", "output_dir", "output_folder"]
 
 
 def output_dir(game: Game, out: str | os.PathLike[str] | None = None) -> Path:
     """`--out DIR` if given, else output/<game>/ in the working directory."""
     return output_folder(game.id, out)
+
+
+def language_dir(game: Game, out: str | os.PathLike[str] | None = None) -> Path:
+    """Where a build publishes the game's outputs: output_dir for its source language, <lang>/
+    inside it for another of its languages."""
+    folder = output_folder(game.id, out)
+    return folder / game.language if game.languages and game.language != game.languages[0] else folder
 
 
 def output_folder(game_folder_name: str, out: str | os.PathLike[str] | None = None) -> Path:

@@ -59,7 +59,7 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_
     cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
     if not cards and reprint is None:
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
-    name = sheet_file_name(setup.name)
+    name = sheet_file_name(setup.id)
     path = output_dir(game, out_dir) / (name.replace(".pdf", "-reprint.pdf") if reprint is not None else name)
     return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps), path, sheet, png)
 

@@ -1,0 +1,81 @@
+"""words: the words cardgen writes itself (headings, labels, counts, the cheat sheet's captions) in
+the language of the output being made, from a gettext catalog (inputs.catalogs reads it).
+
+The renderers call `gettext`/`ngettext` (the templates `_`/`ngettext`, installed by
+render.documents.html) and the figures go through `decimal`/`join`, which format them for the
+language's locale. Which language speaks is set around the making of one output with
+`speaking(game.words)`: a build of several languages renders each in its own worker under its
+own words, and code that sets none speaks English."""
+from __future__ import annotations
+
+import gettext as gnu
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from babel.lists import format_list
+from babel.numbers import get_decimal_symbol
+
+SOURCE_LANGUAGE = "en"  # the language of cardgen's own messages (the catalogs' msgids)
+
+
+@dataclass(frozen=True)
+class Words:
+    language: str = SOURCE_LANGUAGE
+    catalog: gnu.NullTranslations = field(default_factory=gnu.NullTranslations, compare=False)
+
+    def gettext(self, message: str) -> str:
+        return self.catalog.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.catalog.ngettext(singular, plural, n)
+
+
+ENGLISH = Words()
+_speaking: ContextVar[Words] = ContextVar("words", default=ENGLISH)
+
+
+@contextmanager
+def speaking(words: Words) -> Iterator[None]:
+    """Everything made inside speaks `words`' language."""
+    token = _speaking.set(words)
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
+def language() -> str:
+    return _speaking.get().language
+
+
+def gettext(message: str) -> str:
+    """A message of cardgen's own in the language speaking."""
+    return _speaking.get().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: float) -> str:
+    """The message's form for n in the language speaking (its own plural rule: French says
+    '0 joueur', English '0 players'); a fraction counts as the whole number it rounds to."""
+    return _speaking.get().ngettext(singular, plural, round(n))
+
+
+def marked(message: str) -> str:
+    """A message for the catalogs, said in English here and translated where it is shown (a
+    default pile's name is made once, at load, and read in every language)."""
+    return message
+
+
+def decimal(figure: str) -> str:
+    """A figure written with a decimal point ('2.5', '~7.5') in the language's way ('2,5')."""
+    return figure.replace(".", get_decimal_symbol(_locale())) if "." in figure else figure
+
+
+def join(items: Sequence[str]) -> str:
+    """'a, b and c' in the language's way ('a, b und c')."""
+    return format_list(list(items), locale=_locale()) if items else ""
+
+
+def _locale() -> str:
+    return _speaking.get().language.replace("-", "_")
