@@ -19,12 +19,13 @@ from cardgen.build.preflight import preflight
 from cardgen.build.simulate import simulate_game
 from cardgen.check import report, simulation_report
 from cardgen.check.simulate import DEFAULT_POLICY, MAX_GAMES, POLICIES, nothing_to_simulate
-from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError
+from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError, UsageError
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
 from cardgen.layout.cutter import MACHINES
 from cardgen.load import editor_schemas, spreadsheet
 from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
+from cardgen.load.translator_sheet import translation_as_csv, translation_as_yaml
 from cardgen.model import sizes
 from cardgen.model.sizes import (
     CARD_SIZES_MM,
@@ -128,14 +129,20 @@ def _parser() -> argparse.ArgumentParser:
                    "(default: print the line that makes an editor use each)")
     p.set_defaults(run=cmd_schema)
 
-    p = sub.add_parser("convert", help="print the game's cards as CSV (for a spreadsheet) or as cards.yaml")
+    p = sub.add_parser("convert", help="print the game's cards as CSV (for a spreadsheet) or as cards.yaml; with "
+                                       "--translate, a translator's sheet of its texts or the translation read back")
     p.add_argument("game", help="game folder name or path")
     p.add_argument("--to", choices=["csv", "yaml"], required=True, help="the format to print")
+    p.add_argument("--translate", metavar="LANG",
+                   help="csv: every text of the game beside its LANG translation so far (empty where there is "
+                        "none); yaml: the game folder's i18n/LANG.csv, filled in, as i18n/LANG.yaml")
     p.set_defaults(run=cmd_convert)
 
     p = sub.add_parser("check", help="load a game and run the rules engine")
     p.add_argument("game", nargs="?", default=load.DEFAULT_GAME, help="game folder name or path")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--all-translated", action="store_true",
+                   help="a text a translation (i18n/<lang>.yaml, rules.<lang>.md) lacks is an error, not a warning")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("rulebook", help="the rulebook PDF")
@@ -310,6 +317,8 @@ def cmd_schema(args) -> int:
 
 def cmd_convert(args) -> int:
     folder = load.find_game_folder(args.game)
+    if args.translate:
+        return _convert_translation(folder, args.translate, args.to)
     done = spreadsheet.convert(folder, args.to)
     if done.text is None:
         say("\n".join(str(f) for f in done.findings))
@@ -320,8 +329,30 @@ def cmd_convert(args) -> int:
     return EXIT_OK
 
 
+def _convert_translation(folder: Path, language: str, to: str) -> int:
+    if to == "csv":
+        loaded = load.load_game(folder)
+        if not loaded.ok or loaded.game is None:
+            say("\n".join(str(f) for f in loaded.findings if f.level == "error"))
+            return EXIT_DATA
+        sys.stdout.write(translation_as_csv(loaded.game, language))
+        say(f"save it as {folder.name}/i18n/{language}.csv, fill in the {language} column, then: "
+            f"cardgen convert {folder.name} --translate {language} --to yaml > {folder.name}/i18n/{language}.yaml")
+        return EXIT_OK
+    sheet = folder / "i18n" / f"{language}.csv"
+    if not sheet.is_file():
+        raise UsageError(f"{folder.name} has no i18n/{language}.csv to convert",
+                         hint=f"write one with: cardgen convert {folder.name} --translate {language} --to csv")
+    text, findings = translation_as_yaml(sheet, language)
+    if text is None:
+        say("\n".join(str(f) for f in findings))
+        return EXIT_DATA
+    sys.stdout.write(text)
+    return EXIT_OK
+
+
 def cmd_check(args) -> int:
-    checked = check_folder(args.game)
+    checked = check_folder(args.game, all_translated=args.all_translated)
     say(report.check_as_json(checked) if args.json else report.check_as_text(checked), sys.stdout)
     return EXIT_OK if checked.ok else EXIT_DATA
 

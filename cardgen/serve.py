@@ -38,6 +38,7 @@ from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.render import card_images
+from cardgen.render.write import language_dir
 
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
 PAGE_SCALE = 0.75  # document pages at 54 dpi: a readable thumbnail
@@ -131,9 +132,12 @@ class Preview:
         self.images: dict[str, bytes] = {}  # card key -> PNG
         self.pages: dict[tuple[str, str, int], bytes] = {}  # (document, sha, page) -> PNG
         self.built: dict[str, str] = {}  # document file -> when it was last built
+        self.language = ""  # the language the page shows ("": the game's source language)
+        self.shown_dir = self.documents_dir  # where the documents of that language are built
         self.state: dict[str, Any] = {"game": folder.name, "title": folder.name, "status": "building",
                                       "cards": [], "colors": [], "setups": [], "report": None,
-                                      "documents": [], "errors": [], "document_errors": [], "updated": ""}
+                                      "documents": [], "errors": [], "document_errors": [], "updated": "",
+                                      "languages": [], "language": ""}
 
     # -- the threads
 
@@ -192,6 +196,16 @@ class Preview:
         with self.changed:
             self.changed.notify_all()
 
+    def choose_language(self, language: str) -> bool:
+        """Show the game in another of its languages (rebuilt now); False for one it does not have."""
+        if language not in self.state["languages"]:
+            return False
+        with self.changed:
+            if language != self.language:
+                self.language, self.built = language, {}
+        self.dirty.set()
+        return True
+
     def wait_newer(self, version: int, timeout: float = POLL_SECONDS) -> int:
         with self.changed:
             self.changed.wait_for(lambda: self.version > version or self.stopping.is_set(), timeout)
@@ -208,13 +222,16 @@ class Preview:
         if checked.report is None:
             self._show(errors=_findings(checked.errors()), status="error")
             return
-        report = checked.report
+        errors = [f for f in checked.report.every_finding() if f.level == ERROR]
+        languages = list(checked.report.game.languages or [checked.report.game.language])
+        language = self.language if self.language in languages else languages[0]
+        report = build.report_in(checked.report, language) if not errors else checked.report
         game = report.game
-        errors = [f for f in report.every_finding() if f.level == ERROR]
         cards, problems = self._draw_cards(inputs, game, report)
         shown = {card["image"].rsplit("/", 1)[-1][:-len(".png")] for card in cards}
         self.images = {key: image for key, image in self.images.items() if key in shown}
         self._show(title=game.title, cards=cards, colors=[_color(c) for c in game.colors],
+                   languages=languages, language=language,
                    setups=[s.setup.name for s in report.setups], report=_report(report),
                    errors=_findings(errors) + problems, status="error" if errors or problems else "building documents")
         if not errors:
@@ -248,6 +265,7 @@ class Preview:
         plan = build.plan_all(game, report)
         documents = build.Plan(tuple(o for o in plan.outputs if o.kind != build.OutputKind.SETUP_SHEETS))
         result = build.run(game, report, documents, self.documents_dir, inputs=inputs)
+        self.shown_dir = language_dir(game, self.documents_dir)
         now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
         written, problems = list(result.written), result.failures + result.bugs
         if self.since:
@@ -260,7 +278,7 @@ class Preview:
         failures = [{"where": None, "level": ERROR, "code": "", "message": text} for text in problems]
         shown = []
         for name in sorted(self.built):
-            path = self.documents_dir / name
+            path = self.shown_dir / name
             if path.suffix == ".pdf" and path.is_file():
                 shown.append({"file": name, "built": self.built[name], "pages": _page_count(path),
                               "sha": _short_sha(path)})
@@ -281,7 +299,7 @@ class Preview:
     # -- what the handler serves
 
     def page_image(self, name: str, page: int) -> bytes | None:
-        path = self.documents_dir / name
+        path = self.shown_dir / name
         if not path.is_file() or path.suffix != ".pdf":
             return None
         key = (name, _short_sha(path), page)
@@ -390,11 +408,13 @@ def _handler(preview: Preview):
             if len(parts) == 2 and parts[0] == "livereload" and _number(parts[1]) is not None:
                 version = preview.wait_newer(_number(parts[1]) or 0)
                 return self._send(json.dumps({"version": version}).encode("utf-8"), "application/json")
+            if len(parts) == 2 and parts[0] == "language":
+                return self._send(b"{}", "application/json") if preview.choose_language(parts[1]) else self._missing()
             if len(parts) == 2 and parts[0] == "card" and parts[1].endswith(".png"):
                 image = preview.images.get(parts[1][:-4])
                 return self._send(image, "image/png", cache=True) if image else self._missing()
             if len(parts) == 2 and parts[0] == "documents" and parts[1].endswith(".pdf"):
-                pdf = preview.documents_dir / parts[1]
+                pdf = preview.shown_dir / parts[1]
                 if pdf.is_file() and "/" not in parts[1] and not parts[1].startswith("."):
                     return self._send(pdf.read_bytes(), "application/pdf")
             if len(parts) == 3 and parts[0] == "documents" and parts[2].endswith(".png") \

@@ -81,10 +81,10 @@ __all__ = [
 # --------------------------------------------------------------------------- load and check
 
 
-def check_folder(game_name: str | os.PathLike[str]) -> Checked:
+def check_folder(game_name: str | os.PathLike[str], all_translated: bool = False) -> Checked:
     """`cardgen check`, and the check before every build: load and check the game, and render the
     game's own templates against the report (their errors are findings too)."""
-    checked = check.check_folder(game_name)
+    checked = check.check_folder(game_name, all_translated)
     report = checked.report
     if report is not None and own_templates(report.game):
         try:

@@ -131,7 +131,8 @@ def _toolchain() -> str:
             versions.append(f"{name}={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{name}=none")
-    source = (f"{p.relative_to(package).as_posix()}\0{_file_digest(p)}" for p in sorted(package.rglob("*.py")))
+    source = (f"{p.relative_to(package).as_posix()}\0{_file_digest(p)}"
+              for p in sorted([*package.rglob("*.py"), *package.glob("locale/*.po")]))
     return _digest(__version__, *versions, *source)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from cardgen.check.results import SetupReport
 from cardgen.model.game import ASIDE, BOX, DISCARD, DRAW, HANDS, START_PILE, SUPPLY, Card, Game, Pile
+from cardgen.model.words import gettext, lower_first
 
 PILE_ORDER = (DRAW, SUPPLY, DISCARD, ASIDE, BOX)  # how a table lists the piles after the hands
 
@@ -23,8 +24,8 @@ class FigureRow:
 def pile_label(pile: Pile) -> str:
     """'Draw pile', or "Each player's deck" for a pile every player has."""
     if pile.id == HANDS:
-        return "Each hand"
-    return f"Each player's {pile.name[:1].lower()}{pile.name[1:]}" if pile.each_player else pile.name
+        return gettext("Each hand")
+    return gettext("Each player's %(pile)s") % {"pile": lower_first(pile.name)} if pile.each_player else pile.name
 
 
 def pile_rows(game: Game, report: SetupReport) -> list[FigureRow]:
@@ -55,9 +56,11 @@ def component_rows(report: SetupReport) -> list[FigureRow]:
         if len(set(totals)) > 1:
             rows.append(FigureRow(component.plural, totals))
         if component.each is not None:
-            rows.append(FigureRow(f"{component.plural} each", [c.each for c in counts]))
+            rows.append(FigureRow(gettext("%(components)s each") % {"components": component.plural},
+                                  [c.each for c in counts]))
         if component.to_win is not None:
-            rows.append(FigureRow(f"{component.plural} to win", [c.to_win for c in counts]))
+            rows.append(FigureRow(gettext("%(components)s to win") % {"components": component.plural},
+                                  [c.to_win for c in counts]))
     return rows
 
 

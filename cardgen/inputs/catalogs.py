@@ -73,6 +73,12 @@ def _merge(catalog: Catalog, path: Path, game_folder: Path) -> list[Finding]:
         return [Finding(ERROR, "bad-catalog", f"{path.name} is not a gettext catalog: {exc}", where,
                         "fix the line named (a .po file of msgid/msgstr pairs, see docs/translate.md)")]
     for message in read:
-        if message.id and message.string and (not isinstance(message.string, tuple) or all(message.string)):
-            catalog[message.id] = message
+        forms = [str(form or "") for form in message.string] if isinstance(message.string, tuple) else []
+        if not message.id or not (any(forms) if forms else message.string):
+            continue
+        if forms:  # a form the file lacks (a catalog made for another plural rule): its last given one
+            given = [form for form in forms if form]
+            message.string = tuple(forms[i] if i < len(forms) and forms[i] else given[-1]
+                                   for i in range(catalog.num_plurals))
+        catalog[message.id] = message
     return []

@@ -37,10 +37,10 @@ def _cheatsheet(reader, node, game_title: str) -> CheatSheet:
                      "none: a line per card type")
     return CheatSheet(
         title=text("title", game_title), subtitle=text("subtitle"), goal=text("goal"),
-        card_heading=text("card_heading", "The cards"), group_by_text=group_by != "none",
+        card_heading=text("card_heading"), group_by_text=group_by != "none",
         sections=tuple(_section(reader, item) for item in reader.sequence(m.get("sections"), "cheatsheet: sections")),
         combos=_combos(reader, m["combos"]) if "combos" in m else None,
-        copies_label=text("copies_label", "Copies"), players_note=text("players_note"),
+        copies_label=text("copies_label"), players_note=text("players_note"),
     )
 
 

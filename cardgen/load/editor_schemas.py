@@ -10,12 +10,14 @@ from cardgen.errors import UsageError
 from cardgen.inputs.files import atomic_write
 from cardgen.inputs.paths import SCHEMAS
 from cardgen.load.layout import LAYOUT
-from cardgen.load.schema import CARDS, DRAFT, GAME, SETUPS, Fields
+from cardgen.load.schema import CARDS, DRAFT, GAME, SETUPS, TRANSLATION, Fields
 
 
 def files() -> dict[str, Fields]:
-    """Each game file's declaration (layout.yaml's is made from the shipped default layout)."""
-    return {"game.yaml": GAME, "cards.yaml": CARDS, "setups.yaml": SETUPS, "layout.yaml": LAYOUT}
+    """Each game file's declaration (layout.yaml's is made from the shipped default layout;
+    translation.yaml stands for every i18n/<lang>.yaml)."""
+    return {"game.yaml": GAME, "cards.yaml": CARDS, "setups.yaml": SETUPS, "layout.yaml": LAYOUT,
+            "translation.yaml": TRANSLATION}
 
 
 def json_schema(spec: Fields, title: str) -> dict:

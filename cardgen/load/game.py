@@ -108,7 +108,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             backs=backs,
             exports=tuple(top.read("exports", ())),
             piles=piles,
-            number_name=top.read("number_name", "") or "Number",
+            number_name=top.read("number_name", ""),
             changes_since=top.read("changes_since", ""),
             changes_where=g.where(top.get("changes_since")) if "changes_since" in top else None,
             turns=read_turns(g, top.get("turns")),

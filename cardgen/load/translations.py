@@ -14,8 +14,8 @@ from cardgen.load import schema
 from cardgen.load.reader import Reader, did_you_mean, leads_out
 from cardgen.load.rules import read_rules
 from cardgen.load.schema import Fields, ListOf, Table, Text
-from cardgen.model.game import ERROR, WARNING, Finding, Game
-from cardgen.model.translate import translated
+from cardgen.model.game import WARNING, Finding, Game
+from cardgen.model.translate import translatable
 from cardgen.model.translation import Translated, Translation
 from cardgen.model.where import Where
 from cardgen.model.words import SOURCE_LANGUAGE
@@ -99,10 +99,10 @@ class _Texts:
 
 
 def _unknown_keys(game: Game, translation: Translation) -> list[Finding]:
-    """An error for each text the translation gives that names no text of the game."""
-    empty = replace(translation, texts={})
-    _, source = translated(replace(game, translations={translation.language: empty}), translation.language)
-    known = {miss.key for miss in source}
+    """A warning for each text the translation gives that names no text of the game (a typo, or a
+    card renamed since: its text has nowhere to go, and what it was meant for is untranslated)."""
+    known = {text.key for text in translatable(replace(game, translations={translation.language: translation}),
+                                               translation.language)}
     return [_unknown(key, known, text.place.where) for key, text in translation.texts.items() if key not in known]
 
 
@@ -112,9 +112,9 @@ def _unknown(key: str, known: set[str], where: Where) -> Finding:
     ident = rest.split("/")[0]
     ids = {k.split("/")[1] for k in known if k.startswith(f"{section}/") and k.count("/") >= 2}
     if ids and ident not in ids and not ident.isdigit():
-        return Finding(ERROR, "unknown-translation", f"{section}: the game has no '{ident}' to translate", where,
+        return Finding(WARNING, "unknown-translation", f"{section}: the game has no '{ident}' to translate", where,
                        did_you_mean(ident, ids) or f"the ids are those of the game's files: {', '.join(sorted(ids)[:8])}, …")
-    return Finding(ERROR, "unknown-translation", f"'{key}' is no text of the game (its source is empty, or there is "
+    return Finding(WARNING, "unknown-translation", f"'{key}' is no text of the game (its source is empty, or there is "
                    "no such place)", where,
                    did_you_mean(key, known) or "translate only the texts the game's files have (docs/translate.md)")
 

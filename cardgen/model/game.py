@@ -338,11 +338,11 @@ class CheatSheet:
     title: str
     subtitle: str = ""
     goal: str = ""
-    card_heading: str = "The cards"
+    card_heading: str = ""  # "": the documents' own words ("The cards")
     group_by_text: bool = True  # cards of one color with the same text share a line
     sections: tuple[SheetSection, ...] = ()
     combos: Combos | None = None
-    copies_label: str = "Copies"
+    copies_label: str = ""  # "": the documents' own words ("Copies")
     players_note: str = ""
 
 
@@ -377,14 +377,15 @@ class Game:
     backs: tuple[Back, ...] = ()
     exports: tuple[str, ...] = ()  # export targets `cardgen build` makes too
     piles: tuple[Pile, ...] = (default_pile(START_PILE), default_pile(HANDS))  # every pile the steps use
-    number_name: str = "Number"  # what the game calls a card's associated number ("Cost")
+    number_name: str = ""  # what the game calls a card's associated number ("Cost"; "": the documents' "Number")
     changes_since: str = ""  # a git revision: the rulebook ends with the changes since it
     changes_where: Where | None = None
     turns: Turns = field(default_factory=Turns)  # how a turn goes, for the simulator
     language: str = SOURCE_LANGUAGE  # the language of the game's texts
     languages: tuple[str, ...] = ()  # game.yaml's languages: the source's first ("" : only the source)
-    translations: Mapping[str, Translation] = field(default_factory=dict, compare=False)  # by language
-    words: Words = field(default=ENGLISH, compare=False)  # cardgen's own words in the game's language
+    # by language; like the words, read from files the caches digest (not from the model's repr)
+    translations: Mapping[str, Translation] = field(default_factory=dict, compare=False, repr=False)
+    words: Words = field(default=ENGLISH, compare=False, repr=False)  # cardgen's own words in the game's language
 
     def pile(self, pile_id: str) -> Pile:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)

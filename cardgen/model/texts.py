@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-from cardgen.model.game import Setup
+from cardgen.model.game import Component, Kind, Setup
+from cardgen.model.words import decimal, is_one, ngettext
 
 # C0 and C1 control characters (but line feed and tab) and the bidirectional overrides and
 # isolates: text from a game folder could otherwise clear the screen, move the cursor or
@@ -23,7 +24,7 @@ def players_label(setup: Setup) -> str:
 def format_number(value: float) -> str:
     """A figure as the documents print it: to one decimal, without it when that is 0 ('7', '2.5')."""
     rounded = round(value, 1)
-    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
+    return str(int(rounded)) if rounded == int(rounded) else decimal(f"{rounded:.1f}")
 
 
 def format_count(value: float) -> str:
@@ -46,8 +47,27 @@ def plural(noun: str) -> str:
 
 
 def counted(n: float, noun: str, plural_form: str | None = None) -> str:
-    """'1 card', '7 cards', '~26 cards': a count with its noun, singular for exactly one."""
+    """'1 card', '7 cards', '~26 cards': a count with its noun, singular for exactly one (English,
+    for messages; the documents count in their own language with `cards` and `noun_count`)."""
     return f"{format_count(n)} {noun if format_count(n) == '1' else plural_form or plural(noun)}"
+
+
+def cards(n: float) -> str:
+    """'1 card', '~26 cards' in the language speaking."""
+    return ngettext("%(num)s card", "%(num)s cards", n) % {"num": format_count(n)}
+
+
+def noun_count(n: float, singular: str, several: str) -> str:
+    """A count with a noun of the game's own ('2 Welpen'), by the language's plural rule."""
+    return f"{format_count(n)} {singular if is_one(n) else several}"
+
+
+def kind_count(n: float, kind: Kind) -> str:
+    return noun_count(n, kind.name, kind.plural or plural(kind.name))
+
+
+def component_count(n: float, component: Component) -> str:
+    return noun_count(n, component.name, component.plural)
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection, OWASP):

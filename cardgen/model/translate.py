@@ -33,28 +33,29 @@ CARD_FIELDS = ("name", "flavor", "text", "details")
 Named = TypeVar("Named", Color, Tag)
 
 
-def translated(game: Game, language: str) -> tuple[Game, list[Untranslated]]:
+def translated(game: Game, language: str, texts: _Texts | None = None) -> tuple[Game, list[Untranslated]]:
     """The game in `language` (one of game.translations), and the source texts it left untranslated."""
-    texts = _Texts(game.translations[language])
+    texts = texts or _Texts(game.translations[language])
     tr = texts.text
-    steps = _steps(game.steps, texts)
-    piles = tuple(_pile(p, texts) for p in game.piles)
     game_file = Where(f"{game.id}/game.yaml")
+    title = tr("title", game.title, "the title", game_file)
     out = replace(
         game,
-        title=tr("title", game.title, "the title", game_file),
-        number_name=tr("number_name", game.number_name, "number_name", game_file),
+        title=title,
+        # "" : the documents' own word ("Number" in the language's words), which a translation may name
+        number_name=tr("number_name", game.number_name or "Number", "number_name", game_file,
+                       None if game.number_name else ""),
         colors=tuple(_named(c, "colors", "color", texts) for c in game.colors),
         tags=tuple(_named(t, "tags", "tag", texts) for t in game.tags),
         kinds=tuple(_kind(k, texts) for k in game.kinds),
         cards=tuple(_card(c, texts) for c in game.cards),
         setups=tuple(_setup(s, texts) for s in game.setups),
-        steps=steps, piles=piles,
+        steps=_steps(game.steps, texts), piles=tuple(_pile(p, texts) for p in game.piles),
         components=tuple(_component(c, texts) for c in game.components),
         backs=tuple(_back(b, texts) for b in game.backs),
         checks=tuple(_check(c, texts) for c in game.checks),
         variations=tuple(_variation(v, texts) for v in game.variations),
-        cheatsheet=_cheatsheet(game.cheatsheet, texts) if game.cheatsheet else None,
+        cheatsheet=_cheatsheet(game.cheatsheet, texts, game.title, title) if game.cheatsheet else None,
         language=language,
         words=texts.translation.words,
     )
@@ -64,19 +65,29 @@ def translated(game: Game, language: str) -> tuple[Game, list[Untranslated]]:
     return out, texts.missing
 
 
+def translatable(game: Game, language: str) -> list[Untranslated]:
+    """Every text a translation into `language` may give, with its source."""
+    empty = replace(game.translations[language], texts={})
+    texts = _Texts(empty)
+    translated(replace(game, translations={language: empty}), language, texts)
+    return texts.missing + texts.optional
+
+
 class _Texts:
     def __init__(self, translation: Translation):
         self.translation = translation
         self.missing: list[Untranslated] = []
+        self.optional: list[Untranslated] = []  # texts with a default in the language's own words
 
-    def text(self, key: str, source: str, what: str, where: Where | None) -> str:
-        """The translation of a source text, or the source text (and a miss) when it has none."""
+    def text(self, key: str, source: str, what: str, where: Where | None, default: str | None = None) -> str:
+        """The translation of a source text; else the `default` if given, or the source text (and a
+        miss)."""
         if not source:
             return source
         found = self.translation.texts.get(key)
         if found is None:
-            self.missing.append(Untranslated(key, what, where))
-            return source
+            (self.missing if default is None else self.optional).append(Untranslated(key, what, source, where))
+            return source if default is None else default
         return found.text
 
     def place(self, key: str) -> Passage | None:
@@ -144,9 +155,9 @@ def _steps(steps: tuple[Step, ...], texts: _Texts) -> tuple[Step, ...]:
 
 def _pile(pile: Pile, texts: _Texts) -> Pile:
     """A pile game.yaml names in its own words, translated; a default pile in the language's words."""
-    if pile.where is None:
-        return replace(pile, name=texts.translation.words.gettext(pile.name))
-    return replace(pile, name=texts.text(f"piles/{pile.id}/name", pile.name, f"pile '{pile.id}': name", pile.where))
+    default = texts.translation.words.gettext(pile.name) if pile.where is None else None
+    return replace(pile, name=texts.text(f"piles/{pile.id}/name", pile.name, f"pile '{pile.id}': name", pile.where,
+                                         default))
 
 
 def _component(component: Component, texts: _Texts) -> Component:
@@ -177,9 +188,11 @@ def _variation(variation: Variation, texts: _Texts) -> Variation:
                    place=texts.place(f"{key}/text") or variation.place)
 
 
-def _cheatsheet(sheet: CheatSheet, texts: _Texts) -> CheatSheet:
+def _cheatsheet(sheet: CheatSheet, texts: _Texts, source_title: str, title: str) -> CheatSheet:
+    """The cheat sheet's texts; its title, when it is the game's, the translated game's."""
     def tr(key: str, source: str) -> str:
-        return texts.text(f"cheatsheet/{key}", source, f"cheat sheet: {key}", None)
+        return texts.text(f"cheatsheet/{key}", source, f"cheat sheet: {key}", None,
+                          title if key == "title" and source == source_title else None)
 
     sections = tuple(replace(section, title=tr(f"sections/{i}/title", section.title),
                              items=tuple(tr(f"sections/{i}/items/{j}", item) for j, item in enumerate(section.items)))

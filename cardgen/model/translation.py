@@ -32,4 +32,5 @@ class Untranslated:
 
     key: str  # as the translation would give it: "cards/nope/text"
     what: str  # "card 'Nope': text"
+    text: str  # the source's
     where: Where | None  # the source text's place

@@ -13,7 +13,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from babel.core import Locale
 from babel.lists import format_list
 from babel.numbers import get_decimal_symbol
 
@@ -77,5 +79,30 @@ def join(items: Sequence[str]) -> str:
     return format_list(list(items), locale=_locale()) if items else ""
 
 
+def lower_first(noun: str) -> str:
+    """A label's noun inside a sentence: 'deck' of 'Deck', except in a language that writes every
+    noun capitalised (German)."""
+    return noun if _locale().split("_")[0] in CAPITALISED_NOUNS else noun[:1].lower() + noun[1:]
+
+
+CAPITALISED_NOUNS = ("de", "lb")
+
+
+def is_one(n: float) -> bool:
+    """Whether the language says n things with the singular (English 1; French 0 and 1)."""
+    return _plural_form(_locale(), round(n)) == "one"
+
+
+def percent(share: float) -> str:
+    """A share as a whole percentage, written the language's way: '24%', '24 %'."""
+    pattern = Locale.parse(_locale()).percent_formats[None].pattern.split(";")[0]
+    return str(pattern).replace("#,##0", f"{share * 100:.0f}").replace("#", "")
+
+
 def _locale() -> str:
     return _speaking.get().language.replace("-", "_")
+
+
+@lru_cache(maxsize=64)
+def _plural_form(locale: str, n: int) -> str:
+    return str(Locale.parse(locale).plural_form(n))

@@ -11,12 +11,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pypdf
 import pytest
-from conftest import ROOT, edit
+from conftest import ROOT, TEST_DATA, edit
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -161,3 +162,34 @@ def test_serve_since_shows_the_changes_beside_the_documents(game_copy, tmp_path)
         assert text.startswith("Changed: No: text") and "any" in text
     finally:
         assert served.interrupt()[0] == 0
+
+
+def test_serve_switches_between_the_games_languages(game_copy, tmp_path):
+    """The page's language choice (GET /language/<code>): cards, report and documents in French."""
+    game = game_copy(TEST_DATA / "petit_jeu")
+    served = Served(game, tmp_path / "tmp")
+    try:
+        state = _state_when(served, lambda s: s["status"] == "ready")
+        assert state["languages"] == ["en", "fr"] and state["language"] == "en" and state["title"] == "Tiny Hazards"
+        assert urllib.request.urlopen(served.url + "language/fr", timeout=10).status == 200
+        state = _state_when(served, lambda s: s["language"] == "fr" and s["status"] == "ready" and s["documents"])
+        assert state["title"] == "Petits Hasards" and state["setups"] == ["Débutant"]
+        assert [c["name"] for c in state["cards"]] == ["Explosion", "Bouclier", "Coup d’œil", "Non"]
+        pdf = urllib.request.urlopen(served.url + "documents/checklists.pdf", timeout=10).read()
+        assert "Réunir les cartes" in pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+        try:
+            urllib.request.urlopen(served.url + "language/de", timeout=10)
+            raise AssertionError("a language the game does not have was chosen")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 404
+    finally:
+        assert served.interrupt()[0] == 0
+
+
+def _state_when(served, condition, seconds: float = 60):
+    deadline = time.monotonic() + seconds
+    while True:
+        state = json.loads(urllib.request.urlopen(served.url + "state.json", timeout=10).read())
+        if condition(state) or time.monotonic() > deadline:
+            return state
+        time.sleep(0.2)

@@ -57,9 +57,17 @@ def read_as_editors(path: Path):
     return as_editors_read(yaml.compose(path.read_text(encoding="utf-8")))
 
 
-def game_file(folder: Path, name: str) -> Path:
-    """A game's file; for a game without a layout.yaml, the default layout, every setting written."""
+def game_file(folder: Path, name: str) -> Path | None:
+    """A game's file to read; for a game without a layout.yaml, the default layout, every setting
+    written; for translation.yaml, its first translation (None if it has none)."""
+    if name == "translation.yaml":
+        return next(iter(sorted((folder / "i18n").glob("*.yaml"))), None)
     return DEFAULT_LAYOUT if name == "layout.yaml" and not (folder / name).is_file() else folder / name
+
+
+def written_file(folder: Path, name: str) -> Path:
+    """Where the file a test changes is written in the game's copy."""
+    return game_file(folder, name) or folder / name if name == "translation.yaml" else folder / name
 
 
 class _Dumper(yaml.SafeDumper):
@@ -189,6 +197,14 @@ def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_decl
     with a layout.yaml of every setting, and the test game with components)."""
     with_layout = shutil.copytree(CARD_DATA / "starter", tmp_path / "starter")
     shutil.copy(DEFAULT_LAYOUT, with_layout / "layout.yaml")
+    # and a translation with every part (its ids need not exist: the file is read all the same)
+    (with_layout / "game.yaml").write_text((with_layout / "game.yaml").read_text() + "languages: [en, fr]\n")
+    (with_layout / "i18n").mkdir()
+    write(with_layout / "i18n" / "fr.yaml", {
+        "title": "T", **{part: {"x": {"name": "N"}} for part in ("colors", "tags", "kinds", "piles", "components")},
+        "backs": {"x": {"title": "T"}}, "checks": {"x": {"message": "M"}}, "cards": {"x": {"text": "T"}},
+        "setups": {"x": {"name": "N"}}, "variations": {"x": {"text": "T"}},
+        "cheatsheet": {"sections": [{"title": "T"}], "combos": {"rows": [{"cards": "C"}]}}})
     read = {}
     original = Reader.mapping
 
@@ -235,7 +251,9 @@ def _mutations():
     for game in ("starter", "good_puppies", "exploding_puppy"):
         for name, spec in editor_schemas.files().items():
             found: dict = {}
-            _first_places(read_as_editors(game_file(CARD_DATA / game, name)), spec, (), found)
+            path = game_file(CARD_DATA / game, name)
+            if path is not None:
+                _first_places(read_as_editors(path), spec, (), found)
             for ident, path in found.items():
                 places.setdefault(ident, (game, name, path))
     for ident, (game, name, path) in places.items():
@@ -254,7 +272,7 @@ def test_for_each_declared_key_a_wrong_value_is_rejected_by_loader_and_schema(tm
     for step in path:
         target = target[step]
     target[key] = copy.deepcopy(value)
-    write(folder / name, data)
+    write(written_file(folder, name), data)
     assert loader_errors(folder), f"the loader accepts {key}: {value!r} at {path}"
     assert schema_errors(name, data), f"the schema accepts {key}: {value!r} at {path}"
 
@@ -264,5 +282,6 @@ def test_the_shipped_games_written_back_as_plain_yaml_still_load(tmp_path):
     for game in ("starter", "good_puppies", "exploding_puppy"):
         folder = shutil.copytree(CARD_DATA / game, tmp_path / game)
         for name in editor_schemas.files():
-            write(folder / name, read_as_editors(game_file(folder, name)))
+            if game_file(folder, name) is not None:
+                write(written_file(folder, name), read_as_editors(game_file(folder, name)))
         assert loader_errors(folder) == []

@@ -25,7 +25,9 @@ from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game, sheet_file_name
 from cardgen.model.sizes import MM
+from cardgen.model.texts import cards as cards_of
 from cardgen.model.texts import counted
+from cardgen.model.words import gettext, marked
 from cardgen.render import print_color
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.painter import CardPainter
@@ -125,10 +127,11 @@ def _draw_swap_list(canvas: Canvas, sheet: Sheet, fonts: Fonts, swaps: tuple[str
     margin, leading = 18 * MM, SWAP_SIZE * 1.4
     canvas.setFillColorRGB(0, 0, 0)
     canvas.setFont(fonts["bold"], 14)
-    canvas.drawString(margin, sheet.page_h - margin, f"Reprint: {title}")
+    canvas.drawString(margin, sheet.page_h - margin, gettext("Reprint: %(title)s") % {"title": title})
     canvas.setFont(fonts["text"], SWAP_SIZE)
-    canvas.drawString(margin, sheet.page_h - margin - 20, f"{counted(cards, 'card')} to print on the next sheets. "
-                      "To update a printed deck:" if lines else "Nothing changed in this setup's deck.")
+    canvas.drawString(margin, sheet.page_h - margin - 20,
+                      gettext("%(cards)s to print on the next sheets. To update a printed deck:") % {"cards": cards_of(cards)}
+                      if lines else gettext("Nothing changed in this setup's deck."))
     per_column = max(1, int((sheet.page_h - 2 * margin - 40) / leading))
     width = (sheet.page_w - 2 * margin) / max(1, math.ceil(len(lines) / per_column))
     for index, line in enumerate(lines):
@@ -186,13 +189,14 @@ def write_pngs(pdf: bytes, path: Path, dpi: int = PNG_DPI) -> list[Path]:
 
 
 DUPLEX = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge", "gutterfold": "Simplex"}
-HINTS = {
-    "long-edge": "Print double-sided, flipping on the long edge, then cut on the crop marks.",
-    "short-edge": "Print double-sided, flipping on the short edge, then cut on the crop marks.",
-    "gutterfold": "Print single-sided, fold on the dashed line (backs behind faces), glue, then cut on the crop marks.",
-    "faces": "Print single-sided, then cut on the crop marks.",
+HINTS = {  # said in the sheet's language (model.words)
+    "long-edge": marked("Print double-sided, flipping on the long edge, then cut on the crop marks."),
+    "short-edge": marked("Print double-sided, flipping on the short edge, then cut on the crop marks."),
+    "gutterfold": marked("Print single-sided, fold on the dashed line (backs behind faces), glue, then cut on the "
+                         "crop marks."),
+    "faces": marked("Print single-sided, then cut on the crop marks."),
 }
-SCALE_HINT = "Print at 100 % / actual size (no fit to page): the scale must measure 50 mm and 2 in."
+SCALE_HINT = marked("Print at 100 % / actual size (no fit to page): the scale must measure 50 mm and 2 in.")
 
 
 def new_canvas(game: Game, sheet: Sheet, fonts: Fonts, what: str, backs: bool,
@@ -315,8 +319,8 @@ def _draw_print_hint(canvas: Canvas, sheet: Sheet, fonts: Fonts, backs: bool) ->
     upper, lower = thick - ascent, -descent  # two lines filling the strip's thickness
     label_x, text_x = 2 * 72 + 1.5 * MM, 2 * 72 + 10 * MM
     for font, x, y, text in (("text", label_x, upper, "50 mm"), ("text", label_x, lower, "2 in"),
-                             ("bold", text_x, upper, SCALE_HINT),
-                             ("text", text_x, lower, HINTS[sheet.mode if backs else "faces"])):
+                             ("bold", text_x, upper, gettext(SCALE_HINT)),
+                             ("text", text_x, lower, gettext(HINTS[sheet.mode if backs else "faces"]))):
         canvas.setFont(fonts[font], HINT_SIZE)
         canvas.drawString(x, y, text)
     canvas.restoreState()

@@ -42,6 +42,7 @@ from cardgen.errors import BuildError
 from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import format_count, players_label, plural
+from cardgen.model.words import gettext, lower_first
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_inline
@@ -175,6 +176,8 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
         "hand_label": lambda setup, played: hand_label(game, setup, played),
         **symbol_context(game),
         "pocket_layout": pocket_layout(game, paper),
+        "constant_figures": lambda table: ", ".join(f"{lower_first(row.label)} {row.values[0]}"
+                                                    for row in table.constants),
     }
 
 
@@ -204,14 +207,15 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
     rows = []
     copies = [p.copies for p in report.players]
     if any(c != 1 for c in copies):
-        rows.append(PlayerRow(copies_label, [str(c) for c in copies]))
+        rows.append(PlayerRow(copies_label or gettext("Copies"), [str(c) for c in copies]))
     for row in pile_rows(game, report):
         rows.append(PlayerRow(row.label, [_count(v) for v in row.values]))
         if row.pile is not None and row.pile.role == DRAW and not row.pile.each_player:
             for kind in game.kinds:
                 values = [p.draw_by_kind.get(kind.id, 0) for p in report.players]
                 if any(values):
-                    rows.append(PlayerRow(plural(kind.name), [format_count(v) for v in values], part=True))
+                    rows.append(PlayerRow(kind.plural or plural(kind.name), [format_count(v) for v in values],
+                                          part=True))
     rows += [PlayerRow(row.label, [_count(v) for v in row.values]) for row in component_rows(report)]
     varying = [r for r in rows if len(set(r.values)) > 1 or len(counts) == 1]
     constants = [r for r in rows if r not in varying and not r.part]

@@ -10,9 +10,10 @@ from typing import Any
 from cardgen.check.results import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.check.tables import pile_rows, supply_piles
 from cardgen.inputs import symbols
-from cardgen.model.game import HANDS, START_PILE, Card, Color, Game, Pile, Setup
+from cardgen.model.game import HANDS, START_PILE, Card, Color, Game, Kind, Pile, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
-from cardgen.model.texts import counted, format_count, format_number, players_label
+from cardgen.model.texts import cards, format_count, format_number, kind_count, players_label
+from cardgen.model.words import gettext, join, lower_first, ngettext
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.write import atomic_write
 
@@ -21,20 +22,22 @@ def hand_label(game: Game, setup: Setup, played: PlayerCount) -> str:
     """'1 Defuse and 6 cards' — what each player starts with at a player count: what the steps
     deal into the hands, named by kind where a step deals cards of one kind; with the piles every
     player has besides the hand, all of it ('10 cards: 5 in hand, 5 in their deck')."""
-    label = " and ".join(_dealt_parts(game, played)) or counted(played.hand or 0, "card")
+    label = join(_dealt_parts(game, played)) or cards(played.hand or 0)
     own = _own_piles(game, played)
     if not own:
         return label
     total = played.dealt_per_player + sum(n for _, n in own)
-    return f"{counted(total, 'card')}: {format_count(played.dealt_per_player)} in hand, " + ", ".join(
-        f"{format_count(n)} in their {pile.name[:1].lower()}{pile.name[1:]}" for pile, n in own)
+    return ", ".join([gettext("%(cards)s: %(count)s in hand") % {"cards": cards(total),
+                                                                "count": format_count(played.dealt_per_player)},
+                      *(gettext("%(count)s in their %(pile)s") % {"count": format_count(n),
+                                                                  "pile": lower_first(pile.name)} for pile, n in own)])
 
 
 def _dealt_parts(game: Game, played: PlayerCount) -> list[str]:
     """What each step dealing into the hands gave each player ('1 Defuse', '6 cards'), in order;
     a part of a kind joins the part before it when they read the same."""
-    names = {kind.id: kind.name for kind in game.kinds}
-    parts: list[tuple[str, float]] = []
+    kinds_by_id = {kind.id: kind for kind in game.kinds}
+    parts: list[tuple[Kind | None, float]] = []
     for carried_out in played.steps:
         if carried_out.step.target != HANDS or not carried_out.moved:
             continue
@@ -42,12 +45,12 @@ def _dealt_parts(game: Game, played: PlayerCount) -> list[str]:
         step = carried_out.step
         kinds = [k for k, n in carried_out.kinds.items() if n]
         chosen = step.select is not None or step.extras or step.source != START_PILE  # not a deal from the deck
-        noun = names[kinds[0]] if chosen and len(kinds) == 1 and kinds[0] in names else "card"
-        if parts and parts[-1][0] == noun:
-            parts[-1] = (noun, parts[-1][1] + each)
+        kind = kinds_by_id.get(kinds[0]) if chosen and len(kinds) == 1 else None
+        if parts and parts[-1][0] == kind:
+            parts[-1] = (kind, parts[-1][1] + each)
         else:
-            parts.append((noun, each))
-    return [counted(n, noun) for noun, n in parts]
+            parts.append((kind, each))
+    return [kind_count(n, kind) if kind else cards(n) for kind, n in parts]
 
 
 def _own_piles(game: Game, played: PlayerCount) -> list[tuple[Pile, float]]:
@@ -114,7 +117,8 @@ def _step_numbers(game: Game, played: PlayerCount, group: list[StepReport]) -> s
     step = first.step
     if step.extras:
         extras = _extras_each(game, played)
-        return f"{' and '.join(extras)} to each player" if extras else "nothing to deal in this setup"
+        return (gettext("%(cards)s to each player") % {"cards": join(extras)} if extras
+                else gettext("nothing to deal in this setup"))
     alike = [s for s in group if (s.step.action, s.step.target, s.step.per_player) ==
              (step.action, step.target, step.per_player) and not s.step.extras]
     if len(group) == 1 or len(alike) < len(group) or step.action == "shuffle":
@@ -124,10 +128,10 @@ def _step_numbers(game: Game, played: PlayerCount, group: list[StepReport]) -> s
     else:
         count = sum(s.moved for s in alike) / (played.players if step.per_player else 1)
     if count == 0:
-        return f"none with {played.players} players"
-    amount = f"{'up to ' if step.up_to else ''}{counted(count, 'card')}"
-    amount = f"{amount} to each player" if step.per_player else amount
-    return f"{amount}, picked at random" if step.random else amount
+        return ngettext("none with %(num)s player", "none with %(num)s players", played.players) % {"num": played.players}
+    amount = gettext("up to %(cards)s") % {"cards": cards(count)} if step.up_to else cards(count)
+    amount = gettext("%(cards)s to each player") % {"cards": amount} if step.per_player else amount
+    return gettext("%(cards)s, picked at random") % {"cards": amount} if step.random else amount
 
 
 def checklists_context(game: Game, report: GameReport, setup: str | None = None,
@@ -139,7 +143,6 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
         "kinds": {k.id: k for k in game.kinds},
         "number": format_number,
         "count": format_count,
-        "counted": counted,
         "pile_rows": lambda setup_report: pile_rows(game, setup_report),
         "supply_piles": lambda setup_report: supply_piles(game, setup_report),
         "hand_label": lambda setup, played: hand_label(game, setup, played),

@@ -35,7 +35,8 @@ from cardgen.inputs.paths import TEMPLATES as SHARED_TEMPLATES
 from cardgen.inputs.paths import display_path, inside, shortened
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER, PAPERS_MM
-from cardgen.model.texts import counted
+from cardgen.model.texts import cards, component_count, kind_count
+from cardgen.model.words import gettext, ngettext, percent
 from cardgen.render.documents.markdown import markdown_html
 from cardgen.render.documents.weasy import GENERATED, allowed_roots, font_face_css, html_to_pdf, symbol_font_name
 
@@ -105,13 +106,28 @@ def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> Sandboxed
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # cardgen's own words in the language speaking (model.words), with the few tags a message holds
+    env.install_gettext_callables(lambda message: _tags_only(gettext(message)),  # type: ignore[attr-defined]
+                                  lambda one, several, n: _tags_only(ngettext(one, several, n)), newstyle=True)
+    env.globals.update(cards=cards, kind_count=kind_count, component_count=component_count, percent=percent)
     env.filters["markdown"] = jinja2.pass_context(lambda context, text: markdown_html(text, context["game"]))
     env.filters["nobreak"] = lambda text: str(text).replace(" ", "\u00a0")  # keeps a label on one line
     env.filters["version"] = version_label
-    env.filters["cards"] = lambda n: counted(n, "card")
     env.filters = {name: _bounded(f) for name, f in env.filters.items()}
     return env
+
+
+# the markup a message may hold: a translation (a game's own catalog too) is text otherwise
+_MESSAGE_TAGS = ("<strong>", "</strong>", "<em>", "</em>", "<b>", "</b>", '<span class="big">', "</span>")
+
+
+def _tags_only(message: str) -> Markup:
+    escaped = str(Markup.escape(message))
+    for tag in _MESSAGE_TAGS:
+        escaped = escaped.replace(str(Markup.escape(tag)), tag)
+    return Markup(escaped)
 
 
 # What one document's templates may ask for: every loop's items count against one budget per

@@ -15,7 +15,8 @@ from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER
-from cardgen.model.texts import counted, format_count, format_number, players_label
+from cardgen.model.texts import component_count, format_count, format_number, players_label
+from cardgen.model.words import gettext, ngettext
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
 from cardgen.render.documents.html import render_pdf, symbol_context
@@ -191,7 +192,7 @@ def _place_setups(report: GameReport, chapters: list[Part]) -> None:
     chapter = next((ch for ch in chapters if "setups" in _norm(ch.title)), None) or next(
         (ch for ch in chapters if "setup" in _norm(ch.title)), None)
     if chapter is None:
-        chapter = Part(1, "Deck Setups", setup_steps=True)
+        chapter = Part(1, gettext("Deck Setups"), setup_steps=True)
         chapters.append(chapter)
     named = {_norm(s.title): s for s in chapter.children}
     parts = []
@@ -209,7 +210,7 @@ def _place_components(game: Game, report: GameReport, chapters: list[Part]) -> N
     chapter = next((ch for ch in chapters if re.search(r"components|contents|materials|in the box", _norm(ch.title))),
                    None)
     if chapter is None:
-        chapter = Part(1, "Components")
+        chapter = Part(1, gettext("Components"))
         setups = next((i for i, ch in enumerate(chapters) if any(part.setup for part in ch.walk())), len(chapters))
         chapters.insert(setups, chapter)
     chapter.components = components_list(game, report)
@@ -220,7 +221,7 @@ def _place_variations(game: Game, chapters: list[Part]) -> None:
         return
     chapter = next((ch for ch in chapters if re.search(r"variation|variant", _norm(ch.title))), None)
     if chapter is None:
-        chapter = Part(1, "Variations")
+        chapter = Part(1, gettext("Variations"))
         chapters.append(chapter)
     chapter.variations = game.variations
 
@@ -274,8 +275,6 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "pile_rows": lambda setup_report: pile_rows(game, setup_report),
         "supply_piles": lambda setup_report: supply_piles(game, setup_report),
         "count": format_count,
-        "counted_noun": counted,
-        "percent": lambda value: f"{value:.0%}",
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
         "title_hex": game.title_hex,
         "changes": changes if changes is not None and not changes.empty else None,
@@ -319,9 +318,11 @@ def components_list(game: Game, report: GameReport) -> list[str]:
                     totals.setdefault(p.players, total)
         values = sorted(set(totals.values()))
         if len(values) == 1:
-            line = f"{values[0]} {component.noun(values[0])}"
+            line = component_count(values[0], component)
         else:
-            line = f"{component.plural}: " + ", ".join(f"{totals[n]} with {n} players" for n in sorted(totals))
+            line = f"{component.plural}: " + ", ".join(
+                ngettext("%(count)s with %(num)s player", "%(count)s with %(num)s players", n)
+                % {"count": totals[n], "num": n} for n in sorted(totals))
         lines.append(line + (f": {component.meaning}" if component.meaning else ""))
     return lines
 
