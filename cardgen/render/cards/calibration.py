@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.errors import BuildError
@@ -14,6 +15,7 @@ from cardgen.layout.textfit import Fonts
 from cardgen.model import sizes
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER, MM
+from cardgen.model.words import gettext, marked
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.sheets import draw_registration_marks, new_canvas, write_output
 from cardgen.render.write import output_dir
@@ -61,7 +63,7 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
         for square in squares:
             canvas.rect(square.box.x, square.box.y, square.box.w, square.box.h, stroke=1, fill=0)
         canvas.setFont(fonts["text"], 9)
-        for number, line in enumerate(MACHINE_STEPS):
+        for number, line in enumerate(_lines(gettext(MACHINE_STEPS), fonts["text"], 9, sheet.page_w - 50 * MM)):
             canvas.drawCentredString(sheet.page_w / 2, (sheet.page_h - TEST_SQUARE_MM * MM) / 2 - 8 * MM - 12 * number,
                                      line)
         canvas.showPage()
@@ -71,9 +73,14 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
     return path
 
 
-MACHINE_STEPS = ("Print at 100 % (actual size), open the .cut.svg in your machine's software on the same page,",
-                 "with its registration marks on at the settings in docs/printing.md, and cut.",
-                 "Each cut should run on its printed square: a cut beside the line shows the machine's offset.")
+MACHINE_STEPS = marked("Print at 100 % (actual size), open the .cut.svg in your machine's software on the same page, "
+                       "with its registration marks on at the settings in docs/printing.md, and cut. Each cut should "
+                       "run on its printed square: a cut beside the line shows the machine's offset.")
+
+
+def _lines(text: str, font: str, size: float, width: float) -> list[str]:
+    """A paragraph broken into lines of at most `width` points (said in any language's length)."""
+    return simpleSplit(text, font, size, width)
 TEST_SQUARE_MM = 20
 
 
@@ -104,16 +111,22 @@ def _draw_calibration_front(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
     canvas.setFont(fonts["bold"], 9)
     canvas.drawCentredString(cx, scale_y + 6 * MM, "X")
     canvas.drawCentredString(scale_x, cy + (reach + 4) * MM, "Y")
-    edge = "short" if sheet.mode == "short-edge" else "long"
-    lines = [f"Duplex calibration ({sheet.mode}): print this sheet double-sided, flipping on the {edge} edge.",
-             "Hold it against a light: the back shows one long cross.",
-             "X is where its vertical line crosses the upper scale, Y where its horizontal line",
-             "crosses the right-hand scale (millimetres). Build the cards with",
-             f"cardgen cards GAME --mode {sheet.mode} --offset X,Y",
-             "adding the readings to the offset this sheet was printed with, if any."]
+    heading = (gettext("Duplex calibration (%(mode)s): print this sheet double-sided, flipping on the short edge.")
+               if sheet.mode == "short-edge" else
+               gettext("Duplex calibration (%(mode)s): print this sheet double-sided, flipping on the long edge.")
+               ) % {"mode": sheet.mode}
+    steps = gettext("Hold it against a light: the back shows one long cross. X is where its vertical line crosses "
+                    "the upper scale, Y where its horizontal line crosses the right-hand scale (millimetres). "
+                    "Build the cards with")
+    after = gettext("adding the readings to the offset this sheet was printed with, if any.")
+    width = sheet.page_w - 30 * MM
+    lines = [(fonts["bold"], 11, line) for line in _lines(heading, fonts["bold"], 11, width)]
+    lines += [(fonts["text"], 10, line) for line in _lines(steps, fonts["text"], 10, width)]
+    lines += [(fonts["bold"], 10, f"cardgen cards GAME --mode {sheet.mode} --offset X,Y")]
+    lines += [(fonts["text"], 10, line) for line in _lines(after, fonts["text"], 10, width)]
     y = sheet.page_h - 25 * MM
-    for number, line in enumerate(lines):
-        canvas.setFont(fonts["bold" if number in (0, 4) else "text"], 11 if number == 0 else 10)
+    for font, size, line in lines:
+        canvas.setFont(font, size)
         canvas.drawCentredString(cx, y, line)
         y -= 15
 
@@ -127,4 +140,5 @@ def _draw_calibration_back(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
     canvas.line(centre.x, 20 * MM, centre.x, sheet.page_h - 20 * MM)
     canvas.line(20 * MM, centre.y, sheet.page_w - 20 * MM, centre.y)
     canvas.setFont(fonts["text"], 9)
-    canvas.drawCentredString(sheet.page_w / 2, 12 * MM, "Back of the calibration sheet: one cross through the centre.")
+    canvas.drawCentredString(sheet.page_w / 2, 12 * MM, gettext("Back of the calibration sheet: one cross through the "
+                                                                "centre."))

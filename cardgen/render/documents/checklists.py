@@ -10,7 +10,7 @@ from typing import Any
 from cardgen.check.results import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.check.tables import pile_rows, supply_piles
 from cardgen.inputs import symbols
-from cardgen.model.game import HANDS, START_PILE, Card, Color, Game, Kind, Pile, Setup
+from cardgen.model.game import HANDS, START_PILE, Card, Color, Finding, Game, Kind, Pile, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import cards, format_count, format_number, kind_count, players_label
 from cardgen.model.words import gettext, join, lower_first, ngettext
@@ -147,7 +147,16 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
         "supply_piles": lambda setup_report: supply_piles(game, setup_report),
         "hand_label": lambda setup, played: hand_label(game, setup, played),
         "players_label": players_label,
+        "note": lambda finding: _note(game, finding),
     }
+
+
+def _note(game: Game, finding: Finding) -> str:
+    """A finding as a checklist notes it: the engine's words in the source language; in another, the
+    game's own check message, translated (the engine's figures are in English)."""
+    if not game.languages or game.language == game.languages[0]:
+        return finding.message
+    return next((check.message for check in game.checks if check.id == finding.code), finding.message)
 
 
 def write_checklists(game: Game, report: GameReport, out_dir: Path, paper: str = DEFAULT_PAPER,

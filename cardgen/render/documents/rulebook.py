@@ -16,7 +16,7 @@ from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import component_count, format_count, format_number, players_label
-from cardgen.model.words import gettext, ngettext
+from cardgen.model.words import gettext, marked, ngettext
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
 from cardgen.render.documents.html import render_pdf, symbol_context
@@ -174,12 +174,29 @@ def _distribute(game: Game, part: Part, cards: list[Card]) -> None:
     part.cards = left
 
 
+# Words of the rules' headings the rulebook places its generated parts by, in the rules' language
+# (a translator gives each language's own, comma-separated, in the catalog).
+NOT_OF_KIND = marked("non, not, no, other than")  # "Non-puppy": the cards of no such kind
+SETUP_HEADINGS = marked("setups, setup")  # the first found wins
+COMPONENT_HEADINGS = marked("components, contents, materials, in the box")
+VARIATION_HEADINGS = marked("variation, variant")
+DIAGRAM_HEADINGS = marked("card: structure, anatomy, parts of")  # a heading with the first word and one of the others
+
+
+def _words(message: str) -> list[str]:
+    """A heading-words message in the language speaking, and in English: a translated game's rules
+    may be the source's."""
+    return [_norm(word) for text in dict.fromkeys([gettext(message), message]) for word in text.split(",")
+            if word.strip()]
+
+
 def _kind_filter(game: Game, title: str) -> tuple[str, bool] | None:
     words = _norm(title)
-    negation = re.match(r"^(non|not|no|other than)\s+", words)
+    negations = "|".join(re.escape(word) for word in _words(NOT_OF_KIND))
+    negation = re.match(rf"^({negations})\s+", words)
     stem = words[negation.end():] if negation else words
     for kind in game.kinds:
-        for form in {_norm(kind.id), _norm(kind.name)}:
+        for form in {_norm(kind.id), _norm(kind.name), _norm(kind.plural)} - {""}:
             if stem in (form, form + "s", form + "es"):
                 return kind.id, not negation
     return None
@@ -189,8 +206,7 @@ def _place_setups(report: GameReport, chapters: list[Part]) -> None:
     """One section per setup, right after the intro of the deck-setup chapter."""
     if not report.setups:
         return
-    chapter = next((ch for ch in chapters if "setups" in _norm(ch.title)), None) or next(
-        (ch for ch in chapters if "setup" in _norm(ch.title)), None)
+    chapter = next((ch for word in _words(SETUP_HEADINGS) for ch in chapters if word in _norm(ch.title)), None)
     if chapter is None:
         chapter = Part(1, gettext("Deck Setups"), setup_steps=True)
         chapters.append(chapter)
@@ -207,7 +223,7 @@ def _place_components(game: Game, report: GameReport, chapters: list[Part]) -> N
     """The components list: in the chapter about them, else in a chapter of its own before the setups."""
     if not game.components:
         return
-    chapter = next((ch for ch in chapters if re.search(r"components|contents|materials|in the box", _norm(ch.title))),
+    chapter = next((ch for ch in chapters if any(word in _norm(ch.title) for word in _words(COMPONENT_HEADINGS))),
                    None)
     if chapter is None:
         chapter = Part(1, gettext("Components"))
@@ -219,7 +235,8 @@ def _place_components(game: Game, report: GameReport, chapters: list[Part]) -> N
 def _place_variations(game: Game, chapters: list[Part]) -> None:
     if not game.variations:
         return
-    chapter = next((ch for ch in chapters if re.search(r"variation|variant", _norm(ch.title))), None)
+    chapter = next((ch for ch in chapters if any(word in _norm(ch.title) for word in _words(VARIATION_HEADINGS))),
+                   None)
     if chapter is None:
         chapter = Part(1, gettext("Variations"))
         chapters.append(chapter)
@@ -230,11 +247,20 @@ def _place_card_diagram(chapters: list[Part], card_chapter: Part | None) -> None
     for chapter in chapters:
         for part in chapter.walk():
             title = _norm(part.title)
-            if "card" in title and re.search(r"structure|anatomy|parts of", title):
+            if _is_diagram_heading(title):
                 part.card_diagram = True
                 return
     if card_chapter is not None:
         card_chapter.card_diagram = True
+
+
+def _is_diagram_heading(title: str) -> bool:
+    """'Structure of a card': a heading with the message's first word and one of the others."""
+    for text in dict.fromkeys([gettext(DIAGRAM_HEADINGS), DIAGRAM_HEADINGS]):
+        card, _, others = text.partition(":")
+        if _norm(card) in title and any(_norm(word) in title for word in others.split(",") if word.strip()):
+            return True
+    return False
 
 
 def _number(parts: list[Part], prefix: str = "") -> None:
