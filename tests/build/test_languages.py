@@ -19,31 +19,6 @@ from cardgen.model.words import ngettext, speaking
 
 LOCALE = ROOT / "cardgen" / "locale"
 FRENCH_GAME = TEST_DATA / "petit_jeu"
-GERMAN_RULES = """# Überblick
-
-Zieh Karten, bis nur noch ein Spieler übrig ist. Ein Explodierender Welpe wirft dich raus, außer du
-spielst eine Entschärfung.
-
-# Die Karten
-
-## Schwarz
-
-## Grau
-
-## Grün
-
-## Orange
-
-## Rosa
-
-## Rot
-
-## Blau
-
-## Gelb
-
-## Spezial
-"""
 
 
 def catalog(language: str):
@@ -80,13 +55,16 @@ def every_page(folder: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def german(tmp_path_factory):
-    """Exploding Puppy with German rules too, its German rulebook, checklists and Basic sheets."""
-    game = shutil.copytree(CARD_DATA / "exploding_puppy", tmp_path_factory.mktemp("de") / "exploding_puppy")
-    (game / "rules.de.md").write_text(GERMAN_RULES, encoding="utf-8")
-    out = game.parent / "out"
+    """Exploding Puppy's German rulebook, checklists and Basic sheets."""
+    game = CARD_DATA / "exploding_puppy"
+    out = tmp_path_factory.mktemp("de") / "out"
     for command in (["rulebook"], ["checklist"], ["cards", "--setup", "basic"]):
         assert cardgen(command[0], game, *command[1:], "--lang", "de", "--out", out)[0] == 0
     return out
+
+
+def test_exploding_puppy_is_translated_whole():
+    assert check_folder("exploding_puppy", all_translated=True).ok
 
 
 def test_the_german_build_has_the_german_texts_and_no_english_word_of_cardgen(german):
@@ -101,6 +79,7 @@ def test_the_german_build_has_the_german_texts_and_no_english_word_of_cardgen(ge
     assert "Jede Hand 7 Karten (1 Entschärfung und 6 Karten)" in checklists
     rulebook = " ".join(pages["rulebook.pdf"].split())
     assert "Spielregeln v1.1" in rulebook and "Jeder Spieler beginnt mit 1 Entschärfung und 6 Karten." in rulebook
+    assert "3.1.1 Welpen" in rulebook and "4 Stapelaufbauten" in rulebook and "Die Teile einer Karte" in rulebook
     for name, text in pages.items():
         assert english_left(text, "de") == [], name
 
