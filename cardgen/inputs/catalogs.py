@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from pathlib import Path
 
 from babel.core import Locale, UnknownLocaleError
@@ -72,13 +73,43 @@ def _merge(catalog: Catalog, path: Path, game_folder: Path) -> list[Finding]:
     except PoFileError as exc:
         return [Finding(ERROR, "bad-catalog", f"{path.name} is not a gettext catalog: {exc}", where,
                         "fix the line named (a .po file of msgid/msgstr pairs, see docs/translate.md)")]
+    findings = []
     for message in read:
         forms = [str(form or "") for form in message.string] if isinstance(message.string, tuple) else []
         if not message.id or not (any(forms) if forms else message.string):
+            continue
+        source = str(message.id[0] if isinstance(message.id, (tuple, list)) else message.id)
+        wrong = next((form for form in forms or [str(message.string)] if form and not _formats_like(source, form)), None)
+        if wrong is not None:
+            findings.append(Finding(ERROR, "bad-catalog-message", f"{path.name}: the translation {wrong!r} of {source!r} "
+                                    "has a placeholder the message does not have, or a lone %",
+                                    Where(where.file, message.lineno or 0), "use only the message's %(name)s placeholders, "
+                                    "and %% for a percent sign where the message has them"))
             continue
         if forms:  # a form the file lacks (a catalog made for another plural rule): its last given one
             given = [form for form in forms if form]
             message.string = tuple(forms[i] if i < len(forms) and forms[i] else given[-1]
                                    for i in range(catalog.num_plurals))
+        if message.id in catalog:  # Babel would keep the first one's translation
+            del catalog[message.id]
         catalog[message.id] = message
-    return []
+    return findings
+
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)")
+
+
+def _formats_like(message: str, translation: str) -> bool:
+    """Whether a translation can be filled in wherever the message is (the templates fill every
+    message in, Python the ones with placeholders): a game's catalog must not make a document
+    fail with a placeholder it invented or a lone %."""
+    values = {name: "" for name in _PLACEHOLDER.findall(message)}
+    try:
+        message % values
+    except (KeyError, ValueError, TypeError):
+        return not _PLACEHOLDER.search(translation)  # never filled in: only no new placeholders
+    try:
+        translation % values
+    except (KeyError, ValueError, TypeError):
+        return False
+    return True
