@@ -13,7 +13,7 @@ from cardgen.errors import BuildError, UsageError
 from cardgen.layout import cutter
 from cardgen.layout import sheet as layout
 from cardgen.model import sizes
-from cardgen.model.game import Game, Setup, slugify
+from cardgen.model.game import Game, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.targets import Target
 from cardgen.render import exports
@@ -203,7 +203,7 @@ def _export_outputs(game: Game, report: GameReport, target, setup: str | None, a
         if not game.setups:
             raise UsageError(f"{game.title} has no setups yet", hint="use --all-types to export every card type")
         chosen = chosen_setup(game, setup)
-        deck = slugify(chosen.name)
+        deck = chosen.id  # the same folder name in every language
         counts = {card_id: n for card_id, n in report.setup(chosen.name).print_counts.items() if n}
     exports.card_pixels(game, target)  # a size the target has no product for fails here, not in a worker
     parts = exports.parts_of(game, target, counts)
