@@ -18,7 +18,8 @@ def game_listing(name: str, game: Game | None) -> str:
     """`cardgen list`: a game and its setups, with the cards each setup's table holds."""
     if game is None:
         return f"{name}: cannot be loaded (run 'cardgen check {name}')"
-    lines = [f"{name}: {game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types"]
+    languages = f" — in {', '.join(game.languages)}" if len(game.languages) > 1 else ""
+    lines = [f"{name}: {game.title} {game.version}".rstrip() + f" — {len(game.cards)} card types{languages}"]
     for setup in game.setups:
         total = sum(known_table(setup).values())
         lines.append(f"    {setup.name:<24} {players_label(setup):>6} players  {total:>4} cards")
