@@ -375,7 +375,7 @@ def cmd_cards(args) -> int:
                                marks=args.marks or "")
     if args.changed_since:
         with playtest_round(args.game, args.changed_since) as round_:
-            sheet, swaps = round_.reprint(sheet, args.setup)
+            sheet, swaps = round_.in_language(args.lang).reprint(sheet, args.setup)
         say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
             sys.stdout)
     return _build(args, lambda game, checked: build.plan_cards(
@@ -447,21 +447,22 @@ def _build(args, plan_of, summary: bool = False) -> int:
     folder = load.find_game_folder(args.game)
     inputs = snapshot(folder)
     request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")))
-    # the shortcut looks in one output folder: a game with translations (i18n/) loads to know its
-    # languages' folders, and each run reuses the outputs whose inputs did not change
-    one_folder = args.lang is None and not (folder / "i18n").is_dir()
-    reused = None if args.clean or not one_folder else build.reuse(inputs, request, args.out)
+    # with --lang the folder depends on the game's source language: the game is loaded, and the
+    # run reuses each output whose inputs did not change
+    reused = None if args.clean or args.lang else build.reuse(inputs, request, args.out)
     if reused is not None:
         shown = terminal.display(sys.stderr, reused.title, 0)  # nothing to show progress of
         return _said(shown, reused, output_folder(folder.name, args.out), summary)
     game, checked = load_checked(folder)
     status = EXIT_OK
-    for language in build.languages_to_build(game, args.lang, every=summary):
+    languages = build.languages_to_build(game, args.lang, every=summary)
+    for language in languages:
         report = build.report_in(checked, language)
         plan = plan_of(report.game, report)
+        others = [other for other in languages if other != language] if language == game.language else []
         with terminal.display(sys.stderr, report.game.title, len(plan.outputs)) as shown:
             result = build.run(report.game, report, plan, args.out, on_event=shown.event, clean=args.clean,
-                               inputs=inputs, request=request)
+                               inputs=inputs, request=request, languages=others)
         status = max(status, _said(shown, result, language_dir(report.game, args.out), summary))
     return status
 

@@ -128,7 +128,8 @@ class Preview:
         self.dirty, self.stopping = threading.Event(), threading.Event()
         self.dirty.set()  # the first build
         self.documents_due = threading.Event()
-        self.documents_job: tuple | None = None  # the latest (inputs, game, report) to build documents from
+        # the latest (inputs, game, report, the source language's report) to build documents from
+        self.documents_job: tuple | None = None
         self.images: dict[str, bytes] = {}  # card key -> PNG
         self.pages: dict[tuple[str, str, int], bytes] = {}  # (document, sha, page) -> PNG
         self.built: dict[str, str] = {}  # document file -> when it was last built
@@ -236,7 +237,7 @@ class Preview:
                    errors=_findings(errors) + problems, status="error" if errors or problems else "building documents")
         if not errors:
             with self.changed:
-                self.documents_job = (inputs, game, report)
+                self.documents_job = (inputs, game, report, checked.report)
             self.documents_due.set()
 
     def _draw_cards(self, inputs: cache.Snapshot, game, report) -> tuple[list[dict], list[dict]]:
@@ -261,7 +262,7 @@ class Preview:
                           "setups": {name: n for name, c in counts.items() if (n := c.get(card.id, 0))}})
         return shown, problems
 
-    def build_documents(self, inputs: cache.Snapshot, game, report) -> None:
+    def build_documents(self, inputs: cache.Snapshot, game, report, source) -> None:
         plan = build.plan_all(game, report)
         documents = build.Plan(tuple(o for o in plan.outputs if o.kind != build.OutputKind.SETUP_SHEETS))
         result = build.run(game, report, documents, self.documents_dir, inputs=inputs)
@@ -270,7 +271,8 @@ class Preview:
         written, problems = list(result.written), result.failures + result.bugs
         if self.since:
             try:
-                written.append(write_diff_pdf(game, report, self.since, self.documents_dir, DEFAULT_PAPER))
+                # the changes are the source's (the earlier version has no translation to compare)
+                written.append(write_diff_pdf(source.game, source, self.since, self.shown_dir, DEFAULT_PAPER))
             except CardgenError as exc:
                 problems.append(f"the changes since {self.since}: {exc}")
         for path in written:

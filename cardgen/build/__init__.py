@@ -24,6 +24,7 @@ them matches the manifest. Runs writing to the same folder take turns (a lock on
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -134,7 +135,7 @@ class Result:
 
 def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | None = None,
         limits: Limits | None = None, on_event: Callable[[Event], None] = lambda event: None, *, clean: bool = False,
-        inputs: cache.Snapshot | None = None, request: Any = None) -> Result:
+        inputs: cache.Snapshot | None = None, request: Any = None, languages: Sequence[str] = ()) -> Result:
     """Render the plan's outputs into a staging folder in `out` (default output/<game>/) and
     publish them when every one succeeded (see the module's docstring). `on_event` hears of
     each output as it starts and ends, or that it was up to date.
@@ -142,7 +143,8 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
     Outputs whose inputs are unchanged since they were published are not rendered again
     (unless `clean`). `inputs` is the snapshot of the input files taken before the game was
     loaded (taken here if not given); `request`, the command's options, lets `reuse` answer
-    the same command on unchanged files without loading the game."""
+    the same command on unchanged files without loading the game, with `languages`: the other
+    languages the command makes, each in its folder inside this one."""
     out = language_dir(game, out)
     limits = limits or LIMITS
     inputs = inputs or cache.snapshot(game.folder)
@@ -181,7 +183,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
             if result.ok:
                 runs = {} if request is None else {cache.request_key(inputs, request): {
                     "outputs": [keys[o] for o in plan.outputs], "warnings": result.warnings,
-                    "skipped": list(plan.skipped), "title": game.title}}
+                    "skipped": list(plan.skipped), "title": game.title, "languages": list(languages)}}
                 result.written = publish_committed(commit(stage, made, runs), out)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
@@ -214,8 +216,20 @@ def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = 
     if not isinstance(last, dict) or not all(key in known for key in last.get("outputs", ())):
         return None
     files = [out / name for key in last["outputs"] for name in known[key]["files"]]
-    return Result(reused=files, warnings=list(last.get("warnings", ())), skipped=tuple(last.get("skipped", ())),
-                  title=str(last.get("title", "")))
+    result = Result(reused=files, warnings=list(last.get("warnings", ())), skipped=tuple(last.get("skipped", ())),
+                    title=str(last.get("title", "")))
+    for language in last.get("languages", ()):  # the same command's other languages: up to date too?
+        if not isinstance(language, str) or not _LANGUAGE_FOLDER.fullmatch(language):
+            return None
+        other = reuse(inputs, request, out / language)
+        if other is None:
+            return None
+        result.reused += other.reused
+        result.warnings += other.warnings
+    return result
+
+
+_LANGUAGE_FOLDER = re.compile(r"[A-Za-z0-9_-]{1,20}")  # what a manifest may name as a language's folder
 
 
 def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:

@@ -123,7 +123,7 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
         outputs.append(Output(OutputKind.CHEATSHEET, "the cheat sheet", paper))
     else:
         skipped.append(f"cheatsheet.pdf: {_NO_CHEATSHEET}")
-    outputs += [_setup_sheets(game, s.setup.name, paper) for s in report.setups]
+    outputs += [_setup_sheets(game, s.setup, paper) for s in report.setups]
     for target in dict.fromkeys((*game.exports, *exports)):
         outputs += _export_outputs(game, report, _target(game, target, None), None, all_types=not game.setups)
     notes = _sheet_notes(planned_sheet(game, paper, SheetOptions()), paper, SheetOptions.spacing) if report.setups else ()
@@ -141,7 +141,7 @@ def plan_checklists(game: Game, paper: str = DEFAULT_PAPER, setup: str | None = 
     if players is not None:
         for s in setups:
             s.require_players(players)
-    return Plan((Output(OutputKind.CHECKLISTS, "the checklists", paper, setup, players),))
+    return Plan((Output(OutputKind.CHECKLISTS, "the checklists", paper, setups[0].id if setup else None, players),))
 
 
 def plan_cheatsheet(game: Game, paper: str = DEFAULT_PAPER) -> Plan:
@@ -171,7 +171,7 @@ def plan_cards(game: Game, paper: str = DEFAULT_PAPER, sheet: SheetOptions = She
     chosen = chosen_setup(game, setup)
     if players is not None:
         chosen.require_players(players)
-    return Plan((_setup_sheets(game, chosen.name, paper, players, sheet),), notes=notes)
+    return Plan((_setup_sheets(game, chosen, paper, players, sheet),), notes=notes)
 
 
 def planned_sheet(game: Game, paper: str, sheet: SheetOptions) -> layout.Sheet:
@@ -228,9 +228,10 @@ def _target(game: Game, name: str, dpi: int | None):
 _NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"
 
 
-def _setup_sheets(game: Game, name: str, paper: str, players: int | None = None,
+def _setup_sheets(game: Game, setup: Setup, paper: str, players: int | None = None,
                   sheet: SheetOptions = SheetOptions()) -> Output:
-    return Output(OutputKind.SETUP_SHEETS, f"the card sheets of {name}", paper, name, players, sheet,
+    """A setup's sheets, named by its id (its name may be a translation that another setup's shares)."""
+    return Output(OutputKind.SETUP_SHEETS, f"the card sheets of {setup.name}", paper, setup.id, players, sheet,
                   planned=planned_sheet(game, paper, sheet))
 
 

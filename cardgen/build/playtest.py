@@ -12,10 +12,12 @@ from pathlib import Path
 from cardgen import check
 from cardgen.build.plan import SheetOptions, chosen_setup
 from cardgen.check.diff import diff_games, reprint_counts, swap_list
+from cardgen.check.languages import changes_in, report_in
 from cardgen.check.results import GameDiff, GameReport
 from cardgen.errors import UsageError
 from cardgen.inputs.refs import BadRef
 from cardgen.model.game import Game, slugify
+from cardgen.model.words import gettext, speaking
 from cardgen.render import diffpdf
 from cardgen.render.write import atomic_write, output_dir
 
@@ -34,10 +36,20 @@ class Round:
         if not self.game.setups:
             raise UsageError(f"{self.game.title} has no setups: there is no deck to reprint")
         setup = chosen_setup(self.game, setup_name)
-        swaps = swap_list(self.diff, self.old, self.report, setup.id)
-        title = f"{setup.name}: from {self.diff.old_version or 'the old print'} to {self.diff.new_version or 'this one'}"
+        with speaking(self.game.words):
+            swaps = swap_list(self.diff, self.old, self.report, setup.id)
+            title = gettext("%(setup)s: from %(old)s to %(new)s") % {
+                "setup": setup.name, "old": self.diff.old_version or gettext("the old print"),
+                "new": self.diff.new_version or gettext("this one")}
         return dataclasses.replace(sheet, reprint=tuple(reprint_counts(self.diff, self.old, self.report, setup.id)),
                                    swaps=(title, *swaps)), swaps
+
+    def in_language(self, language: str | None) -> Round:
+        """The round with the game in one of its languages (its swap list in that language's words)."""
+        if language is None or language == self.game.language:
+            return self
+        report = report_in(self.report, language)
+        return Round(report.game, report, self.old, changes_in(self.diff, self.game, report.game))
 
     def write_pdf(self, out_dir: str | Path | None, since: str, paper: str) -> Path:
         """diff-since-<ref>.pdf in the game's output folder: the visual diff."""

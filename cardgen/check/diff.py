@@ -17,11 +17,15 @@ from typing import Any
 from cardgen.check.results import CardChange, CountChange, GameDiff, GameReport, SetupReport
 from cardgen.inputs import symbols
 from cardgen.model.game import Card, Game
+from cardgen.model.words import gettext, marked
 
-# a card's own data, compared field by field (the name of each as the diff says it)
-CARD_FIELDS = {"name": "name", "color": "color", "kinds": "kind", "tags": "tags", "number": "number",
-               "star": "star", "symbol": "symbol", "flavor": "flavor", "text": "text", "details": "details",
-               "back": "back", "printed": "print"}
+# a card's own data, compared field by field (the name of each as the diff says it; the rulebook's
+# changes say it in the game's language)
+CARD_FIELDS = {"name": marked("name"), "color": marked("color"), "kinds": marked("kind"), "tags": marked("tags"),
+               "number": marked("number"), "star": marked("star"), "symbol": marked("symbol"),
+               "flavor": marked("flavor"), "text": marked("text"), "details": marked("details"),
+               "back": marked("back"), "printed": marked("print")}
+ART, LAYOUT = marked("art"), marked("appearance (the card layout)")
 SETTINGS = ("title", "version", "author", "card_size", "number_name", "default_setup")
 
 
@@ -63,12 +67,12 @@ def _card_changes(old: Game, new: Game, layout: bool) -> list[CardChange]:
 def _changed_fields(was: Card, card: Card, old: Game, new: Game, looks: dict[str, str], layout: bool) -> list[str]:
     fields = [label for name, label in CARD_FIELDS.items() if getattr(was, name) != getattr(card, name)]
     if _file_digest(was.art_file) != _file_digest(card.art_file):
-        fields.append("art")
+        fields.append(ART)
     look = looks.get(f"color:{card.color}") if card.color == was.color else None
     symbol = looks.get(f"symbol:{new.symbol_of(card)}") if new.symbol_of(card) == old.symbol_of(was) else None
     fields += [what for what in (look, symbol) if what]
     if layout and card.printed and not fields:
-        fields.append("appearance (the card layout)")
+        fields.append(LAYOUT)
     return fields
 
 
@@ -205,12 +209,14 @@ def swap_list(diff: GameDiff, old: GameReport, new: GameReport, setup_id: str) -
         was, now = before.get(card_id, 0), after.get(card_id, 0)
         change = status.get(card_id)
         if change is not None and change.status == "changed" and (was or now):
-            took = f"take out {was} × {change.old_name or change.name} (old), " if was else ""
-            lines.append(took + (f"put in {now} × {change.name} (new)" if now else "put in none"))
+            took = gettext("take out %(count)s × %(card)s (old), ") % {"count": was, "card": change.old_name
+                                                                        or change.name} if was else ""
+            lines.append(took + (gettext("put in %(count)s × %(card)s (new)") % {"count": now, "card": change.name}
+                                 if now else gettext("put in none")))
         elif was < now:
-            lines.append(f"add {now - was} × {names[card_id]}")
+            lines.append(gettext("add %(count)s × %(card)s") % {"count": now - was, "card": names[card_id]})
         elif was > now:
-            lines.append(f"remove {was - now} × {names[card_id]}")
+            lines.append(gettext("remove %(count)s × %(card)s") % {"count": was - now, "card": names[card_id]})
     return lines
 
 

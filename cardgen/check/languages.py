@@ -8,8 +8,9 @@ from dataclasses import replace
 
 from cardgen.check import fit, glyphs
 from cardgen.check.engine import play_out
-from cardgen.check.results import GameReport
+from cardgen.check.results import GameDiff, GameReport
 from cardgen.inputs.catalogs import language_name
+from cardgen.load.symbol_checks import card_symbol_findings
 from cardgen.model.game import ERROR, WARNING, Finding, Game
 from cardgen.model.translate import translated
 from cardgen.model.where import Where
@@ -41,10 +42,21 @@ def _language_findings(game: Game, language: str, seen: set[tuple[str, str, Wher
         findings.append(Finding(level, UNTRANSLATED, f"{name}: the rules are not translated: the {name} rulebook "
                                 f"uses {game.rules_file}", Where(translation.rules_file),
                                 f"translate {game.rules_file} into {translation.rules_file}"))
-    for finding in glyphs.check_glyphs(in_language) + fit.check_fit(in_language):
+    findings += _shared_names(in_language, name, translation.file)
+    for finding in glyphs.check_glyphs(in_language) + fit.check_fit(in_language) + card_symbol_findings(in_language):
         if (finding.code, finding.message, finding.where) not in seen:
             findings.append(replace(finding, message=f"{name}: {finding.message}"))
     return findings
+
+
+def _shared_names(game: Game, language: str, file: str) -> list[Finding]:
+    """A warning for setups the translation gives one name: the documents could not tell them apart."""
+    by_name: dict[str, list[str]] = {}
+    for setup in game.setups:
+        by_name.setdefault(setup.name.casefold(), []).append(setup.id)
+    return [Finding(WARNING, "duplicate-name", f"{language}: setups {', '.join(ids)} are all called "
+                    f"'{game.setup(ids[0]).name}'", Where(file), "give each setup a name of its own")
+            for ids in by_name.values() if len(ids) > 1]
 
 
 def report_in(report: GameReport, language: str) -> GameReport:
@@ -55,5 +67,16 @@ def report_in(report: GameReport, language: str) -> GameReport:
         return report
     in_language, _ = translated(game, language)
     setups, _ = play_out(in_language)
-    return GameReport(in_language, setups, [], report.changes)
+    return GameReport(in_language, setups, [], report.changes and changes_in(report.changes, game, in_language))
+
+
+def changes_in(diff: GameDiff, source: Game, in_language: Game) -> GameDiff:
+    """What changed, its cards and setups named in the game's language (a removed card or setup
+    keeps its old name: the translation has none)."""
+    cards = {card.id: card.name for card in in_language.cards}
+    setups = {setup.name: named.name for setup, named in zip(source.setups, in_language.setups)}
+    return replace(diff, cards=tuple(replace(c, name=cards.get(c.card_id, c.name)) for c in diff.cards),
+                   counts=tuple(replace(c, name=cards.get(c.card_id, c.name), setup=setups.get(c.setup, c.setup))
+                                for c in diff.counts),
+                   setups_added=tuple(setups.get(name, name) for name in diff.setups_added))
 

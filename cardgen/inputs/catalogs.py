@@ -76,8 +76,8 @@ def _merge(catalog: Catalog, path: Path, game_folder: Path) -> list[Finding]:
     findings = []
     for message in read:
         forms = [str(form or "") for form in message.string] if isinstance(message.string, tuple) else []
-        if not message.id or not (any(forms) if forms else message.string):
-            continue
+        if not message.id or message.fuzzy or not (any(forms) if forms else message.string):
+            continue  # a fuzzy translation is one a translator has yet to confirm: gettext skips it too
         source = str(message.id[0] if isinstance(message.id, (tuple, list)) else message.id)
         wrong = next((form for form in forms or [str(message.string)] if form and not _formats_like(source, form)), None)
         if wrong is not None:

@@ -403,7 +403,8 @@ def _texts(what: str, *keys: str) -> Fields:
 LANGUAGE_DOC = "a language code (de, fr, pt-BR): the first is the source's, each other has i18n/<code>.yaml"
 _CHEATSHEET_TEXTS = ("title", "subtitle", "goal", "card_heading", "copies_label", "players_note")
 TRANSLATION = Fields("translation", {
-    "title": Field(Text()), "number_name": Field(Text()),
+    "title": Field(Text()), "number_name": Field(Text()), "date": Field(Text(), doc="game.yaml's date, written the "
+                                                                                     "language's way"),
     "colors": Field(Table(Identifier(), _texts("color", "name", "meaning"))),
     "tags": Field(Table(Identifier(), _texts("tag", "name", "meaning"))),
     "kinds": Field(Table(Identifier(), _texts("kind", "name", "plural", "meaning"))),

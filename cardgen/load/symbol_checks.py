@@ -19,7 +19,7 @@ def symbol_findings(game: Game, references: Iterable[tuple[str, Where, str]]) ->
     known = symbols.symbol_names(game)
     findings = [_missing(game, name, where, what, known) for name, where, what in references
                 if symbols.symbol_path(game, name) is None]
-    findings += _card_references(game, known)
+    findings += card_symbol_findings(game, known)
     findings += _broken_files(game)
     return findings
 
@@ -32,9 +32,11 @@ def _missing(game: Game, name: str, where: Where | None, what: str, known: list[
                    "(docs/symbols.md lists them)")
 
 
-def _card_references(game: Game, known: list[str]) -> list[Finding]:
+def card_symbol_findings(game: Game, known: list[str] | None = None) -> list[Finding]:
     """The star of starred cards (an error when missing), and the `:name:` symbols in card texts:
-    an unknown one prints as typed, so it is a warning (the text may mean it literally)."""
+    an unknown one prints as typed, so it is a warning (the text may mean it literally). Check runs
+    it on each translation too."""
+    known = symbols.symbol_names(game) if known is None else known
     findings = []
     starred = [card for card in game.cards if card.star]
     if starred and symbols.symbol_path(game, STAR) is None:

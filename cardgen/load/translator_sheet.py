@@ -21,6 +21,10 @@ from cardgen.model.translation import Translation
 from cardgen.model.where import Where
 
 KEY = "key"
+# the translation's lists (schema.TRANSLATION), "*" for any one id: the part after one is a place
+LISTS = (("setup_steps",), ("setups", "*", "extra_rules"), ("cheatsheet", "sections"),
+         ("cheatsheet", "sections", "*", "items"), ("cheatsheet", "combos", "rows"))
+MAX_ITEMS = 10_000  # a list's place in a key: more than any game has (a typo must not make a huge list)
 
 
 def translation_as_csv(game: Game, language: str) -> str:
@@ -56,8 +60,12 @@ def translation_as_yaml(path: Path, language: str) -> tuple[str | None, list[Fin
                                            Where(reader.name, number), "give every row the header's cells"))
             continue
         key, value = row[key_at].strip(), spreadsheet_text(row[text_at])
-        if key and value.strip() and not _put(tree, key.split("/"), value):
-            reader.findings.append(Finding(ERROR, "csv-row", f"row {number}: the key '{key}' clashes with another row's",
+        if not key or not value.strip():
+            continue
+        problem = _place_problem(key.split("/")) or (None if _put(tree, key.split("/"), value)
+                                                     else "clashes with another row's")
+        if problem:
+            reader.findings.append(Finding(ERROR, "csv-row", f"row {number}: the key '{key}' {problem}",
                                            Where(reader.name, number), "keep the keys as the sheet was written"))
     if reader.findings:
         return None, reader.findings
@@ -76,13 +84,28 @@ def _put(tree: dict[str, Any], path: list[str], value: str) -> bool:
     return True
 
 
-def _lists(tree: Any) -> Any:
-    """The keys' numbered parts (setup_steps/0) as lists, in order."""
+def _place_problem(path: list[str]) -> str | None:
+    """Why a key cannot be a place in the translation: a list's place that is no number, or too large."""
+    for depth in range(1, len(path)):
+        part = path[depth]
+        if _is_list(path[:depth]) and (not part.isdigit() or int(part) >= MAX_ITEMS):
+            return f"has '{part}' where {path[depth - 1]} needs a place from 0 to {MAX_ITEMS - 1}"
+    return None
+
+
+def _is_list(path: list[str]) -> bool:
+    return any(len(path) == len(pattern) and all(p in ("*", part) for p, part in zip(pattern, path))
+               for pattern in LISTS)
+
+
+def _lists(tree: Any, path: tuple[str, ...] = ()) -> Any:
+    """The lists' numbered places (setup_steps/0) as lists, in order; other keys (a card called
+    "2") stay keys."""
     if not isinstance(tree, dict):
         return tree
-    if tree and all(key.isdigit() for key in tree):  # a gap stays a gap: "" is no translation
-        return [_lists(tree.get(str(i), "")) for i in range(max(map(int, tree)) + 1)]
-    return {key: _lists(value) for key, value in tree.items()}
+    if _is_list(list(path)):  # a gap stays a gap: "" is no translation
+        return [_lists(tree.get(str(i), ""), (*path, str(i))) for i in range(max(map(int, tree)) + 1)]
+    return {key: _lists(value, (*path, key)) for key, value in tree.items()}
 
 
 class _Dumper(yaml.SafeDumper):

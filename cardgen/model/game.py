@@ -426,12 +426,13 @@ class Game:
         return {k.id: k.back for k in self.kinds}
 
     def setup(self, name: str) -> Setup:
-        """The setup of that name (as typed, or in the game's language) or id."""
+        """The setup of that id, else of that name (as typed, or in the game's language)."""
         wanted = slugify(name)
-        for s in self.setups:
-            if s.id == wanted or slugify(s.name) == wanted:
-                return s
-        raise KeyError(name)
+        found = next((s for s in self.setups if s.id == wanted), None) or next(
+            (s for s in self.setups if slugify(s.name) == wanted), None)
+        if found is None:
+            raise KeyError(name)
+        return found
 
     def symbol_of(self, card: Card) -> str:
         return card.symbol or self.color(card.color).symbol
@@ -516,8 +517,8 @@ def _matches_key(card: Card, key: str, wanted: object) -> bool:
         return bool(set(card.kinds) & names)
     if key == "tag":
         return bool(set(card.tags) & names)
-    if key == "card":
-        return card.name.casefold() in names or card.id in names
+    if key == "card":  # by id: load turns the names a selector gives into ids (a translation renames cards)
+        return card.id in names
     return True
 
 

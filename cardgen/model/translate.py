@@ -42,6 +42,7 @@ def translated(game: Game, language: str, texts: _Texts | None = None) -> tuple[
     out = replace(
         game,
         title=title,
+        date=tr("date", game.date, "the date", game_file),
         # "" : the documents' own word ("Number" in the language's words), which a translation may name
         number_name=tr("number_name", game.number_name or "Number", "number_name", game_file,
                        None if game.number_name else ""),

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from babel.core import Locale
 from babel.lists import format_list
-from babel.numbers import get_decimal_symbol
+from babel.numbers import format_percent, get_decimal_symbol
 
 SOURCE_LANGUAGE = "en"  # the language of cardgen's own messages (the catalogs' msgids)
 
@@ -95,8 +95,9 @@ def is_one(n: float) -> bool:
 
 def percent(share: float) -> str:
     """A share as a whole percentage, written the language's way: '24%', '24 %'."""
-    pattern = Locale.parse(_locale()).percent_formats[None].pattern.split(";")[0]
-    return str(pattern).replace("#,##0", f"{share * 100:.0f}").replace("#", "")
+    if _speaking.get().language == SOURCE_LANGUAGE:
+        return f"{share:.0%}"  # as the English documents always said it
+    return format_percent(share, locale=_locale())
 
 
 def _locale() -> str:

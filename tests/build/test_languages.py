@@ -12,7 +12,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from conftest import CARD_DATA, ROOT, TEST_DATA, cardgen, edit, page_texts
 
-from cardgen.build import check_folder
+from cardgen.build import check_folder, report_in
 from cardgen.inputs.catalogs import load_words
 from cardgen.model.texts import cards
 from cardgen.model.words import ngettext, speaking
@@ -105,6 +105,35 @@ def test_build_makes_every_language_the_french_one_without_english_words(french)
     assert "Gather the cards" in english["checklists.pdf"] and "Vous êtes" not in english["cards-starter.pdf"]
 
 
+def test_build_finds_every_language_up_to_date_and_rebuilds_a_deleted_one(french):
+    code, _, err = cardgen("build", FRENCH_GAME, "--out", french)
+    assert code == 0 and "(10 up to date)" in " ".join(err.split()), err
+    shutil.rmtree(french / "fr")
+    assert cardgen("build", FRENCH_GAME, "--out", french)[0] == 0
+    assert (french / "fr" / "rulebook.pdf").is_file()
+
+
+def test_a_translation_renames_cards_and_setups_but_plays_and_prints_the_same(game_copy, tmp_path):
+    """Cards and setups are found by id: a translated name that is another card's English name or id,
+    or a name two setups share, changes nothing but the words."""
+    game = game_copy(FRENCH_GAME)
+    edit(game / "game.yaml", "- deal: {from: deck, select: {kind: shield}, count: 1}",
+         "- deal: {from: deck, select: {card: [Shield]}, count: 1}")
+    edit(game / "i18n" / "fr.yaml", "peek: {name: Coup d’œil,", "peek: {name: Shield,")
+    with open(game / "setups.yaml", "a", encoding="utf-8") as setups:
+        setups.write("  - {name: Quick, players: {min: 2, max: 3}, hand: {deal: 3}, "
+                     "cards: {Boom: 5, shield: 4, Peek: 6, 'no': 5}}\n")
+    edit(game / "i18n" / "fr.yaml", "  starter: {name: Débutant, blurb: La seule mise en place.}",
+         "  starter: {name: Débutant, blurb: La seule mise en place.}\n  quick: {name: Débutant}")
+    checked = check_folder(game)
+    assert [f.code for f in checked.report.findings if f.code == "duplicate-name"] == ["duplicate-name"]
+    french = report_in(checked.report, "fr")
+    for source, translated in zip(checked.report.setups, french.setups):
+        assert [p.piles for p in source.players] == [p.piles for p in translated.players]
+    assert cardgen("cards", game, "--setup", "quick", "--lang", "fr", "--out", tmp_path)[0] == 0
+    assert (tmp_path / "fr" / "cards-quick.pdf").is_file()
+
+
 @pytest.mark.parametrize("language, expected", [
     ("de", ["0 Karten", "1 Karte", "2 Karten", "0 Spieler", "1 Spieler", "2 Spieler"]),
     ("fr", ["0 carte", "1 carte", "2 cartes", "0 joueur", "1 joueur", "2 joueurs"]),
@@ -144,6 +173,7 @@ def test_check_finds_what_a_german_translation_gets_wrong_at_its_line(game_copy)
     text = text.replace("text: Sofort zeigen. Ohne **Entschärfung** bist du tot.",
                         "text: " + "Sofort zeigen, und zwar wirklich sofort. " * 12)  # too long for the box
     text = text.replace("name: Hund\n", "name: Hund \u4e2d\n")  # a character no shipped font has
+    text = text.replace("flavor: Er war ein Guter. War.", "flavor: \"Er war ein Guter :bombe:\"")  # no such symbol
     de.write_text(text, encoding="utf-8")
     findings = check_folder(game).report.findings
     said = {f.code: f for f in findings if "de.yaml" in str(f.where) or "German" in f.message}
@@ -162,6 +192,10 @@ def test_check_finds_what_a_german_translation_gets_wrong_at_its_line(game_copy)
     glyph = said["missing-glyph"]
     assert glyph.level == "error" and "German" in glyph.message and "U+4E2D" in glyph.message
     assert text.splitlines()[glyph.where.line - 1].strip() == "name: Hund \u4e2d"
+
+    symbol = said["unknown-symbol"]
+    assert symbol.message == "German: card 'Explodierender Welpe' flavor: no symbol 'bombe'" and "'bomb'" in symbol.hint
+    assert text.splitlines()[symbol.where.line - 1].strip() == "flavor: \"Er war ein Guter :bombe:\""
 
     assert check_folder(game, all_translated=True).report.has_errors
     assert not any(f.level == "error" and f.code == "untranslated" for f in findings)

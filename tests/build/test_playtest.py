@@ -14,6 +14,7 @@ import pytest
 from conftest import CARD_DATA, cardgen, edit
 from PIL import Image
 
+from cardgen.build import check_folder, report_in
 from cardgen.render.cards import form_name
 
 NEW_CARD = '''cards:
@@ -143,6 +144,11 @@ def test_the_reprint_holds_what_the_swap_list_puts_in(rounds, tmp_path):
                 faces[name] += page.get_contents().get_data().count(f"{name} Do".encode())
     expected = {"attack": 8, "nope": 1, "bury": 2, "cut": 2, "defuse": 10}
     assert faces == {f"/FormXob.{form_name('face', card)}": n for card, n in expected.items()}
+    code, out, err = cardgen("cards", new, "--changed-since", old, "--setup", "Basic", "--lang", "de", "--out", tmp_path)
+    assert code == 0, err
+    first = " ".join(pypdf.PdfReader(tmp_path / "de" / "cards-basic-reprint.pdf").pages[0].extract_text().split())
+    assert "Nachdruck: Grundspiel: von 1.1 zu 1.2" in first and "1 × Nö hinzufügen" in first
+    assert "8 × Angriff (alt) herausnehmen, 8 × Angriff (neu) hineinlegen" in first
     code, _, err = cardgen("cards", new, "--changed-since", old, "--setup", "Nope", "--out", tmp_path)
     assert code == 2 and "no setup 'Nope'" in err and "Traceback" not in err
     for other in ("--calibration", "--all-types"):  # a reprint is neither: said, not silently ignored
@@ -179,6 +185,11 @@ def test_the_rulebook_ends_with_the_changes_since_a_tag(rounds, tmp_path):
     for line in ("Slice (was Cut): name changed", "Attack: flavor changed", "Fetch: a new card",
                  "Old Trick: no longer in the game", "Basic: Nope 8 → 9 copies", "Default: Dog 20 → 30 copies"):
         assert line in changes, line
+    in_german = report_in(check_folder(game).report, "de")  # what the German rulebook's changes say
+    german, words = in_german.changes, in_german.game.words
+    assert ("Angriff", ("Stimmungstext",)) in [(c.name, tuple(map(words.gettext, c.fields))) for c in german.cards]
+    assert {(c.setup, c.name, c.old, c.new) for c in german.counts if c.players is None} >= {
+        ("Grundspiel", "Nö", 8, 9), ("Standard", "Hund", 20, 30)}
     edit(game / "game.yaml", "changes_since: v1.1", "changes_since: v0.9")
     code, out, _ = cardgen("check", game)
     assert code == 1 and "exploding_puppy/game.yaml:7:16: error: changes_since: 'v0.9'" in out

@@ -115,6 +115,7 @@ def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> Sandboxed
     env.filters["markdown"] = jinja2.pass_context(lambda context, text: markdown_html(text, context["game"]))
     env.filters["nobreak"] = lambda text: str(text).replace(" ", "\u00a0")  # keeps a label on one line
     env.filters["version"] = version_label
+    env.filters["field_name"] = gettext  # check.diff's names of a card's fields
     env.filters = {name: _bounded(f) for name, f in env.filters.items()}
     return env
 

@@ -141,7 +141,7 @@ def _place_cards(game: Game, chapters: list[Part]) -> Part | None:
     scored = [(sum(1 for s in ch.children if _color_section(game, s)), ch) for ch in chapters]
     score, chapter = max(scored, key=lambda pair: pair[0], default=(0, None))
     if not score or chapter is None:
-        chapter = Part(1, "Cards")
+        chapter = Part(1, gettext("Cards"))
         chapters.append(chapter)
     existing = {(_color_section(game, s) or Color("", "", "", "", "")).id: s for s in chapter.children}
     color_parts = []
