@@ -311,7 +311,7 @@ def cmd_schema(args) -> int:
     say("Put each line at the top of its file: editors with YAML support (yaml-language-server: VS Code's\n"
         "YAML extension, Neovim, Helix, Zed, ...) then check and complete the file as you type.", sys.stdout)
     for name in editor_schemas.files():
-        say(f"  {name:<12} {editor_schemas.modeline(name)}", sys.stdout)
+        say(f"  {editor_schemas.shown_name(name):<16} {editor_schemas.modeline(name)}", sys.stdout)
     return EXIT_OK
 
 

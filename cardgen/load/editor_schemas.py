@@ -29,6 +29,11 @@ def json_schema(spec: Fields, title: str) -> dict:
     return out
 
 
+def shown_name(yaml_name: str) -> str:
+    """The game file a declaration is for, as people find it: translation.yaml is each i18n/<lang>.yaml."""
+    return "i18n/<lang>.yaml" if yaml_name == "translation.yaml" else yaml_name
+
+
 def schema_file(yaml_name: str) -> Path:
     """The JSON Schema shipped for a game file, e.g. game.yaml -> cardgen/schemas/game.schema.json."""
     return SCHEMAS / f"{Path(yaml_name).stem}.schema.json"
