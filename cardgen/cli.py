@@ -459,7 +459,7 @@ def _build(args, plan_of, summary: bool = False) -> int:
     for language in languages:
         report = build.report_in(checked, language)
         plan = plan_of(report.game, report)
-        others = [other for other in languages if other != language] if language == game.language else []
+        others = [] if report.game.is_translation else [other for other in languages if other != language]
         with terminal.display(sys.stderr, report.game.title, len(plan.outputs)) as shown:
             result = build.run(report.game, report, plan, args.out, on_event=shown.event, clean=args.clean,
                                inputs=inputs, request=request, languages=others)

@@ -224,7 +224,7 @@ class Preview:
             self._show(errors=_findings(checked.errors()), status="error")
             return
         errors = [f for f in checked.report.every_finding() if f.level == ERROR]
-        languages = list(checked.report.game.languages or [checked.report.game.language])
+        languages = list(checked.report.game.every_language)
         language = self.language if self.language in languages else languages[0]
         report = build.report_in(checked.report, language) if not errors else checked.report
         game = report.game

@@ -100,10 +100,9 @@ def languages_to_build(game: Game, language: str | None, every: bool) -> list[st
     """The languages a command makes: the one asked for, else every one of the game's (`every`, as
     `cardgen build`) or its source's."""
     if language is None:
-        return list(game.languages or [game.language]) if every else [game.language]
-    if language not in (game.languages or [game.language]):
-        raise UsageError(f"{game.title} is not in '{language}': its languages are "
-                         f"{', '.join(game.languages or [game.language])}",
+        return list(game.every_language) if every else [game.language]
+    if language not in game.every_language:
+        raise UsageError(f"{game.title} is not in '{language}': its languages are {', '.join(game.every_language)}",
                          hint=f"add {language} to game.yaml's languages: and write i18n/{language}.yaml "
                          "(docs/translate.md)")
     return [language]

@@ -37,10 +37,6 @@ def language_name(code: str) -> str:
     return str(Locale.parse(code.replace("-", "_")).get_display_name(SOURCE_LANGUAGE))
 
 
-def shipped_languages() -> list[str]:
-    return sorted(path.stem for path in LOCALE.glob("*.po"))
-
-
 def load_words(language: str, game_folder: Path) -> tuple[Words, list[Finding]]:
     """The words of `language`: the shipped catalog with the game's own over it. A language with
     neither speaks English, with a warning."""

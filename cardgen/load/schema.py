@@ -396,6 +396,8 @@ TURNS = Fields("turns", {
                                       "`cardgen simulate`'s figures"),
 }, doc="how a turn goes, for `cardgen simulate`: a card of a losing kind drawn eliminates the player unless "
        "they spend a card of a saving kind; the last player left wins")
+
+
 def _texts(what: str, *keys: str) -> Fields:
     return Fields(what, {key: Field(Text()) for key in keys})
 

@@ -1,7 +1,7 @@
 """load/translations: game.yaml's `languages:` and, for each language after the source's,
 i18n/<lang>.yaml (the texts, by the ids of the source files), rules.<lang>.md (the prose) and the
 catalog of cardgen's own words (inputs.catalogs). A translation of an id the game does not have is
-an error with a did-you-mean; a text the translation lacks is left to check (check.languages)."""
+a warning with a did-you-mean; a text the translation lacks is left to check (check.languages)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -101,8 +101,7 @@ class _Texts:
 def _unknown_keys(game: Game, translation: Translation) -> list[Finding]:
     """A warning for each text the translation gives that names no text of the game (a typo, or a
     card renamed since: its text has nowhere to go, and what it was meant for is untranslated)."""
-    known = {text.key for text in translatable(replace(game, translations={translation.language: translation}),
-                                               translation.language)}
+    known = {text.key for text in translatable(game, translation.language)}
     return [_unknown(key, known, text.place.where) for key, text in translation.texts.items() if key not in known]
 
 

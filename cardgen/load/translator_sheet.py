@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ MAX_ITEMS = 10_000  # a list's place in a key: more than any game has (a typo mu
 def translation_as_csv(game: Game, language: str) -> str:
     """Every source text: its key, the text, and its translation in `language` so far."""
     translation = game.translations.get(language) or Translation(language, "")
-    sources = translatable(replace(game, translations={language: translation}), language)
+    sources = translatable(game, language)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([KEY, game.language, language])

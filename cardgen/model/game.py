@@ -391,6 +391,16 @@ class Game:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)
 
     @property
+    def every_language(self) -> tuple[str, ...]:
+        """The game's languages, the source's first (only it, for a game that lists none)."""
+        return self.languages or (self.language,)
+
+    @property
+    def is_translation(self) -> bool:
+        """Whether this is the game in another of its languages than the source's."""
+        return self.language != self.every_language[0]
+
+    @property
     def shared_draw_piles(self) -> list[Pile]:
         """The piles every player draws from (not a pile each player has)."""
         return [p for p in self.piles if p.role == DRAW and not p.each_player]

@@ -68,9 +68,8 @@ def translated(game: Game, language: str, texts: _Texts | None = None) -> tuple[
 
 def translatable(game: Game, language: str) -> list[Untranslated]:
     """Every text a translation into `language` may give, with its source."""
-    empty = replace(game.translations[language], texts={})
-    texts = _Texts(empty)
-    translated(replace(game, translations={language: empty}), language, texts)
+    texts = _Texts(Translation(language, ""))
+    translated(game, language, texts)
     return texts.missing + texts.optional
 
 

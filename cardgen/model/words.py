@@ -48,10 +48,6 @@ def speaking(words: Words) -> Iterator[None]:
         _speaking.reset(token)
 
 
-def language() -> str:
-    return _speaking.get().language
-
-
 def gettext(message: str) -> str:
     """A message of cardgen's own in the language speaking."""
     return _speaking.get().gettext(message)

@@ -24,7 +24,7 @@ def language_dir(game: Game, out: str | os.PathLike[str] | None = None) -> Path:
     """Where a build publishes the game's outputs: output_dir for its source language, <lang>/
     inside it for another of its languages."""
     folder = output_folder(game.id, out)
-    return folder / game.language if game.languages and game.language != game.languages[0] else folder
+    return folder / game.language if game.is_translation else folder
 
 
 def output_folder(game_folder_name: str, out: str | os.PathLike[str] | None = None) -> Path:

@@ -76,12 +76,12 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
 MACHINE_STEPS = marked("Print at 100 % (actual size), open the .cut.svg in your machine's software on the same page, "
                        "with its registration marks on at the settings in docs/printing.md, and cut. Each cut should "
                        "run on its printed square: a cut beside the line shows the machine's offset.")
+TEST_SQUARE_MM = 20
 
 
 def _lines(text: str, font: str, size: float, width: float) -> list[str]:
     """A paragraph broken into lines of at most `width` points (said in any language's length)."""
     return simpleSplit(text, font, size, width)
-TEST_SQUARE_MM = 20
 
 
 def _test_squares(spec: cutter.Machine, sheet: Sheet) -> list[cutter.Outline]:

@@ -154,7 +154,7 @@ def checklists_context(game: Game, report: GameReport, setup: str | None = None,
 def _note(game: Game, finding: Finding) -> str:
     """A finding as a checklist notes it: the engine's words in the source language; in another, the
     game's own check message, translated (the engine's figures are in English)."""
-    if not game.languages or game.language == game.languages[0]:
+    if not game.is_translation:
         return finding.message
     return next((check.message for check in game.checks if check.id == finding.code), finding.message)
 
