@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TypeVar, Union
 
 from cardgen.errors import UsageError
+from cardgen.model.fields import BUILTIN_FIELDS, CardField, FieldValue
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
@@ -131,6 +132,19 @@ class Card:
     play: Play | None = None  # what playing it does, for the simulator; None: the simulator never plays it
     where: Where | None = None
     places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "text", "details" -> where typed
+    fields: Mapping[str, FieldValue] = field(default_factory=dict)  # the game's own fields (Game.fields) by id
+
+    def value(self, name: str) -> FieldValue:
+        """The card's value of the field called `name`, built-in or the game's own (None: not set, or
+        no such field)."""
+        if name in self.fields:
+            return self.fields[name]
+        if name == "kind":
+            return self.kinds
+        if name in BUILTIN_FIELDS:
+            value: FieldValue = getattr(self, name)
+            return value
+        return None
 
 
 @dataclass(frozen=True)
@@ -386,6 +400,7 @@ class Game:
     # by language; like the words, read from files the caches digest (not from the model's repr)
     translations: Mapping[str, Translation] = field(default_factory=dict, compare=False, repr=False)
     words: Words = field(default=ENGLISH, compare=False, repr=False)  # cardgen's own words in the game's language
+    fields: tuple[CardField, ...] = ()  # the game's own card fields (game.yaml's fields:)
 
     def pile(self, pile_id: str) -> Pile:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)
