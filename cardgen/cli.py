@@ -24,6 +24,7 @@ from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
 from cardgen.layout.cutter import MACHINES
 from cardgen.load import editor_schemas, spreadsheet
+from cardgen.load.fields import game_fields
 from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
 from cardgen.load.translator_sheet import translation_as_csv, translation_as_yaml
 from cardgen.model import sizes
@@ -127,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="the editor schemas of game.yaml, cards.yaml, setups.yaml and layout.yaml")
     p.add_argument("--write", metavar="FOLDER", help="write the JSON Schema files into FOLDER "
                    "(default: print the line that makes an editor use each)")
+    p.add_argument("--game", help="a game whose own card fields (game.yaml's fields:) the schemas know")
     p.set_defaults(run=cmd_schema)
 
     p = sub.add_parser("convert", help="print the game's cards as CSV (for a spreadsheet) or as cards.yaml; with "
@@ -304,8 +306,14 @@ def cmd_new(args) -> int:
 
 
 def cmd_schema(args) -> int:
+    fields: tuple = ()
+    if args.game:
+        fields, findings = game_fields(load.find_game_folder(args.game))
+        if any(f.level == "error" for f in findings):
+            say("\n".join(str(f) for f in findings))
+            return EXIT_DATA
     if args.write:
-        for path in editor_schemas.write_schemas(Path(args.write)):
+        for path in editor_schemas.write_schemas(Path(args.write), fields):
             say(f"wrote {path}", sys.stdout)
         return EXIT_OK
     say("Put each line at the top of its file: editors with YAML support (yaml-language-server: VS Code's\n"

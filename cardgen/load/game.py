@@ -21,6 +21,7 @@ from cardgen.load.setups import SetupParts
 from cardgen.load.steps import StepParts
 from cardgen.load.translations import read_languages
 from cardgen.load.turns import read_turns
+from cardgen.model.fields import CardField
 from cardgen.model.game import (
     COMPONENT_COUNTS,
     ERROR,
@@ -44,8 +45,8 @@ from cardgen.model.where import Where
 class GameBuilder(CardParts, SetupParts, StepParts):
     """Reads every file of a game into the model (game.yaml here; cards, setups and steps in their parts)."""
 
-    def __init__(self, folder: Path, readers: dict[str, Reader]):
-        self.folder = folder
+    def __init__(self, folder: Path, readers: dict[str, Reader], fields: tuple[CardField, ...] = ()):
+        self.folder, self.fields = folder, fields
         self.g, self.c, self.s = readers["game"], readers["cards"], readers["setups"]
         self.extra_findings: list[Finding] = []
         self.piles: list[str] = list(self.START_PILES)
@@ -66,6 +67,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
                                 lambda ident, m: Tag(ident, m.read("name", ""), m.read("meaning", "")))
         kinds = self._kinds(top.get("kinds"))
         attributes = self._attributes(top.get("attributes"))
+        self._check_field_names(attributes)
         kind_styles = self._kind_styles(top.get("kind_styles"), kinds)
         self.known_ids = {"color": [c.id for c in colors], "tag": [t.id for t in tags],
                           "kind": [k.id for k in kinds]}
@@ -112,7 +114,15 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             changes_since=top.read("changes_since", ""),
             changes_where=g.where(top.get("changes_since")) if "changes_since" in top else None,
             turns=read_turns(g, top.get("turns")),
+            fields=self.fields,
         )
+
+    def _check_field_names(self, attributes: tuple[Attribute, ...]) -> None:
+        """A card field and an attribute of one name would be one {name} in a pattern."""
+        for f in self.fields:
+            if any(a.id == f.id for a in attributes):
+                self.extra_findings.append(Finding(ERROR, "field-name-taken", f"fields: '{f.id}' is also an attribute's "
+                                                   "id", f.where, "give the field or the attribute another name"))
 
     # -- game.yaml parts
 

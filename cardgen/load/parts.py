@@ -6,12 +6,14 @@ from pathlib import Path
 import yaml
 
 from cardgen.load import schema
+from cardgen.load.fields import read_selection, select_spec
 from cardgen.load.reader import Reader, did_you_mean
 from cardgen.load.schema import (
     Fields,
     Values,
 )
 from cardgen.load.yaml_nodes import is_null
+from cardgen.model.fields import NUMBER, CardField
 from cardgen.model.game import Finding
 from cardgen.model.where import Where
 
@@ -33,6 +35,7 @@ class Parts:
     known_ids: dict[str, list[str]]
     card_ids: dict[str, str]  # a card's id by its case-folded name or id
     back_ids: list[str]
+    fields: tuple[CardField, ...]  # the game's own card fields (game.yaml's fields:)
 
     def _symbol(self, m: Values, what: str, reader: Reader | None = None, key: str = "symbol") -> str | None:
         """A color's or a card's symbol (default star) or a back's emblem (default none); load_game
@@ -95,10 +98,13 @@ class Parts:
         g = reader or self.g
         if node is None:
             return None
-        m = g.mapping(node, schema.SELECT)
+        by_id = {f.id: f for f in (*self.fields, NUMBER_FIELD)}
+        m = g.mapping(node, select_spec(self.fields))
         out: dict[str, object] = {}
         for key, value in m.items():
-            if key in ("any",):
+            if key in by_id:
+                out[key] = read_selection(g, by_id[key], value)
+            elif key in ("any",):
                 out[key] = [self._selector(v, g) for v in g.sequence(value, key)]
             elif key == "not":
                 out[key] = self._selector(value, g)
@@ -120,3 +126,6 @@ class Parts:
             if value not in known and value.casefold() not in {k.casefold() for k in known}:
                 reader.error(node, f"unknown-{key}", f"select: unknown {key} '{value}'",
                              did_you_mean(value, known) or f"{key}s are: {', '.join(known) or 'none'}")
+
+
+NUMBER_FIELD = CardField("number", NUMBER, "Number")  # the built-in number, selected like a number field

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from cardgen.model import expressions
+from cardgen.model.fields import FIELD_TYPES, TRANSLATABLE_BUILTINS
 from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
 from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM, COLOR_MODES
 from cardgen.model.turns import SAVED_PLACES
@@ -223,6 +224,14 @@ class Fields(Type):
     doc: str = ""
     others: bool = False  # keys it does not name are free data (else they are errors)
 
+    extends: Fields | None = field(default=None, compare=False, repr=False)  # with_fields: the declaration it adds to
+
+    def with_fields(self, extra: Mapping[str, Field]) -> Fields:
+        """The declaration with a game's own keys (its card fields) added (load/fields.py)."""
+        if not extra:
+            return self
+        return replace(self, fields={**self.fields, **extra}, extends=self.extends or self)
+
     def __iter__(self):
         return iter(self.fields)
 
@@ -235,10 +244,14 @@ class Fields(Type):
     def json(self, defs):
         if self.shared:
             if self.shared not in defs:
-                defs[self.shared] = {}  # a placeholder while it is being made: recursion ends here
-                defs[self.shared] = self._object(defs)
+                self.define(defs)
             return {"$ref": f"#/definitions/{self.shared}"}
         return self._object(defs)
+
+    def define(self, defs: dict) -> None:
+        """Define this shared declaration in `defs`: every reference to its name is to it."""
+        defs[self.shared] = {}  # a placeholder while it is being made: recursion ends here
+        defs[self.shared] = self._object(defs)
 
     def _object(self, defs) -> dict:
         out: dict = {"type": "object"}
@@ -304,12 +317,16 @@ ATTRIBUTE = Fields("attribute", {
 CARD_SIZE = Fields("card_size", {"width_mm": Field(Number(*CARD_SIDE_MM), True, "card width (mm)"),
                                  "height_mm": Field(Number(*CARD_SIDE_MM), True, "card height (mm)")})
 
+NUMBER_RANGE = Fields("range", {"from": Field(Number(-MAX_NUMBER, MAX_NUMBER)), "to": Field(Number(-MAX_NUMBER, MAX_NUMBER))},
+                      doc="the numbers from..to (both included)")
 SELECT_LISTS = ("color", "kind", "card", "tag")
 SELECT: Fields = Fields("select", {}, shared="select", doc="picks cards; every key given must match")
 SELECT.fields.update({  # a selector holds selectors (any, not): its fields come after it
     **{key: Field(TextList(), doc=f"one {key} or a list: a card with any of them") for key in SELECT_LISTS},
     "attribute": Field(Table(Text(), Text()), doc="attribute id: value"),
     "star": Field(Boolean()),
+    "number": Field(AnyOf((Number(-MAX_NUMBER, MAX_NUMBER), ListOf(Number(-MAX_NUMBER, MAX_NUMBER)), NUMBER_RANGE)),
+                    doc="a number, a list of them, or a range {from: 2, to: 5} (either bound may be left out)"),
     "any": Field(ListOf(SELECT), doc="a card any of these selectors picks"),
     "not": Field(SELECT, doc="a card this selector does not pick"),
 })
@@ -402,6 +419,14 @@ def _texts(what: str, *keys: str) -> Fields:
     return Fields(what, {key: Field(Text()) for key in keys})
 
 
+FIELD = Fields("field", {
+    "type": Field(Text(choices=FIELD_TYPES), doc="number, text (markup and :symbol: allowed), choice, list or yes/no"),
+    "choice": Field(ListOf(Text(MAX_NAME)), doc="a choice field's values (the type is then choice)"),
+    "name": Field(Text(MAX_NAME), label="field name", doc="how the documents label it (default: from the id)"),
+    "default": Field(TextList(), doc="the value of a card that does not set it"),
+}, doc="one of the game's own card fields")
+# a card's texts in a translation: the built-in ones here, a game's own text fields added (load/fields.py)
+CARD_TEXTS = replace(_texts("card", *TRANSLATABLE_BUILTINS), shared="card_texts")
 LANGUAGE_DOC = "a language code (de, fr, pt-BR): the first is the source's, each other has i18n/<code>.yaml"
 _CHEATSHEET_TEXTS = ("title", "subtitle", "goal", "card_heading", "copies_label", "players_note")
 TRANSLATION = Fields("translation", {
@@ -414,7 +439,7 @@ TRANSLATION = Fields("translation", {
     "components": Field(Table(Identifier(), _texts("component", "name", "plural", "meaning"))),
     "backs": Field(Table(Identifier(), _texts("back", "title"))),
     "checks": Field(Table(Identifier(), _texts("check", "message"))),
-    "cards": Field(Table(Text(), _texts("card", "name", "flavor", "text", "details")), doc="by card id"),
+    "cards": Field(Table(Text(), CARD_TEXTS), doc="by card id"),
     "setups": Field(Table(Text(), Fields("setup", {"name": Field(Text()), "blurb": Field(Text()),
                                                    "extra_rules": Field(ListOf(Text()))})), doc="by setup id"),
     "setup_steps": Field(ListOf(Text()), doc="the texts of game.yaml's setup steps that have one, in order"),
@@ -448,6 +473,9 @@ GAME = Fields("game.yaml", {
                                      "png, tgc, mpc, drivethru, tts or the game's own"),
     "turns": Field(TURNS),
     "languages": Field(TextList(), doc=LANGUAGE_DOC),
+    "fields": Field(Table(Identifier(), AnyOf((Text(choices=FIELD_TYPES), FIELD))),
+                    doc="the game's own card fields, e.g. {cost: number, rarity: {choice: [common, rare]}}: a key of "
+                        "a card in cards.yaml, a column in cards.csv"),
 }, doc="a cardgen game: its title, colors, kinds, setup procedure and checks")
 
 RANGE = Fields("numbers", {"from": Field(Integer(0, MAX_NUMBER), True), "to": Field(Integer(0, MAX_NUMBER), True)})
@@ -468,7 +496,7 @@ CARD = Fields("card", {
     "back": Field(Text(), doc="the id of one of game.yaml's backs: this card's own back"),
     "low_res": Field(Text(choices=LOW_RES), doc="ok: the art may print below 150 ppi (check still warns)"),
     "play": Field(PLAY),
-}, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"})
+}, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"}, shared="card")
 CARDS = Fields("cards.yaml", {"cards": Field(ListOf(CARD), True)}, doc="a cardgen game's cards")
 
 PLAYERS = Fields("players", {"min": Field(Integer(1, MAX_PLAYERS), True, "players: min"),

@@ -20,10 +20,12 @@ from pathlib import Path
 import yaml
 
 from cardgen.errors import UsageError
+from cardgen.load.fields import card_spec
 from cardgen.load.reader import Reader
 from cardgen.load.schema import CARD, CARDS, INT_PATTERN, RANGE, Boolean, Integer
 from cardgen.load.turns import read_play
 from cardgen.load.yaml_nodes import MAX_NODES, UNUSABLE_CHARACTER, unusable_character
+from cardgen.model.fields import LIST, NUMBER, YESNO, CardField
 from cardgen.model.game import Finding
 from cardgen.model.texts import spreadsheet_cell, spreadsheet_text
 
@@ -45,10 +47,10 @@ def cards_file(folder: Path) -> Path:
     return csv_path if csv_path.is_file() and not yaml_path.is_file() else yaml_path
 
 
-def cards_reader(folder: Path) -> Reader:
+def cards_reader(folder: Path, fields: tuple[CardField, ...] = ()) -> Reader:
     path = cards_file(folder)
     if path.suffix == ".csv":
-        return CsvReader(path)
+        return CsvReader(path, fields=fields)
     reader = Reader(path)
     if (folder / "cards.csv").is_file():
         reader.error(None, "two-card-files", "the game folder has both cards.yaml and cards.csv",
@@ -56,8 +58,11 @@ def cards_reader(folder: Path) -> Reader:
     return reader
 
 
+@dataclass
 class CsvReader(Reader):
     """A reader whose document is cards.csv turned into the node tree of a cards.yaml."""
+
+    fields: tuple[CardField, ...] = ()  # the game's own card fields: columns too
 
     def document(self) -> yaml.Node | None:
         text = self.read_text(encoding="utf-8-sig")  # Excel starts its UTF-8 CSV with a byte-order mark
@@ -116,7 +121,7 @@ class CsvReader(Reader):
         reported once, here, by the loader's own check of a card's keys."""
         keys = [(i, name.strip()) for i, name in enumerate(header) if name.strip()]
         node = _mapping([(_scalar(name, line - 1, i), _scalar("", line - 1, i)) for i, name in keys], line - 1, 0)
-        known = self.mapping(node, CARD, "cards.csv header")
+        known = self.mapping(node, card_spec(self.fields), f"{self.path.name} header")
         return {i: name for i, name in keys if name in known and known[name].start_mark.column == i}
 
     def _row(self, number: int, cells: list[str], columns: dict[int, str], width: int) -> yaml.MappingNode:
@@ -130,7 +135,7 @@ class CsvReader(Reader):
         return _mapping(pairs, line, 0)
 
     def _cell(self, text: str, column: str, line: int, col: int) -> yaml.Node:
-        if column in LIST_COLUMNS:
+        if column in LIST_COLUMNS or column in self._of_type(LIST):
             items = [item.strip() for item in text.split(",") if item.strip()]
             return yaml.SequenceNode(SEQ_TAG, [_scalar(item, line, col) for item in items],
                                      _mark(line, col), _mark(line, col), flow_style=True)
@@ -144,9 +149,12 @@ class CsvReader(Reader):
                              (_scalar("to", line, col), _scalar(match[2], line, col))], line, col)
         if column == PLAY_COLUMN:
             return self._play(text, line, col)
-        if column in TYPED_COLUMNS:
+        if column in TYPED_COLUMNS or column in self._of_type(NUMBER, YESNO):
             return _scalar(text, line, col)
         return _text(spreadsheet_text(text), line, col)
+
+    def _of_type(self, *types: str) -> list[str]:
+        return [f.id for f in self.fields if f.type in types]
 
     def _play(self, text: str, line: int, col: int) -> yaml.MappingNode:
         """`skip, extra_turns 1` as {skip: true, extra_turns: 1}; the loader checks the names."""

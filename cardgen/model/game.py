@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TypeVar, Union
 
 from cardgen.errors import UsageError
-from cardgen.model.fields import BUILTIN_FIELDS, CardField, FieldValue
+from cardgen.model.fields import BUILTIN_FIELDS, CardField, FieldValue, selects
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
@@ -133,6 +133,9 @@ class Card:
     where: Where | None = None
     places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "text", "details" -> where typed
     fields: Mapping[str, FieldValue] = field(default_factory=dict)  # the game's own fields (Game.fields) by id
+    # the source language's values of the fields a translation changed: selectors pick by them, so that a
+    # setup picks the same cards in every language
+    source_fields: Mapping[str, FieldValue] = field(default_factory=dict, compare=False)
 
     def value(self, name: str) -> FieldValue:
         """The card's value of the field called `name`, built-in or the game's own (None: not set, or
@@ -145,6 +148,10 @@ class Card:
             value: FieldValue = getattr(self, name)
             return value
         return None
+
+    def source_value(self, name: str) -> FieldValue:
+        """The value in the game's source language (what selectors compare)."""
+        return self.source_fields[name] if name in self.source_fields else self.value(name)
 
 
 @dataclass(frozen=True)
@@ -535,6 +542,8 @@ def _matches_key(card: Card, key: str, wanted: object) -> bool:
         return card.star == wanted
     if key == "attribute":
         return all(card.attributes.get(k) == v for k, v in _selector(wanted).items())
+    if key not in _NAMED:  # a field: the built-in number, or one of the game's own
+        return selects(card.source_value(key), wanted)
     names = set(_listed(wanted, str))
     if key == "color":
         return card.color in names
@@ -542,9 +551,10 @@ def _matches_key(card: Card, key: str, wanted: object) -> bool:
         return bool(set(card.kinds) & names)
     if key == "tag":
         return bool(set(card.tags) & names)
-    if key == "card":  # by id: load turns the names a selector gives into ids (a translation renames cards)
-        return card.id in names
-    return True
+    return card.id in names  # by id: load turns the names a selector gives into ids (a translation renames cards)
+
+
+_NAMED = ("color", "kind", "tag", "card")  # the selector keys that list names
 
 
 def _selector(value: object) -> Selector:
