@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
 from cardgen.inputs.paths import display_path
+from cardgen.model.fields import TEXT
 from cardgen.model.game import Card, Game, Setup, Step
 from cardgen.model.where import Passage, Where
 
@@ -95,6 +96,11 @@ def _card_texts(game: Game) -> Iterator[GameText]:
                                in_passage(value, card.places.get(field), card.where),
                                roles.get(field) if card.printed else None, field in ("flavor", "text"),
                                prose=field in ("text", "details"), card=card)
+        for own in (f for f in game.fields if f.type == TEXT):
+            value = card.fields.get(own.id)
+            if isinstance(value, str) and value:
+                yield GameText(value, f"card '{card.name}' ({own.name})",
+                               in_passage(value, card.places.get(own.id), card.where), emphasis=True, card=card)
     on_cards = {tag for card in game.cards if card.printed for tag in card.tags}
     for tag in game.tags:
         role = design.tags.font if design and tag.id in on_cards else None

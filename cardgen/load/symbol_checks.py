@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from cardgen.inputs import symbols
 from cardgen.inputs.paths import display_path
 from cardgen.model import markup
+from cardgen.model.fields import TEXT
 from cardgen.model.game import ERROR, WARNING, Finding, Game
 from cardgen.model.where import Where
 
@@ -42,8 +43,8 @@ def card_symbol_findings(game: Game, known: list[str] | None = None) -> list[Fin
     if starred and symbols.symbol_path(game, STAR) is None:
         findings.append(_missing(game, STAR, starred[0].where, f"card '{starred[0].name}' (star: true)", known))
     for card in game.cards:
-        for field in ("flavor", "text"):
-            for name in dict.fromkeys(markup.symbol_names(getattr(card, field))):
+        for field in ("flavor", "text", *(f.id for f in game.fields if f.type == TEXT)):
+            for name in dict.fromkeys(markup.symbol_names(str(card.value(field) or ""))):
                 if symbols.symbol_path(game, name) is None:
                     place = card.places.get(field)
                     where = place.locate(f":{name}:") if place else card.where

@@ -5,7 +5,7 @@ documents read every field through `Card.value`, so a game's own field works whe
 one does."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Union
 
@@ -86,3 +86,9 @@ def shown(value: FieldValue) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+def labelled(fields: Iterable[CardField], value: Callable[[str], FieldValue]) -> list[tuple[CardField, str]]:
+    """The game's own fields a card has a value of, each with the value as the documents print it
+    (under the field's display name)."""
+    return [(f, text) for f in fields if (text := shown(value(f.id)))]

@@ -89,10 +89,11 @@ def _changed_page(canvas: Canvas, fonts: Fonts, pictures: _Pictures, change: Car
         if label == "new":
             _mark_changed_pixels(canvas, before, image, x, top - 6 - h, scale)
     y = top - 6 - before.height * scale - 24
-    for field_name in TEXT_FIELDS:
-        old_text, new_text = getattr(was, field_name), getattr(card, field_name)
+    own = {f.id: f.name for f in pictures.games["new"].fields if f.translatable}
+    for field_name in (*TEXT_FIELDS, *own):
+        old_text, new_text = str(was.value(field_name) or ""), str(card.value(field_name) or "")
         if old_text != new_text:
-            y = _text_change(canvas, fonts, field_name, old_text, new_text, y, page_w)
+            y = _text_change(canvas, fonts, own.get(field_name, field_name), old_text, new_text, y, page_w)
     canvas.showPage()
 
 

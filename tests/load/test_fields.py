@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import TEST_DATA, edit, loaded
+from conftest import TEST_DATA, edit, loaded, report_for
 
 from cardgen import cli
+from cardgen.check.diff import diff_games
 from cardgen.load import load_game
 from cardgen.model.fields import CHOICE, NUMBER, TEXT, YESNO, NumberRange
 from cardgen.model.game import matches
+from cardgen.model.translate import translated
 
 CREATURES = TEST_DATA / "creature_mini"
 
@@ -164,3 +166,28 @@ def test_the_editor_schema_of_a_game_knows_its_fields(tmp_path, capsys):
     jsonschema.validate({"setups": [{"name": "S", "players": {"min": 2, "max": 2}, "each": [each]}]}, setups)
     translation = json.loads((tmp_path / "translation.schema.json").read_text())
     jsonschema.validate({"cards": {"imp": {"type_line": "Kreatur"}}}, translation)
+
+
+def test_a_text_field_is_translatable_and_selectors_still_pick_by_the_source_value(game_copy):
+    folder = game_copy(CREATURES)
+    edit(folder / "game.yaml", "card_size: poker\n", "card_size: poker\nlanguages: [en, de]\n")
+    (folder / "i18n").mkdir()
+    (folder / "i18n" / "de.yaml").write_text("cards:\n  fireball:\n    type_line: Zauber\n    name: Feuerball\n"
+                                             "  spark:\n    type_lin: Zauber\n", encoding="utf-8")
+    result = load_game(folder)
+    [unknown] = [f for f in result.findings if f.level == "error"]
+    assert place(unknown) == ("unknown-key", "de.yaml", 6, 5) and "did you mean 'type_line'?" in unknown.hint
+    german, missing = translated(result.game, "de")
+    fireball = german.card("fireball")
+    assert (fireball.name, fireball.value("type_line")) == ("Feuerball", "Zauber")
+    assert matches(fireball, {"type_line": ("Spell",)})
+    assert "cards/frost-bolt/type_line" in {m.key for m in missing}
+
+
+def test_diff_names_a_changed_field_by_its_display_name(game_copy):
+    folder = game_copy(CREATURES)
+    old = report_for(folder)
+    edit(folder / "cards.yaml", "    attack: 3\n", "    attack: 4\n")
+    edit(folder / "cards.yaml", "type_line: Spell\n    rarity: rare", "type_line: Sorcery\n    rarity: rare")
+    changes = {c.card_id: c.fields for c in diff_games(old, report_for(folder)).cards}
+    assert changes == {"flame-hound": ("Attack",), "fireball": ("Type",)}

@@ -39,6 +39,7 @@ from markupsafe import Markup
 from cardgen.check.results import GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows
 from cardgen.errors import BuildError
+from cardgen.model.fields import labelled
 from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import format_count, players_label, plural
@@ -66,6 +67,7 @@ class CardRow:
     role: str          # the effect's leading bold phrase, if it has one ("Bomb!")
     rest: Markup       # the effect after the role
     tags: list[str]
+    fields: str = ""  # the game's own fields, under their display names ("Cost 3 · Attack 2")
 
     @property
     def names(self) -> list[str]:
@@ -184,9 +186,10 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
 def card_rows(game: Game, group: bool = True) -> list[CardRow]:
     """Card types in data order; with `group`, types of one color with the same text share a row."""
     rows: list[CardRow] = []
-    index: dict[tuple[str, str], CardRow] = {}
+    index: dict[tuple[str, str, str], CardRow] = {}
     for card in game.cards:
-        key = (card.color, card.text.strip())
+        own = " · ".join(f"{f.name} {value}" for f, value in labelled(game.fields, card.value))
+        key = (card.color, card.text.strip(), own)
         if group and key in index:
             index[key].cards.append(card)
             continue
@@ -195,7 +198,7 @@ def card_rows(game: Game, group: bool = True) -> list[CardRow]:
         origin = f"card '{card.name}'"
         row = CardRow([card], game.color(card.color), markdown_inline(card.text, game, origin),
                       role, markdown_inline(rest, game, origin),
-                      [t.name for t in game.tags if t.id in card.tags])
+                      [t.name for t in game.tags if t.id in card.tags], own)
         index[key] = row
         rows.append(row)
     return rows

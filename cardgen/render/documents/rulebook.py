@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
+from cardgen.model.fields import labelled
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import component_count, format_count, format_number, players_label
@@ -300,6 +301,7 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "number": format_number,
         "player_columns": PLAYER_COLUMNS,
         "shows_number": _shows_number,
+        "card_fields": lambda card: labelled(game.fields, card.value),
         "hand_label": lambda setup, played: hand_label(game, setup, played),
         "starting_hands": lambda setup_report: starting_hands(game, setup_report),
         "component_rows": component_rows,

@@ -1,0 +1,31 @@
+"""A game's own card fields in the documents: the rulebook's card chapter and the cheat sheet show
+each card's values under the fields' display names."""
+from __future__ import annotations
+
+import re
+
+from conftest import TEST_DATA, checked, page_texts
+
+from cardgen.render import documents
+from cardgen.render.documents.cheatsheet import write_cheatsheet
+
+CREATURES = TEST_DATA / "creature_mini"
+
+
+def flat(pages: list[str]) -> str:
+    return re.sub(r"\s+", " ", " ".join(pages))
+
+
+def test_the_rulebook_shows_a_cards_fields_under_their_display_names(tmp_path):
+    game, report = checked(CREATURES)
+    text = flat(page_texts(documents.write_rulebook(game, report, tmp_path)))
+    assert "Cost 5 · Attack 5 · Health 4 · Type Creature · Rarity epic · Keywords flying, haste · Token no" in text
+    assert "Deal 1 damage." in text  # Ember Imp's "Deal {attack} damage."
+
+
+def test_the_cheat_sheet_shows_the_fields_and_does_not_merge_cards_whose_fields_differ(tmp_path):
+    game, report = checked(CREATURES)
+    write_cheatsheet(game, report, tmp_path)
+    text = flat(page_texts(tmp_path / "cheatsheet.pdf"))
+    assert "Cost 7 · Attack 7 · Health 7 · Type Creature · Rarity legendary" in text
+    assert "Cost 1 · Attack 0 · Health 3" in text  # Tide Crab: no text, a row of its own all the same
