@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from cardgen.inputs import images
 from cardgen.inputs.paths import ART, inside
 from cardgen.load import schema
@@ -112,7 +114,6 @@ class CardParts(Parts):
             if "symbol" in m else None,
             printed=m.read("print", True),
             back=self._back_id(c, m.get("back")),
-            art_file=self._art(m, label),
             low_res=self._low_res(m),
             play=read_play(c, m.get("play"), label),
             where=c.where(node),
@@ -130,8 +131,9 @@ class CardParts(Parts):
             labels = {} if number is None else {a.id: a.label_of(number) for a in attributes}
             card_id = m.read("id", "") or slugify(name)
             values = {**({} if number is None else {"number": number}), **labels, **common["fields"]}
-            return [Card(id=card_id, name=name, number=number, attributes=labels,
-                         **self._filled(m, texts, values), **common)]
+            filled = self._filled(m, {**texts, "art": m.read("art", "")}, values)
+            art = self._art(m.get("art"), filled.pop("art"), name)
+            return [Card(id=card_id, name=name, number=number, attributes=labels, art_file=art, **filled, **common)]
         return self._series(m, texts, common, attributes)
 
     def _text_fields(self) -> list[str]:
@@ -147,21 +149,21 @@ class CardParts(Parts):
         return out
 
     def _filled(self, m: Values, texts: dict[str, str], values: dict[str, FieldValue]) -> dict[str, Any]:
-        """A single card's texts with their {field} patterns filled from the card's own values."""
+        """A single card's texts (and art path) with their {field} patterns filled from the card's own
+        values ("" where a pattern names no value: reported)."""
         out = {}
         for key, text in texts.items():
             try:
                 out[key] = fill_pattern(text, values)
             except ValueError as exc:
                 self.c.error(m[key], "bad-pattern", str(exc), _PATTERN_HINT)
-                out[key] = text
+                out[key] = ""
         return out
 
-    def _art(self, m: Values, card: str) -> Path | None:
+    def _art(self, node: yaml.Node | None, value: str, card: str) -> Path | None:
         """A card's art file: a relative path to an image in the game folder or the shared art/ (never
         a URL, an absolute path, '..' or a symlink leading out) that the card renderer can draw."""
         c = self.c
-        node, value = m.get("art"), m.read("art", "")
         if not value:
             return None
         hint = "write a path inside the game folder, e.g. art/boom.png"
@@ -219,17 +221,19 @@ class CardParts(Parts):
                     f"numbers {low}..{high} must count up and hold at most {MAX_CARDS} cards")
             return []
         cards = []
+        art_pattern = m.read("art", "")
         for number in range(low, high + 1):
             labels = {a.id: a.label_of(number) for a in attributes}
             values: dict[str, FieldValue] = {"number": number, **labels, **common["fields"]}
             try:
                 name = fill_pattern(pattern, values)
                 filled: dict[str, Any] = {k: fill_pattern(v, values) for k, v in texts.items()}
+                art = fill_pattern(art_pattern, values)  # art/gold-{number}.png: a picture each
             except ValueError as exc:
                 c.error(m["series"], "bad-pattern", str(exc), _PATTERN_HINT)
                 return []
             cards.append(Card(id=slugify(name), name=name, number=number, attributes=labels,
-                              **filled, **common))
+                              art_file=self._art(m.get("art"), art, name), **filled, **common))
         return cards
 
 
