@@ -20,11 +20,13 @@ from cardgen.build.simulate import simulate_game
 from cardgen.check import report, simulation_report
 from cardgen.check.simulate import DEFAULT_POLICY, MAX_GAMES, POLICIES, nothing_to_simulate
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError, UsageError
+from cardgen.inputs.files import atomic_write
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
 from cardgen.layout.cutter import MACHINES
-from cardgen.load import editor_schemas, spreadsheet
-from cardgen.load.fields import game_fields
+from cardgen.load import editor_schemas
+from cardgen.load.convert import FORMATS, convert
+from cardgen.load.fields import card_settings
 from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
 from cardgen.load.translator_sheet import translation_as_csv, translation_as_yaml
 from cardgen.model import sizes
@@ -131,10 +133,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="a game whose own card fields (game.yaml's fields:) the schemas know")
     p.set_defaults(run=cmd_schema)
 
-    p = sub.add_parser("convert", help="print the game's cards as CSV (for a spreadsheet) or as cards.yaml; with "
-                                       "--translate, a translator's sheet of its texts or the translation read back")
+    p = sub.add_parser("convert", help="the game's cards as a sheet (CSV, xlsx, ods) or a sheet's as cards.yaml; "
+                                       "with --translate, a translator's sheet of its texts or the translation read "
+                                       "back")
     p.add_argument("game", help="game folder name or path")
-    p.add_argument("--to", choices=["csv", "yaml"], required=True, help="the format to print")
+    p.add_argument("--to", choices=FORMATS, required=True, help="the format to print (or write with --out)")
+    p.add_argument("--out", metavar="FILE", help="write the converted file there (needed for xlsx and ods on a "
+                                                 "terminal)")
     p.add_argument("--translate", metavar="LANG",
                    help="csv: every text of the game beside its LANG translation so far (empty where there is "
                         "none); yaml: the game folder's i18n/LANG.csv, filled in, as i18n/LANG.yaml")
@@ -308,9 +313,10 @@ def cmd_new(args) -> int:
 def cmd_schema(args) -> int:
     fields: tuple = ()
     if args.game:
-        fields, findings = game_fields(load.find_game_folder(args.game))
-        if any(f.level == "error" for f in findings):
-            say("\n".join(str(f) for f in findings))
+        settings = card_settings(load.find_game_folder(args.game))
+        fields = settings.fields
+        if any(f.level == "error" for f in settings.findings):
+            say("\n".join(str(f) for f in settings.findings))
             return EXIT_DATA
     if args.write:
         for path in editor_schemas.write_schemas(Path(args.write), fields):
@@ -326,13 +332,28 @@ def cmd_schema(args) -> int:
 def cmd_convert(args) -> int:
     folder = load.find_game_folder(args.game)
     if args.translate:
+        if args.to not in ("csv", "yaml") or args.out:
+            raise UsageError("a translator's sheet is converted --to csv or --to yaml, printed",
+                             hint="redirect the output into the file, e.g. > i18n/de.csv")
         return _convert_translation(folder, args.translate, args.to)
-    done = spreadsheet.convert(folder, args.to)
-    if done.text is None:
+    if args.to in ("xlsx", "ods") and not args.out and sys.stdout.isatty():
+        raise UsageError(f"a .{args.to} workbook is no text to print on a terminal",
+                         hint=f"write it with --out {folder.name}/cards.{args.to} (then remove the other card file)")
+    done = convert(folder, args.to)
+    if done.data is None:
         say("\n".join(str(f) for f in done.findings))
         return EXIT_DATA
-    sys.stdout.write(done.text)
-    say(f"converted {display_path(done.source, folder)}; a game reads either cards.yaml or cards.csv: keep "
+    if args.out:
+        try:
+            atomic_write(Path(args.out), done.data)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}", hint="give a file you can write") \
+                from None
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(done.data)
+        sys.stdout.flush()
+    say(f"converted {display_path(done.source, folder)}; a game reads one card file: keep "
         f"{display_path(done.target, folder)} and remove {done.source.name}")
     return EXIT_OK
 

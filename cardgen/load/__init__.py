@@ -16,7 +16,7 @@ import yaml
 
 from cardgen.errors import UsageError
 from cardgen.inputs.paths import CARD_DATA
-from cardgen.load.fields import fields_node, read_fields
+from cardgen.load.fields import card_settings
 from cardgen.load.game import NO_SETUPS, GameBuilder
 from cardgen.load.reader import Reader, leads_out
 from cardgen.load.spreadsheet import cards_reader
@@ -96,8 +96,9 @@ def load_game(game: str | os.PathLike[str] | None = None) -> LoadResult:
     folder = find_game_folder(game)
     readers = {"game": Reader(folder / "game.yaml")}
     docs: dict[str, yaml.Node | None] = {"game": _document(readers["game"], "game", folder)}
-    fields = read_fields(readers["game"], fields_node(docs["game"]))  # the cards are read with them
-    readers |= {"cards": cards_reader(folder, fields), "setups": Reader(folder / "setups.yaml")}
+    settings = card_settings(folder, readers["game"], docs["game"])  # the cards are read with them
+    fields = settings.fields
+    readers |= {"cards": cards_reader(folder, fields, settings.sheet), "setups": Reader(folder / "setups.yaml")}
     for name in ("cards", "setups"):
         docs[name] = _document(readers[name], name, folder)
     if any(doc is None for doc in docs.values()):
@@ -124,7 +125,8 @@ def _document(reader: Reader, name: str, folder: Path) -> yaml.Node | None:
         return NO_SETUPS
     if not reader.path.exists():  # anything else there is read, or refused when not a regular file
         reader.error(None, "missing-file", f"the game folder has no {reader.path.name}",
-                     f"create {name}.yaml{' (or cards.csv)' if name == 'cards' else ''} (see docs/data-format.md)")
+                     f"create {name}.yaml{' (or cards.csv, cards.xlsx, cards.ods)' if name == 'cards' else ''} "
+                     "(see docs/data-format.md)")
         return None
     if leads_out(reader, folder):
         return None

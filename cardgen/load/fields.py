@@ -4,6 +4,7 @@ type; a wrong one is a finding at its place."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -25,7 +26,7 @@ from cardgen.load.schema import (
     TextList,
     Type,
 )
-from cardgen.load.yaml_nodes import is_null
+from cardgen.load.yaml_nodes import is_null, top_value
 from cardgen.model.fields import (
     BUILTIN_FIELDS,
     CHOICE,
@@ -47,20 +48,26 @@ TAKEN = frozenset((*BUILTIN_FIELDS, *schema.CARD.fields, *schema.SELECT.fields))
 _NUMBER = Number(-MAX_NUMBER, MAX_NUMBER)
 
 
-def fields_node(game_doc: yaml.Node | None) -> yaml.Node | None:
-    """game.yaml's `fields:` value: the cards are read with it, before the rest of game.yaml."""
-    if not isinstance(game_doc, yaml.MappingNode):
-        return None
-    return next((value for key, value in game_doc.value
-                 if isinstance(key, yaml.ScalarNode) and key.value == "fields"), None)
+@dataclass(frozen=True)
+class CardSettings:
+    """What game.yaml says of how its cards are read: its own fields, the workbook's sheet."""
+
+    fields: tuple[CardField, ...] = ()
+    sheet: str | None = None  # cards_sheet: (None: the first)
+    findings: tuple[Finding, ...] = ()
 
 
-def game_fields(folder: Path) -> tuple[tuple[CardField, ...], list[Finding]]:
-    """A game's own card fields, read from its game.yaml alone (for the editor schemas and convert)."""
-    reader = Reader(folder / "game.yaml")
-    if not reader.path.is_file():
-        return (), []
-    return read_fields(reader, fields_node(reader.document())), reader.findings
+def card_settings(folder: Path, reader: Reader | None = None, document: yaml.Node | None = None) -> CardSettings:
+    """game.yaml's settings of the cards, read ahead of the rest of it (from its document when
+    given: load reads game.yaml once)."""
+    if reader is None:
+        reader = Reader(folder / "game.yaml")
+        if not reader.path.is_file():
+            return CardSettings()
+        document = reader.document()
+    fields = read_fields(reader, top_value(document, "fields"))
+    sheet = reader.text(top_value(document, "cards_sheet"), "cards_sheet", limit=MAX_NAME) or None
+    return CardSettings(fields, sheet, tuple(reader.findings))
 
 
 def read_fields(reader: Reader, node: yaml.Node | None) -> tuple[CardField, ...]:

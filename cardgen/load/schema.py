@@ -473,6 +473,8 @@ GAME = Fields("game.yaml", {
                                      "png, tgc, mpc, drivethru, tts or the game's own"),
     "turns": Field(TURNS),
     "languages": Field(TextList(), doc=LANGUAGE_DOC),
+    "cards_sheet": Field(Text(MAX_NAME), doc="the sheet of cards.xlsx or cards.ods that holds the cards "
+                                             "(default: the first)"),
     "fields": Field(Table(Identifier(), AnyOf((Text(choices=FIELD_TYPES), FIELD))),
                     doc="the game's own card fields, e.g. {cost: number, rarity: {choice: [common, rare]}}: a key of "
                         "a card in cards.yaml, a column in cards.csv"),
