@@ -336,7 +336,8 @@ def cmd_convert(args) -> int:
             raise UsageError("a translator's sheet is converted --to csv or --to yaml, printed",
                              hint="redirect the output into the file, e.g. > i18n/de.csv")
         return _convert_translation(folder, args.translate, args.to)
-    if args.to in ("xlsx", "ods") and not args.out and sys.stdout.isatty():
+    binary = args.to in ("xlsx", "ods")
+    if binary and not args.out and (sys.stdout.isatty() or not hasattr(sys.stdout, "buffer")):
         raise UsageError(f"a .{args.to} workbook is no text to print on a terminal",
                          hint=f"write it with --out {folder.name}/cards.{args.to} (then remove the other card file)")
     done = convert(folder, args.to)
@@ -349,10 +350,12 @@ def cmd_convert(args) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}", hint="give a file you can write") \
                 from None
-    else:
+    elif binary:
         sys.stdout.flush()
         sys.stdout.buffer.write(done.data)
         sys.stdout.flush()
+    else:
+        sys.stdout.write(done.data.decode("utf-8"))
     say(f"converted {display_path(done.source, folder)}; a game reads one card file: keep "
         f"{display_path(done.target, folder)} and remove {done.source.name}")
     return EXIT_OK

@@ -160,3 +160,11 @@ def test_a_workbook_is_not_printed_on_a_terminal(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdout.isatty", lambda: True)
     assert cli.main(["convert", str(CREATURES), "--to", "xlsx"]) == 2
     assert "--out" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_text_that_looks_like_a_formula_is_written_as_text_and_read_back_as_typed(kind, game_copy):
+    folder = game_copy(CREATURES)
+    edit(folder / "cards.yaml", 'text: "Deal 4 damage to a creature."', 'text: "=HYPERLINK(\\"http://x\\")"')
+    as_workbook(folder, kind)
+    assert load_game(folder).game.card("fireball").text == '=HYPERLINK("http://x")'
