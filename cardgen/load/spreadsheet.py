@@ -159,12 +159,15 @@ class CsvReader(Reader):
     def _row(self, number: int, cells: list[str], columns: dict[int, str], width: int) -> yaml.MappingNode:
         line = number - 1
         if len(cells) > width and any(cell.strip() for cell in cells[width:]):
-            self.error(_scalar("", line, width), "ragged-row",
-                       f"row {number} has {len(cells)} cells, the header {width} columns: a text with a "
-                       "comma in it was cut into two cells", "put the text in quotes: \"..., ...\"")
+            self._ragged(number, cells, width)
         pairs = [(_scalar(name, line, i), self._cell(cells[i], name, line, i))
                  for i, name in columns.items() if i < len(cells) and cells[i].strip()]
         return _mapping(pairs, line, 0)
+
+    def _ragged(self, number: int, cells: list[str], width: int) -> None:
+        self.error(_scalar("", number - 1, width), "ragged-row",
+                   f"row {number} has {len(cells)} cells, the header {width} columns: a text with a "
+                   "comma in it was cut into two cells", "put the text in quotes: \"..., ...\"")
 
     def _cell(self, text: str, column: str, line: int, col: int) -> yaml.Node:
         if column in list_columns(self.fields):
@@ -226,6 +229,12 @@ class SheetReader(CsvReader):
                                unusable_character(unusable.group()), "remove the character from the cell")
                     return None
         return self._cards_document(records)
+
+    def _ragged(self, number: int, cells: list[str], width: int) -> None:
+        column = next(i for i in range(width, len(cells)) if cells[i].strip())
+        self.error(_scalar("", number - 1, column), "ragged-row",
+                   f"row {number} has a value right of the header's last column", "name the column in row 1, "
+                   "or clear the cell")
 
 
 def _delimiter(text: str) -> str:

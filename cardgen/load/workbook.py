@@ -53,13 +53,20 @@ def read_sheet(data: bytes, wanted: str | None = None) -> Sheet:
         sheet = book.get_sheet_by_name(wanted or names[0])
         last_row, last_column = (sheet.end or (0, 0))  # 0-based; None for an empty sheet
         if last_row >= MAX_ROWS or last_column >= MAX_COLUMNS:
-            raise BadWorkbook(f"sheet '{sheet.name}' reaches cell {column_letters(last_column + 1)}{last_row + 1}; "
-                              f"cardgen reads up to {MAX_ROWS} rows and {MAX_COLUMNS} columns")
+            raise BadWorkbook(f"has a sheet '{sheet.name}' reaching cell {column_letters(last_column + 1)}"
+                              f"{last_row + 1}; cardgen reads up to {MAX_ROWS} rows and {MAX_COLUMNS} columns")
         rows = sheet.to_python(skip_empty_area=False)
     except python_calamine.CalamineError as exc:
         raise BadWorkbook(f"does not read as a workbook ({str(exc).splitlines()[0] if str(exc) else 'damaged'})") \
             from None
-    return Sheet(sheet.name, [[_text(value) for value in row] for row in rows])
+    return Sheet(sheet.name, [_trimmed([_text(value) for value in row]) for row in rows])
+
+
+def _trimmed(cells: list[str]) -> list[str]:
+    """A row without the empty cells after its last value."""
+    while cells and not cells[-1]:
+        cells.pop()
+    return cells
 
 
 def _check_unzipped(data: bytes) -> None:

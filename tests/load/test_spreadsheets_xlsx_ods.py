@@ -153,7 +153,7 @@ def test_a_sheet_too_large_is_a_clear_error(game_copy):
     page["B20001"] = "fire"
     book.save(folder / "cards.xlsx")
     [found] = errors(folder)
-    assert found.code == "file-unreadable" and "reaches cell B20001" in found.message
+    assert found.code == "file-unreadable" and "has a sheet 'Sheet' reaching cell B20001" in found.message
 
 
 def test_a_workbook_is_not_printed_on_a_terminal(monkeypatch, capsys):
@@ -168,3 +168,13 @@ def test_a_text_that_looks_like_a_formula_is_written_as_text_and_read_back_as_ty
     edit(folder / "cards.yaml", 'text: "Deal 4 damage to a creature."', 'text: "=HYPERLINK(\\"http://x\\")"')
     as_workbook(folder, kind)
     assert load_game(folder).game.card("fireball").text == '=HYPERLINK("http://x")'
+
+
+def test_a_value_right_of_the_header_is_an_error_at_its_cell(game_copy):
+    folder = game_copy(CREATURES)
+    path = as_workbook(folder, "xlsx")
+    book = load_workbook(path)
+    book["Cards"]["L4"] = "stray"
+    book.save(path)
+    [found] = errors(folder)
+    assert (found.code, str(found.where)) == ("ragged-row", "creature_mini/cards.xlsx: Cards!L4")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import TEST_DATA, checked, page_texts
+from conftest import TEST_DATA, checked, edit, page_texts
 
 from cardgen.render import documents
 from cardgen.render.documents.cheatsheet import write_cheatsheet
@@ -29,3 +29,12 @@ def test_the_cheat_sheet_shows_the_fields_and_does_not_merge_cards_whose_fields_
     text = flat(page_texts(tmp_path / "cheatsheet.pdf"))
     assert "Cost 7 · Attack 7 · Health 7 · Type Creature · Rarity legendary" in text
     assert "Cost 1 · Attack 0 · Health 3" in text  # Tide Crab: no text, a row of its own all the same
+
+
+def test_a_text_field_keeps_its_markup_and_symbols_in_the_documents(game_copy, tmp_path):
+    folder = game_copy(CREATURES)
+    edit(folder / "cards.yaml", "    type_line: Spell\n    rarity: rare", "    type_line: \"**Spell** :bomb:\"\n    rarity: rare")
+    game, report = checked(folder)
+    write_cheatsheet(game, report, tmp_path)
+    text = flat(page_texts(tmp_path / "cheatsheet.pdf"))
+    assert "Type Spell" in text and "**" not in text

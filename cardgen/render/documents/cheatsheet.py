@@ -39,7 +39,7 @@ from markupsafe import Markup
 from cardgen.check.results import GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows
 from cardgen.errors import BuildError
-from cardgen.model.fields import labelled
+from cardgen.model.fields import TEXT, labelled
 from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import format_count, players_label, plural
@@ -67,7 +67,7 @@ class CardRow:
     role: str          # the effect's leading bold phrase, if it has one ("Bomb!")
     rest: Markup       # the effect after the role
     tags: list[str]
-    fields: str = ""  # the game's own fields, under their display names ("Cost 3 · Attack 2")
+    fields: Markup = Markup()  # the game's own fields, under their display names ("Cost 3 · Attack 2")
 
     @property
     def names(self) -> list[str]:
@@ -188,14 +188,16 @@ def card_rows(game: Game, group: bool = True) -> list[CardRow]:
     rows: list[CardRow] = []
     index: dict[tuple[str, str, str], CardRow] = {}
     for card in game.cards:
-        own = " · ".join(f"{f.name} {value}" for f, value in labelled(game.fields, card.value))
-        key = (card.color, card.text.strip(), own)
+        origin = f"card '{card.name}'"
+        own = Markup(" · ").join(
+            Markup("{} {}").format(f.name, markdown_inline(value, game, origin) if f.type == TEXT else value)
+            for f, value in labelled(game.fields, card.value))
+        key = (card.color, card.text.strip(), str(own))
         if group and key in index:
             index[key].cards.append(card)
             continue
         lead = _LEAD.match(card.text or "")
         role, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else ("", card.text)
-        origin = f"card '{card.name}'"
         row = CardRow([card], game.color(card.color), markdown_inline(card.text, game, origin),
                       role, markdown_inline(rest, game, origin),
                       [t.name for t in game.tags if t.id in card.tags], own)
