@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
 from cardgen.inputs.paths import display_path
-from cardgen.model.fields import TEXT
+from cardgen.model.fields import translatable_fields
 from cardgen.model.game import Card, Game, Setup, Step
 from cardgen.model.where import Passage, Where
 
@@ -88,19 +88,15 @@ def _card_texts(game: Game) -> Iterator[GameText]:
     design = game.layout
     roles = {"name": design.name.font, "flavor": design.flavor.font, "text": design.text.font} \
         if design else {}
+    own = {f.id: f.name for f in game.fields}  # the game's own text fields: card markup, named by their names
     for card in game.cards:
-        for field in ("name", "flavor", "text", "details"):
-            value = getattr(card, field)
-            if value:
-                yield GameText(value, f"card '{card.name}' ({field})",
-                               in_passage(value, card.places.get(field), card.where),
-                               roles.get(field) if card.printed else None, field in ("flavor", "text"),
-                               prose=field in ("text", "details"), card=card)
-        for own in (f for f in game.fields if f.type == TEXT):
-            value = card.fields.get(own.id)
+        for field in translatable_fields(game.fields):
+            value = card.value(field)
             if isinstance(value, str) and value:
-                yield GameText(value, f"card '{card.name}' ({own.name})",
-                               in_passage(value, card.places.get(own.id), card.where), emphasis=True, card=card)
+                yield GameText(value, f"card '{card.name}' ({own.get(field, field)})",
+                               in_passage(value, card.places.get(field), card.where),
+                               roles.get(field) if card.printed else None, field in ("flavor", "text") or field in own,
+                               prose=field in ("text", "details"), card=card)
     on_cards = {tag for card in game.cards if card.printed for tag in card.tags}
     for tag in game.tags:
         role = design.tags.font if design and tag.id in on_cards else None

@@ -191,3 +191,10 @@ def test_diff_names_a_changed_field_by_its_display_name(game_copy):
     edit(folder / "cards.yaml", "type_line: Spell\n    rarity: rare", "type_line: Sorcery\n    rarity: rare")
     changes = {c.card_id: c.fields for c in diff_games(old, report_for(folder)).cards}
     assert changes == {"flame-hound": ("Attack",), "fireball": ("Type",)}
+
+
+def test_an_unknown_symbol_in_a_text_field_is_found_at_its_place(game_copy):
+    folder = game_copy(CREATURES)
+    edit(folder / "cards.yaml", "    type_line: Spell\n    rarity: rare", "    type_line: \"Spell :nosuch:\"\n    rarity: rare")
+    [found] = [f for f in load_game(folder).findings if "nosuch" in f.message]
+    assert (found.level, found.where.line, found.where.column) == ("warning", 19, 23)
