@@ -25,19 +25,20 @@ def language_findings(game: Game, source: list[Finding], all_translated: bool = 
     which a translated text left as the source's would only repeat), and of each language's own
     words (its catalog's and its locale's)."""
     seen = {(f.code, f.message, f.where) for f in source}
-    findings = _words_findings(game, game.words)
+    findings = _words_findings(game, game.words, seen)
     for language in game.languages[1:]:
         findings += _language_findings(game, language, seen, all_translated)
-        findings += _words_findings(game, game.translations[language].words)
+        findings += _words_findings(game, game.translations[language].words, seen)
     return findings
 
 
-def _words_findings(game: Game, words: Words) -> list[Finding]:
+def _words_findings(game: Game, words: Words, seen: set[tuple[str, str, Where | None]]) -> list[Finding]:
     """The characters of a language's own words that no font of the documents has (the documents
-    print them as they print the game's texts)."""
+    print them as they print the game's texts); a font that cannot be read is the source's finding."""
     name = language_name(words.language)
     texts = [GameText(text, f"{name}: cardgen's words", _at(where)) for text, where in words.printed]
-    return glyphs.check_glyphs(game, texts) if texts else []
+    found = glyphs.check_glyphs(game, texts) if texts else []
+    return [f for f in found if (f.code, f.message, f.where) not in seen]
 
 
 def _at(where: Where) -> Place:

@@ -37,7 +37,7 @@ def read_languages(reader: Reader, node: yaml.Node | None) -> dict[str, Where]:
         shown = code[:40]
         if len(out) == MAX_LANGUAGES:
             reader.error(item, "too-many-languages", f"languages: more than {MAX_LANGUAGES} languages",
-                         "make a game folder for each group of languages")
+                         f"list at most {MAX_LANGUAGES}, and split more over several game folders (docs/translate.md)")
             break
         if code in out:
             reader.error(item, "duplicate-language", f"languages: '{shown}' is listed twice")
