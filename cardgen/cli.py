@@ -20,6 +20,7 @@ from cardgen.build.simulate import simulate_game
 from cardgen.check import report, simulation_report
 from cardgen.check.simulate import DEFAULT_POLICY, MAX_GAMES, POLICIES, nothing_to_simulate
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError, UsageError
+from cardgen.inputs.catalogs import canonical_language
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
 from cardgen.layout.cutter import MACHINES
@@ -330,6 +331,11 @@ def cmd_convert(args) -> int:
 
 
 def _convert_translation(folder: Path, language: str, to: str) -> int:
+    canonical = canonical_language(language)
+    if canonical != language:  # the code names the sheet's file: never a path
+        raise UsageError(f"--translate: '{language[:40]}' is not a language code" if canonical is None else
+                         f"--translate: '{language[:40]}' is written '{canonical}'",
+                         hint="give the language as game.yaml's languages: lists it, such as de, fr or pt-BR")
     if to == "csv":
         loaded = load.load_game(folder)
         if not loaded.ok or loaded.game is None:
@@ -343,7 +349,7 @@ def _convert_translation(folder: Path, language: str, to: str) -> int:
     if not sheet.is_file():
         raise UsageError(f"{folder.name} has no i18n/{language}.csv to convert",
                          hint=f"write one with: cardgen convert {folder.name} --translate {language} --to csv")
-    text, findings = translation_as_yaml(sheet, language)
+    text, findings = translation_as_yaml(sheet, language, folder)
     if text is None:
         say("\n".join(str(f) for f in findings))
         return EXIT_DATA

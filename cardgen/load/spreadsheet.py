@@ -23,9 +23,9 @@ from cardgen.errors import UsageError
 from cardgen.load.reader import Reader
 from cardgen.load.schema import CARD, CARDS, INT_PATTERN, RANGE, Boolean, Integer
 from cardgen.load.turns import read_play
-from cardgen.load.yaml_nodes import MAX_NODES, UNUSABLE_CHARACTER, unusable_character
+from cardgen.load.yaml_nodes import MAX_NODES
 from cardgen.model.game import Finding
-from cardgen.model.texts import spreadsheet_cell, spreadsheet_text
+from cardgen.model.texts import UNUSABLE_CHARACTER, spreadsheet_cell, spreadsheet_text, unusable_character
 
 CARD_COLUMNS = tuple(CARD.fields)
 LIST_COLUMNS = ("kind", "tags")

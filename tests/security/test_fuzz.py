@@ -175,3 +175,80 @@ def test_mutated_games_end_refused_or_rendered_never_in_a_bug(chunk, tmp_path):
     assert stages == {"refused by check", "rendered"}
     assert {o.target for o in outcomes} == {"game.yaml", "cards.yaml", "setups.yaml", "layout.yaml",
                                             "symbols/bomb.svg", "rules.md", "templates/rulebook.html"}
+
+
+# --------------------------------------------------------------------------- a game's languages
+# The two readers of a translator's files: a game's gettext catalog (i18n/<lang>.po, through Babel)
+# and a translator's sheet (i18n/<lang>.csv). Each either reports findings or gives what renders:
+# a catalog without errors fills in every message of cardgen's, a sheet read back is YAML.
+
+import re  # noqa: E402
+
+from babel.messages.pofile import read_po  # noqa: E402
+
+from cardgen.inputs.catalogs import POT, load_words  # noqa: E402
+from cardgen.load.translator_sheet import translation_as_yaml  # noqa: E402
+from cardgen.model.words import gettext, ngettext, speaking  # noqa: E402
+
+FRENCH_GAME = TINY_GAME.parent / "petit_jeu"
+po_pieces = st.sampled_from([
+    "msgid ", "msgstr ", "msgid_plural ", "msgstr[0] ", "msgstr[1] ", "msgstr[7] ", "msgstr[x] ", "msgctxt ",
+    "#~ ", "#, fuzzy\n", "#, python-format\n", "#: a.py:1\n", "#-", '"', '""', '"Contents"', '"Deck"',
+    '"%(num)s card"', '"%(num)s cards"', '"%(x)s"', '"%(num)9s"', '"%"', '"%%"', '"\\n"', '"\\a"', '"\\', "\n", "\n",
+    " ", "\t", "\r", "é", "\x1b", "\ufeff", '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"',
+    '"Plural-Forms: nplurals=0;\\n"', '"Plural-Forms: nplurals=99999999999;\\n"',
+    '"Content-Type: text/plain; charset=latin-1\\n"', '"Language: xx\\n"', '"PO-Revision-Date: 2020-13-45\\n"',
+    'msgid ""\nmsgstr ""\n', 'msgid "Contents"\nmsgstr "Sommaire"\n'])
+po_texts = st.lists(po_pieces, max_size=40).map("".join)
+
+
+@pytest.fixture(scope="module")
+def messages():
+    """Every message of cardgen's (the catalogs' template), as (singular, plural or None)."""
+    with open(POT, "rb") as template:
+        return [(m.id[0], m.id[1]) if isinstance(m.id, tuple) else (m.id, None) for m in read_po(template) if m.id]
+
+
+@settings(max_examples=200 * FUZZ_SCALE, **SETTINGS)
+@given(text=po_texts, latin_1=st.booleans())
+def test_random_catalogs_are_refused_or_fill_in_every_message(tmp_path_factory, messages, text, latin_1):
+    folder = tmp_path_factory.mktemp("po")
+    (folder / "i18n").mkdir()
+    (folder / "i18n" / "fr.po").write_bytes(text.encode("latin-1", "replace") if latin_1 else text.encode())
+    words, findings = load_words("fr", folder)
+    if any(f.level == "error" for f in findings):
+        assert all(f.where and f.where.file.endswith("fr.po") for f in findings)
+        return
+    with speaking(words):
+        for singular, plural in messages:
+            values = {name: "x" for name in re.findall(r"%\((\w+)\)", singular)}
+            try:
+                singular % values  # noqa: B018 - a message the documents fill in: so must they its translation
+            except (ValueError, TypeError):
+                continue
+            said = ngettext(singular, plural, 2) if plural else gettext(singular)
+            assert isinstance(said % values, str)
+
+
+sheet_cells = st.one_of(st.sampled_from([
+    "key", "en", "fr", "title", "setup_steps/0", "setup_steps/9999", "setup_steps/²", "cheatsheet/sections/3/items/2",
+    "cheatsheet/sections/0/title", "cards/boom/name", "cards/boom", "a/b/c/d/e/f/g/h/i", "=1+1", "", " ", "\x1b",
+    "é", "\n", '"', ","]), st.text(max_size=12))
+sheet_rows = st.lists(st.lists(sheet_cells, max_size=4), max_size=12)
+
+
+@settings(max_examples=200 * FUZZ_SCALE, **SETTINGS)
+@given(rows=sheet_rows, header=st.booleans())
+def test_random_translators_sheets_are_refused_or_read_as_yaml(tmp_path_factory, rows, header):
+    import csv
+
+    folder = tmp_path_factory.mktemp("sheet")
+    (folder / "i18n").mkdir()
+    out = io.StringIO()
+    csv.writer(out).writerows(([["key", "en", "fr"]] if header else []) + rows)
+    (folder / "i18n" / "fr.csv").write_text(out.getvalue(), encoding="utf-8")
+    text, findings = translation_as_yaml(folder / "i18n" / "fr.csv", "fr", folder)
+    if text is None:
+        assert findings and all(f.where.file.endswith("fr.csv") for f in findings)
+    else:
+        assert findings == [] and isinstance(yaml.safe_load(text), (dict, type(None)))
