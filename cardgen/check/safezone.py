@@ -14,6 +14,8 @@ from cardgen.model.faces import DEFAULT_FACE, IMAGE, REPEAT, SHAPE, TEXT, Elemen
 from cardgen.model.game import ERROR, WARNING, Finding, Game
 from cardgen.model.sizes import MM, SAFE_ZONE_MM, card_size_mm
 
+NEAR = 0.01 * MM  # closer than this is on the line
+
 # how findings name the shipped face's elements (in the old layout sections' words)
 SHIPPED_LABELS = {"name": ("name", "name"), "flavor": ("flavor", "flavor line"), "text": ("text", "effect text"),
                   "symbol": ("symbol", "symbol"), "number": ("number", "number"), "star": ("star", "star"),
@@ -54,9 +56,9 @@ def _reach(face: Face, element: Element, box: Rect, scale: Scale, width: float, 
     margins = {"left": box.x, "bottom": box.y, "right": scale.card_w - box.right, "top": scale.card_h - box.top}
     edge, margin = min(margins.items(), key=lambda item: item[1])
     decoration = element.kind in (SHAPE, IMAGE)
-    if margin >= SAFE_ZONE_MM * MM - 0.01 * MM or decoration and margin >= 0:
+    if margin >= SAFE_ZONE_MM * MM - NEAR or decoration and margin >= -NEAR:
         return None
-    level, reach = (ERROR, f"{-margin / MM:.1f} mm past the {edge} edge: it is cut off") if margin < 0 else \
+    level, reach = (ERROR, f"{-margin / MM:.1f} mm past the {edge} edge: it is cut off") if margin < -NEAR else \
         (WARNING, f"{margin / MM:.1f} mm from the {edge} edge, inside the {SAFE_ZONE_MM:g} mm safe zone "
                   "a cut slightly off the line can reach")
     if face.id == DEFAULT_FACE and element.id in SHIPPED_LABELS:
