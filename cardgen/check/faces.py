@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cardgen.load.reader import did_you_mean
 from cardgen.inputs import images, symbols
 from cardgen.inputs.paths import game_roots
+from cardgen.load.reader import did_you_mean
 from cardgen.model.conditions import Condition
 from cardgen.model.faces import ART, CARD_SYMBOL, DEFAULT_FACE, IMAGE, REPEAT, SYMBOL, Element, Face, fill_in
 from cardgen.model.fields import BUILTIN_FIELDS

@@ -89,7 +89,7 @@ ELEMENT.fields.update({
     "along": Field(Text(choices=ALONG)), "gap": Field(Number(0, 100)), "columns": Field(Integer(0, 100)),
 })
 FACE = Fields("face", {
-    "extends": Field(Identifier(), doc="the face this one changes (default: the shipped face)"),
+    "extends": Field(Identifier(), doc="the face this one changes (e.g. default: the shipped face)"),
     "for": Field(Text(), doc="the cards that take this face: a condition, e.g. kind == creature"),
     "elements": Field(ListOf(ELEMENT), doc="drawn in order; an id of the face it extends changes that element"),
     "remove": Field(TextList(), doc="ids of the extended face's elements this face leaves out"),
@@ -244,8 +244,6 @@ class FaceReader:
         face = _RawFace(face_id, [], reader, where=reader.where(node))
         if "extends" in values:
             face.extends, face.extends_node = values.read("extends"), values["extends"]
-        elif face_id != DEFAULT_FACE:
-            face.extends = DEFAULT_FACE
         if "for" in values:
             face.cards = self._condition(reader, values["for"], f"face {face_id}: for")
         face.remove = values.read("remove", ())

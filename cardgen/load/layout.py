@@ -20,6 +20,7 @@ from cardgen.inputs.paths import ART, inside
 from cardgen.load.faces import FACES_KEYS, FaceReader
 from cardgen.load.reader import leads_out
 from cardgen.load.schema import AUTO, Field, Fields, HexColor, Number, Text
+from cardgen.model.faces import Faces
 from cardgen.model.layout import (
     ArtBox,
     BackDesign,
@@ -35,7 +36,6 @@ from cardgen.model.layout import (
     SymbolBadge,
     Tags,
 )
-from cardgen.model.faces import Faces
 from cardgen.model.where import Where
 
 DEFAULT_LAYOUT = ART / "card-layout.yaml"
