@@ -50,8 +50,8 @@ def _face_fields(game: Game, face: Face) -> list[Finding]:
         for name in element.pattern_fields():
             findings += _field(game, known, name, f"face {face.id}, {element.named}", element.where)
     for condition, where in conditions:
-        for name in condition.fields():
-            findings += _field(game, known, name.id, f"face {face.id}: '{condition.text}'", where)
+        for read in condition.fields():
+            findings += _field(game, known, read.id, f"face {face.id}: '{condition.text}'", where)
         for field, word in condition.words():
             findings += _word(game, field, word, f"face {face.id}: '{condition.text}'", where)
     return findings

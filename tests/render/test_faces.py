@@ -69,7 +69,8 @@ def test_a_shipped_games_sheet_page_has_the_default_faces_colors(tmp_path):
     left, top = _first_slot(image)
 
     def hex_at(x: float, y: float) -> str:
-        return "#%02x%02x%02x" % image.getpixel((round(left + x * dpmm), round(top + y * dpmm)))
+        red, green, blue = image.getpixel((round(left + x * dpmm), round(top + y * dpmm)))
+        return f"#{red:02x}{green:02x}{blue:02x}"
 
     assert hex_at(31.5, 1.5) == game.color(first.color).hex.lower()  # the header band: the card's color
     assert hex_at(31.5, 40) != game.color(first.color).hex.lower()  # the art box (placeholder or art)
