@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pdfplumber
 import pypdfium2
+import pytest
 from conftest import CARD_DATA, cardgen, edit
 
 from cardgen import load
+from cardgen.load.faces import legacy_params
+from cardgen.load.layout import default_settings
 
 PLAYING_FACE = """\
 faces:
@@ -89,3 +92,15 @@ def _first_slot(image) -> tuple[float, float]:
             if run > 60:
                 return x - run + 1, y
     raise AssertionError("no card on the page")
+
+
+def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults():
+    """art/faces/default.yaml and the mapping of the old layout sections onto its elements agree:
+    a game that sets an old key to its default value draws what the shipped face draws."""
+    game = load.load_game(CARD_DATA / "starter").game
+    elements = {e.id: e for e in game.design.faces.by_id["default"].elements}
+    for element_id, params in legacy_params(default_settings()).items():
+        for key, value in params.items():
+            shipped = getattr(elements[element_id], key)
+            assert shipped == pytest.approx(value) if isinstance(value, float) else shipped == value, \
+                (element_id, key, shipped, value)
