@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from cardgen import load
-from cardgen.check import artfit, fit, glyphs, lint, safezone, visibility
+from cardgen.check import artfit, faces, fit, glyphs, lint, safezone, visibility
 from cardgen.check.diff import diff_games
 from cardgen.check.engine import play_out
 from cardgen.check.languages import language_findings
@@ -33,6 +33,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = (), all_translated
     findings += lint.check_text(game, reports)
     findings += lint.image_findings(game)
     findings += glyphs.check_glyphs(game)
+    findings += faces.check_faces(game)
     findings += fit.check_fit(game)
     findings += artfit.check_art(game)
     findings += safezone.check_safe_zone(game)

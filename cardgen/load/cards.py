@@ -109,12 +109,13 @@ class CardParts(Parts):
             if "symbol" in m else None,
             printed=m.read("print", True),
             back=self._back_id(c, m.get("back")),
+            face=m.read("face"),
             art_file=self._art(m, label),
             low_res=self._low_res(m),
             play=read_play(c, m.get("play"), label),
             where=c.where(node),
             places={"name": c.passage(m["name"] if "name" in m else m["series"]),
-                    **{k: c.passage(m[k]) for k in ("flavor", "text", "details", "art") if k in m}},
+                    **{k: c.passage(m[k]) for k in ("flavor", "text", "details", "art", "face") if k in m}},
         )
         texts = {k: m.read(k, "") for k in ("flavor", "text", "details")}
         if "name" in m:
