@@ -23,9 +23,32 @@ import pypdfium2
 from cardgen.build.preflight.document import check_annotations, check_boxes, check_catalog, check_objects, page_box
 from cardgen.build.preflight.ghostscript import Ceilings, check_ink
 from cardgen.build.preflight.report import (
-    ACTIONS, ANNOTATIONS, BLEND, BOXES, BUDGET, CMYK, ENCRYPTION, FONTS, IMAGES, INK, INTENT, KEYS, LAB, LINES,
-    MIN_PPI, RGB_SHADING, SAFE_ZONE, TRANSPARENCY, VERSION, WELL_FORMED, Budget, Malformed, Point, Report,
-    TooComplex)
+    ACTIONS,
+    ANNOTATIONS,
+    BLEND,
+    BOXES,
+    BUDGET,
+    CMYK,
+    ENCRYPTION,
+    FONTS,
+    IMAGES,
+    INK,
+    INTENT,
+    KEYS,
+    LAB,
+    LINES,
+    MIN_PPI,
+    RGB_SHADING,
+    SAFE_ZONE,
+    TRANSPARENCY,
+    VERSION,
+    WELL_FORMED,
+    Budget,
+    Malformed,
+    Point,
+    Report,
+    TooComplex,
+)
 from cardgen.build.preflight.walk import Drawing, Walker, check_safe_zone
 from cardgen.build.workers import LIMITS, Limits, bounded
 from cardgen.errors import BuildError, UsageError
@@ -166,4 +189,7 @@ def _unfinished(points: dict[str, Point], why: str) -> None:
 
 def _said(exc: Exception, stream: io.BytesIO) -> str:
     """The library's message, without the name it gives the in-memory file."""
-    return str(exc).replace(repr(stream), "the file").replace(f"{repr(stream)}: ", "")
+    said = str(exc)
+    for name in (f"stream {stream!r}: ", f"{stream!r}: ", f"{stream!r}"):
+        said = said.replace(name, "")
+    return said

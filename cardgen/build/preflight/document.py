@@ -8,8 +8,21 @@ import math
 import pikepdf
 
 from cardgen.build.preflight.report import (
-    ACTIONS, ANNOTATIONS, BLEND, BOXES, CMYK, ENCRYPTION, FONTS, INTENT, KEYS, LAB, RGB_SHADING, TRANSPARENCY,
-    VERSION, WELL_FORMED, Budget, Malformed, Point)
+    ACTIONS,
+    BLEND,
+    ENCRYPTION,
+    FONTS,
+    INTENT,
+    KEYS,
+    LAB,
+    RGB_SHADING,
+    TRANSPARENCY,
+    VERSION,
+    WELL_FORMED,
+    Budget,
+    Malformed,
+    Point,
+)
 from cardgen.render.print_color import PDFX_CONFORMANCE, PDFX_VERSION
 
 MAX_VERSION = (1, 4)
@@ -31,8 +44,7 @@ def number(value: object, what: str) -> float:
 
 def numbers(values: object, count: int, what: str) -> tuple[float, ...]:
     """`count` numbers of an array or an operator's operands, or Malformed."""
-    items = None if isinstance(values, (str, bytes, pikepdf.Name, pikepdf.String, pikepdf.Dictionary)) \
-        or not hasattr(values, "__len__") else list(values)  # an Array, or an operator's operands
+    items = list(values) if isinstance(values, (pikepdf.Array, pikepdf._core._ObjectList)) else None  # operands
     if items is None or len(items) != count:
         raise Malformed(f"{what} has {len(items) if items is not None else 'no list of'} numbers, not {count}")
     return tuple(number(item, what) for item in items)
@@ -104,14 +116,14 @@ def _check_font(font: pikepdf.Object, point: Point) -> None:
 def _check_resources(resources: pikepdf.Dictionary, points: dict[str, Point]) -> None:
     """The graphics states, color spaces, shadings and patterns a page or form may use (a graphics
     state needs no /Type: it is found where it is used)."""
-    for name, value in _entries(resources, "/ExtGState"):
+    for _, value in _entries(resources, "/ExtGState"):
         _check_graphics_state(value, points)
     for name, value in _entries(resources, "/ColorSpace"):
         if color_kind(value) == "Lab":
             points[LAB].fail(f"a Lab color space ({name[1:]})")
-    for name, value in _entries(resources, "/Shading"):
+    for _, value in _entries(resources, "/Shading"):
         _check_shading(value, points)
-    for name, value in _entries(resources, "/Pattern"):
+    for _, value in _entries(resources, "/Pattern"):
         if value.get("/PatternType") == 2 and isinstance(value.get("/Shading"), DICTIONARIES):
             _check_shading(value.Shading, points)
         if isinstance(value.get("/ExtGState"), DICTIONARIES):
@@ -221,7 +233,7 @@ def _check_keys(pdf: pikepdf.Pdf, point: Point) -> None:
         point.fail("no file identifier (/ID in the trailer)")
 
 
-def inherited(node: pikepdf.Object, key: str) -> pikepdf.Object | None:
+def inherited(node: pikepdf.Object | None, key: str) -> pikepdf.Object | None:
     """A page's entry, or its nearest ancestor's in the page tree (None when none has it)."""
     for _ in range(32):
         if not isinstance(node, pikepdf.Dictionary):

@@ -71,7 +71,12 @@ def _most_ink_per_page(gs: str, folder: Path, data: bytes, pages: int, dpi: int,
                                    stderr=errors, env={**os.environ, "TMPDIR": str(folder)},
                                    preexec_fn=_ceilings(ceilings))
     timed_out = threading.Event()
-    timer = threading.Timer(ceilings.wall_seconds, lambda: (timed_out.set(), process.kill()))
+
+    def time_out() -> None:
+        timed_out.set()
+        process.kill()
+
+    timer = threading.Timer(ceilings.wall_seconds, time_out)
     timer.start()
     try:
         assert process.stdout is not None

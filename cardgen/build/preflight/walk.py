@@ -32,6 +32,7 @@ class Drawing:
     thin_lines: list[float] = field(default_factory=list)  # stroke widths under MIN_LINE_PT, in points
     rgb: set[str] = field(default_factory=set)  # what draws in RGB
     malformed: set[str] = field(default_factory=set)  # operators and objects that are not as PDF defines them
+    placements: int = 0  # forms and images drawn, counting those inside forms as often as they are drawn
 
 
     def add(self, part: Drawing) -> None:
@@ -40,11 +41,13 @@ class Drawing:
         self.thin_lines += part.thin_lines
         self.rgb |= part.rgb
         self.malformed |= part.malformed
+        self.placements += part.placements
 
 
 class Walker:
     """Walks the pages of one file within its budget. A form drawn again at the same size and
-    angle (a symbol on every card) draws the same: what it draws is kept, not walked again."""
+    angle (a symbol on every card) draws the same: what it draws is kept, not walked again, but
+    the forms and images inside it count against the budget each time, as a printer draws them."""
 
     def __init__(self, budget: Budget):
         self.budget = budget
@@ -55,7 +58,7 @@ class Walker:
         self._walk(page.obj, inherited(page.obj, "/Resources"), IDENTITY, drawing, 0)
         return drawing
 
-    def _walk(self, container: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix, drawing: Drawing,
+    def _walk(self, container: pikepdf.Object, resources: pikepdf.Object | None, ctm: Matrix, drawing: Drawing,
               depth: int) -> None:
         """One content stream, and the forms it places (to a bounded depth)."""
         stack: list[tuple[Matrix, float]] = []
@@ -88,13 +91,14 @@ class Walker:
             except Malformed as problem:
                 drawing.malformed.add(str(problem))
 
-    def _place(self, resources: pikepdf.Object, name: pikepdf.Object, ctm: Matrix, drawing: Drawing,
+    def _place(self, resources: pikepdf.Object | None, name: pikepdf.Object, ctm: Matrix, drawing: Drawing,
                depth: int) -> None:
         xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
         xobject = xobjects.get(str(name)) if isinstance(xobjects, pikepdf.Dictionary) else None
         if not isinstance(xobject, pikepdf.Stream):
             return
         self.budget.spend("placed forms and images")
+        drawing.placements += 1
         label = str(name)[1:]
         if xobject.get("/Subtype") == "/Image":
             _place_image(xobject, label, ctm, drawing)
@@ -107,7 +111,9 @@ class Walker:
             if depth == 0:
                 drawing.cards.append(_bounds(inner, *box))
             key = (xobject.objgen, *(round(v, 6) for v in inner[:4]), depth)
-            if key not in self.forms:
+            if key in self.forms:
+                self.budget.spend("placed forms and images", self.forms[key].placements)
+            else:
                 self.forms[key] = Drawing()
                 self._walk(xobject, xobject.get("/Resources", resources), inner, self.forms[key], depth + 1)
             drawing.add(self.forms[key])
@@ -166,7 +172,7 @@ def _required(obj: pikepdf.Object, key: str, what: str) -> float:
     return number(obj[key], f"the {key} of {what}")
 
 
-def _space_kind(resources: pikepdf.Object, name: pikepdf.Object) -> str:
+def _space_kind(resources: pikepdf.Object | None, name: pikepdf.Object) -> str:
     if str(name) in ("/DeviceRGB", "/DeviceCMYK", "/DeviceGray"):
         return color_kind(name)
     spaces = resources.get("/ColorSpace") if isinstance(resources, pikepdf.Dictionary) else None
