@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from conftest import ROOT, cardgen
+
 from security.hostile_pdfs import HOSTILE
 
 # each case: the exit code, and a line the output must hold
