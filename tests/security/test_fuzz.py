@@ -252,3 +252,82 @@ def test_random_translators_sheets_are_refused_or_read_as_yaml(tmp_path_factory,
         assert findings and all(f.where.file.endswith("fr.csv") for f in findings)
     else:
         assert findings == [] and isinstance(yaml.safe_load(text), (dict, type(None)))
+
+
+# --------------------------------------------------------------------------- preflight's PDF walk
+# Random pages for `cardgen preflight`: content streams of real operators with random operands
+# (numbers, names, strings, too few or too many), placing forms and images whose dictionaries
+# miss or twist their keys, color spaces and graphics states of every kind. The walk runs in this
+# process (no worker), so any exception escaping it is a bug; it must end with its points.
+
+import pikepdf  # noqa: E402
+
+from cardgen.build.preflight import examine  # noqa: E402
+
+operands = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=True, allow_infinity=True, width=32),
+                     st.sampled_from(["/X", "/F", "/I", "/CS0", "/GS0", "/Sh0", "/Nope", "(text)", "[1 2]", "<<>>",
+                                      "true", "null", "1e400", "-0", ".5"]))
+operators = st.sampled_from(["q", "Q", "cm", "w", "S", "s", "B", "f", "re", "m", "l", "rg", "RG", "k", "K", "cs", "CS",
+                             "sc", "scn", "gs", "sh", "Do", "BT", "ET", "Tf", "Tj", "Td", "W", "n", "d", "BI"])
+instructions = st.lists(st.tuples(st.lists(operands, max_size=7), operators), max_size=40)
+values = st.one_of(st.none(), st.integers(-5, 10**5), st.floats(-1e9, 1e9, width=32), st.just("/DeviceRGB"),
+                   st.just("/Lab"), st.lists(st.integers(-3, 300), max_size=7))
+
+
+def content(parts) -> bytes:
+    def word(value) -> str:
+        return repr(value) if isinstance(value, float) else str(value)
+    return "\n".join(" ".join([*map(word, args), op]) for args, op in parts).encode("latin-1", "replace")
+
+
+def pdf_object(pdf: pikepdf.Pdf, value):
+    if isinstance(value, str):
+        return pikepdf.Name(value)
+    if isinstance(value, list):
+        return pikepdf.Array(value)
+    return value
+
+
+@settings(max_examples=1000 * FUZZ_SCALE, **SETTINGS)  # the long profile (HYPOTHESIS_PROFILE=long): 10,000
+@given(page=instructions, inner=instructions,
+       form_keys=st.dictionaries(st.sampled_from(["/BBox", "/Matrix", "/Resources"]), values, max_size=3),
+       image_keys=st.dictionaries(st.sampled_from(["/Width", "/Height", "/ColorSpace", "/BitsPerComponent", "/SMask"]),
+                                  values, max_size=5),
+       space=st.sampled_from(["/DeviceRGB", "lab", "icc", "icc-no-n", "indexed", "self"]),
+       state=st.dictionaries(st.sampled_from(["/ca", "/CA", "/BM", "/SMask"]), values, max_size=3),
+       boxes=st.dictionaries(st.sampled_from(["/TrimBox", "/BleedBox", "/MediaBox", "/Annots"]), values, max_size=3))
+def test_preflight_walks_random_pages_to_its_points(page, inner, form_keys, image_keys, space, state, boxes):
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(200, 200))
+    form = pdf.make_stream(content(inner), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form, BBox=[0, 0, 10, 10])
+    image = pdf.make_stream(b"\x00" * 64, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=4, Height=4,
+                            BitsPerComponent=8, ColorSpace=pikepdf.Name.DeviceGray)
+    for target, keys in ((form, form_keys), (image, image_keys)):
+        for key, value in keys.items():
+            if value is not None:
+                target[key] = pdf_object(pdf, value)
+            elif key in target:
+                del target[key]
+    spaces = {"/DeviceRGB": pikepdf.Name.DeviceRGB,
+              "lab": pikepdf.Array([pikepdf.Name.Lab, pikepdf.Dictionary(WhitePoint=[1, 1, 1])]),
+              "icc": pikepdf.Array([pikepdf.Name.ICCBased, pdf.make_stream(b"", N=3)]),
+              "icc-no-n": pikepdf.Array([pikepdf.Name.ICCBased, pdf.make_stream(b"")]),
+              "indexed": pikepdf.Array([pikepdf.Name.Indexed, pikepdf.Name.DeviceRGB, 1, b"\x00" * 6])}
+    color_space = pdf.make_indirect(pikepdf.Array([pikepdf.Name.Indexed]))
+    color_space.append(spaces.get(space, color_space))  # "self": an Indexed space based on itself
+    resources = pikepdf.Dictionary(
+        XObject=pikepdf.Dictionary(X=form, F=form, I=image), ColorSpace=pikepdf.Dictionary(CS0=color_space),
+        ExtGState=pikepdf.Dictionary(GS0=pikepdf.Dictionary({k: pdf_object(pdf, v) for k, v in state.items()
+                                                             if v is not None})),
+        Shading=pikepdf.Dictionary(Sh0=pikepdf.Dictionary(ShadingType=2, ColorSpace=spaces.get(space, color_space))))
+    if "/Resources" not in form_keys:
+        form.Resources = resources  # the form can place itself
+    first = pdf.pages[0].obj
+    first.Resources, first.Contents = resources, pdf.make_stream(content(page))
+    for key, value in boxes.items():
+        if value is not None:
+            first[key] = pdf_object(pdf, value)
+    out = io.BytesIO()
+    pdf.save(out)
+    examined = examine(out.getvalue())
+    assert examined.unreadable or len(examined.points) == 18
