@@ -3,7 +3,10 @@ per game, turn by turn while any game goes on (check/simulate.py says what is pl
 
 Cards are codes (simulate.Rules): the draw pile is a row of codes from the bottom, its first
 `size` places in use; a hand counts the cards of each code; what the players know of the draw
-pile is a bit per player at each place."""
+pile is a bit per player at each place; the players still in are a ring of seats, each seat
+naming the next one either way round. The arrays are read and written through flat views, a
+game's row at `row number * row length`, so that each step is a handful of one-dimensional
+gathers and scatters over the games that take it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,6 +54,7 @@ class _Games:
 
     def __init__(self, codes: Codes, dealt: Dealt):
         games, players = dealt.hands.shape[:2]
+        self.codes, self.players = codes.size, players
         self.row = np.arange(games)  # each game's place in the batch
         self.pile = codes.of_card[dealt.piles].astype(np.int8)
         self.size = dealt.sizes.astype(np.int64)
@@ -58,21 +62,32 @@ class _Games:
         held = (np.arange(games * players)[:, None] * width + codes.of_card[dealt.hands].reshape(games * players, -1))
         self.hands = np.bincount(held.ravel(), minlength=games * players * width).astype(np.int16).reshape(
             games, players, width)[:, :, :-1].copy()
-        self.known = np.zeros(self.pile.shape, dtype=np.int16 if players < 16 else np.int64)
-        self.alive = np.ones((games, players), dtype=bool)
+        self.known = np.zeros((*self.pile.shape, (players + 7) // 8), dtype=np.uint8)
+        seats = np.arange(players)
+        self.after = np.tile((seats + 1) % players, (games, 1))  # the next seat still in, the way seats count
+        self.before = np.tile((seats - 1) % players, (games, 1))  # and the other way round
+        self.started = np.zeros((games, players), dtype=bool)  # the player has had a turn
         self.left = np.full(games, players)
         self.seat = np.zeros(games, dtype=np.int64)
         self.step = np.ones(games, dtype=np.int64)
         self.owed = np.ones(games, dtype=np.int64)
         self.turns = np.zeros(games, dtype=np.int64)
-        self.taken = np.zeros((games, players), dtype=np.int64)
-        self.saving_left = self.hands[:, :, SAVE].sum(axis=1) + (
-            (self.pile == SAVE) & (np.arange(self.pile.shape[1]) < self.size[:, None])).sum(axis=1)
+        in_pile = np.arange(self.pile.shape[1]) < self.size[:, None]
+        self.saving_left = self.hands[:, :, SAVE].sum(axis=1) + ((self.pile == SAVE) & in_pile).sum(axis=1)
+        self._views()
+
+    def _views(self) -> None:
+        games, places = self.pile.shape
+        self.pile_at, self.seat_at = np.arange(games) * places, np.arange(games) * self.players
+        self.piles, self.knowns = self.pile.reshape(-1), self.known.reshape(games * places, self.known.shape[2])
+        self.held, self.afters, self.befores = self.hands.reshape(-1), self.after.reshape(-1), self.before.reshape(-1)
+        self.starteds = self.started.reshape(-1)
 
     def keep(self, rows: np.ndarray) -> None:
-        for name in ("row", "pile", "size", "hands", "known", "alive", "left", "seat", "step", "owed", "turns",
-                     "taken", "saving_left"):
+        for name in ("row", "pile", "size", "hands", "known", "after", "before", "started", "left", "seat", "step",
+                     "owed", "turns", "saving_left"):
             setattr(self, name, getattr(self, name)[rows])
+        self._views()
 
 
 def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> Played:
@@ -84,34 +99,32 @@ def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> P
     turns, winner, ran_out = np.zeros(games, dtype=np.int64), np.full(games, -1), np.zeros(games, dtype=bool)
     early = 0
     while len(g.row):
-        every = np.arange(len(g.row))
-        player = g.seat
+        at = g.seat_at + g.seat
         g.turns += 1
-        g.taken[every, player] += 1
-        hand = g.hands[every, player]
-        ended, passed = np.zeros(len(every), dtype=bool), np.zeros(len(every), dtype=np.int64)
+        ended, passed = np.zeros(len(at), dtype=bool), np.zeros(len(at), dtype=np.int64)
         if looks:
-            _choose(codes, g, hand, player, ended, passed, rng)
-        out = np.zeros(len(every), dtype=bool)
+            _choose(codes, g, at, ended, passed, rng)
+        out = np.zeros(len(at), dtype=bool)
         drawing = ~ended
         for _ in range(codes.draw):
             drawing &= (g.size > 0) & ~out
-            out |= _draw(codes, g, hand, player, np.flatnonzero(drawing), rng)
-        g.hands[every, player] = hand
-        early += int((out & (g.taken[every, player] <= 1)).sum())
+            out[_draw(codes, g, at, np.flatnonzero(drawing), rng)] = True
+        gone = np.flatnonzero(out)
+        early += int(len(gone) - g.starteds[at[gone]].sum())
+        g.starteds[at] = True
+        _leave(g, gone, at[gone])
         stalled = ~ended & ~out & (g.size == 0)
-        g.alive[every[out], player[out]] = False
-        g.left -= out
         passes = passed > 0  # the next player takes the turns owed, and more
         g.owed -= 1
-        moves = out | passes | (g.owed <= 0)
-        g.owed = np.where(passes, 1 + passed, np.where(moves, 1, g.owed))
-        g.seat[moves] = _next_alive(g, np.flatnonzero(moves), player[moves])
+        moves = np.flatnonzero(out | passes | (g.owed <= 0))
+        g.owed = np.where(passes, 1 + passed, g.owed)
+        g.owed[moves[~passes[moves]]] = 1
+        g.seat[moves] = np.where(g.step[moves] > 0, g.afters[at[moves]], g.befores[at[moves]])
         over = stalled | (g.left == 1)
         if over.any():
             done = g.row[over]
             turns[done] = g.turns[over]
-            winner[done] = np.where(stalled[over], -1, g.alive[over].argmax(axis=1))
+            winner[done] = np.where(stalled[over], -1, g.seat[over])
             ran_out[done] = had_saving[done] & (g.saving_left[over] == 0)
             g.keep(np.flatnonzero(~over))
     return Played(turns, winner, early, ran_out, *first, saving)
@@ -126,27 +139,38 @@ def _first_draw(g: _Games) -> tuple[np.ndarray, np.ndarray]:
     return any_losing & (safe == 0), safe
 
 
-def _choose(codes: Codes, g: _Games, hand: np.ndarray, player: np.ndarray, ended: np.ndarray, passed: np.ndarray,
+def _leave(g: _Games, rows: np.ndarray, at: np.ndarray) -> None:
+    """These games' players are out: the seats either side of theirs name each other."""
+    after, before = g.afters[at], g.befores[at]
+    g.befores[g.seat_at[rows] + after] = before
+    g.afters[g.seat_at[rows] + before] = after
+    g.left[rows] -= 1
+
+
+def _choose(codes: Codes, g: _Games, at: np.ndarray, ended: np.ndarray, passed: np.ndarray,
             rng: np.random.Generator) -> None:
     """The new player's plays before drawing, each game until it draws or a play ends its turn:
     a top card they do not know is looked at with a peek card; a top card they know to be losing
     is avoided with a card that ends the turn, else shuffled away."""
     rows = np.flatnonzero(g.size > 0)
     while len(rows):
-        top = g.size[rows] - 1
-        knows = (g.known[rows, top] >> player[rows]) & 1 == 1
-        losing = knows & (g.pile[rows, top] == LOSE)
-        held = hand[rows]
-        code = _first_held(held, codes.peekers, ~knows)
-        if losing.any():
-            code = _first_held(held, codes.shufflers, losing, code)
-            code = _first_held(held, codes.avoid, losing, code)
-        rows, code = rows[code > 0], code[code > 0]
-        hand[rows, code] -= 1
+        top, seat = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows]
+        knows = (g.knowns[top, seat >> 3] >> (seat & 7)) & 1 == 1
+        hand = at[rows] * g.codes
+        code = np.zeros(len(rows), dtype=np.int64)
+        unknown = np.flatnonzero(~knows)
+        code[unknown] = _first_held(g, hand[unknown], codes.peekers)
+        losing = np.flatnonzero(knows & (g.piles[top] == LOSE))
+        if len(losing):
+            avoid = _first_held(g, hand[losing], codes.avoid)
+            code[losing] = np.where(avoid > 0, avoid, _first_held(g, hand[losing], codes.shufflers))
+        playing = np.flatnonzero(code)
+        rows, code = rows[playing], code[playing]
+        g.held[hand[playing] + code] -= 1
         shuffling = rows[codes.shuffles[code]]
         if len(shuffling):
             _shuffle(g, shuffling, rng)
-        _peek(g, rows, codes.peeks[code], player[rows])
+        _peek(g, rows, codes.peeks[code])
         ending = codes.ends[code]
         ended[rows[ending]] = True
         passed[rows[ending]] = codes.extra_turns[code[ending]]
@@ -154,12 +178,11 @@ def _choose(codes: Codes, g: _Games, hand: np.ndarray, player: np.ndarray, ended
         rows = rows[~ending]
 
 
-def _first_held(held: np.ndarray, order: tuple[int, ...], asked: np.ndarray, code: np.ndarray | None = None) -> np.ndarray:
-    """Where asked, the first code of the order that the hand holds (where it holds none, `code`
-    as it was, 0 at first)."""
-    code = np.zeros(len(held), dtype=np.int64) if code is None else code
+def _first_held(g: _Games, hand: np.ndarray, order: tuple[int, ...]) -> np.ndarray:
+    """The first code of the order that each hand (its place in g.held) holds, 0 for none."""
+    code = np.zeros(len(hand), dtype=np.int64)
     for each in reversed(order):
-        code = np.where(asked & (held[:, each] > 0), each, code)
+        code[g.held[hand + each] > 0] = each
     return code
 
 
@@ -171,37 +194,34 @@ def _shuffle(g: _Games, rows: np.ndarray, rng: np.random.Generator) -> None:
     g.known[rows] = 0
 
 
-def _peek(g: _Games, rows: np.ndarray, cards: np.ndarray, player: np.ndarray) -> None:
-    bit = (1 << player).astype(g.known.dtype)
-    for depth in range(int(cards.max(initial=0))):
-        place = g.size[rows] - 1 - depth
-        looked = (depth < cards) & (place >= 0)
-        g.known[rows[looked], place[looked]] |= bit[looked]
+def _peek(g: _Games, rows: np.ndarray, cards: np.ndarray) -> None:
+    """These games' players look at the top cards of the draw pile."""
+    looked = np.minimum(cards, g.size[rows])
+    seat = np.repeat(g.seat[rows], looked)
+    g.knowns[_spans(g.pile_at[rows] + g.size[rows] - looked, looked), seat >> 3] |= (1 << (seat & 7)).astype(np.uint8)
 
 
-def _draw(codes: Codes, g: _Games, hand: np.ndarray, player: np.ndarray, rows: np.ndarray,
-          rng: np.random.Generator) -> np.ndarray:
+def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """These games' players draw a card: kept, or losing and saved, or out (the rows returned)."""
-    out = np.zeros(len(g.row), dtype=bool)
     g.size[rows] -= 1
-    place = g.size[rows]
-    card = g.pile[rows, place].astype(np.int64)
-    g.known[rows, place] = 0
+    place = g.pile_at[rows] + g.size[rows]
+    card = g.piles[place].astype(np.int64)
+    g.knowns[place] = 0
+    hand = at[rows] * g.codes
     kept = card != LOSE
-    hand[rows[kept], card[kept]] += 1
-    losing = rows[~kept]
-    saved = hand[losing, SAVE] > 0
-    out[losing[~saved]] = True
-    losing = losing[saved]
-    hand[losing, SAVE] -= 1
-    g.saving_left[losing] -= 1
-    if codes.saved != "discard" and len(losing):
-        _put_back(codes.saved, g, losing, player[losing], rng)
-    return out
+    g.held[hand[kept] + card[kept]] += 1
+    losing, hand = rows[~kept], hand[~kept] + SAVE
+    saved = g.held[hand] > 0
+    g.held[hand[saved]] -= 1
+    g.saving_left[losing[saved]] -= 1
+    if codes.saved != "discard" and saved.any():
+        _put_back(codes.saved, g, losing[saved], rng)
+    return losing[~saved]
 
 
-def _put_back(saved: str, g: _Games, rows: np.ndarray, player: np.ndarray, rng: np.random.Generator) -> None:
-    """The saved losing card goes back where the rules say; its owner knows where."""
+def _put_back(saved: str, g: _Games, rows: np.ndarray, rng: np.random.Generator) -> None:
+    """The saved losing card goes back where the rules say, the cards above it one place up; its
+    owner knows where."""
     size = g.size[rows]
     if saved == "top":
         place = size
@@ -209,17 +229,16 @@ def _put_back(saved: str, g: _Games, rows: np.ndarray, player: np.ndarray, rng: 
         place = np.zeros(len(rows), dtype=np.int64)
     else:
         place = (rng.random(len(rows)) * (size + 1)).astype(np.int64)
-    places = np.arange(g.pile.shape[1])
-    above, at = places > place[:, None], places == place[:, None]
-    for array, value in ((g.pile, np.full(len(rows), LOSE)), (g.known, 1 << player)):
-        old = array[rows]
-        array[rows] = np.where(at, value[:, None], np.where(above, np.roll(old, 1, axis=1), old))
+    place += g.pile_at[rows]
+    above = _spans(place, g.pile_at[rows] + size - place)
+    g.piles[above + 1], g.knowns[above + 1] = g.piles[above], g.knowns[above]
+    seat = g.seat[rows]
+    g.piles[place], g.knowns[place] = LOSE, 0
+    g.knowns[place, seat >> 3] = (1 << (seat & 7)).astype(np.uint8)
     g.size[rows] += 1
 
 
-def _next_alive(g: _Games, rows: np.ndarray, player: np.ndarray) -> np.ndarray:
-    """The next player still in, the way the turn passes."""
-    players = g.alive.shape[1]
-    seats = (player[:, None] + g.step[rows, None] * np.arange(1, players)) % players
-    alive = np.take_along_axis(g.alive[rows], seats, axis=1)
-    return seats[np.arange(len(seats)), alive.argmax(axis=1)]
+def _spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The places start, start + 1, ... of each span, one after the other."""
+    ends = np.cumsum(lengths)
+    return np.arange(ends[-1] if len(ends) else 0) + np.repeat(starts - ends + lengths, lengths)
