@@ -31,9 +31,9 @@ class Codes:
     shuffles: np.ndarray
     peeks: np.ndarray
     reverses: np.ndarray
-    avoid: tuple[int, ...]  # the codes that end a turn, in the order a player plays them
-    shufflers: tuple[int, ...]
-    peekers: tuple[int, ...]
+    avoid: slice  # the codes that end a turn, in the order a player plays them
+    shufflers: slice
+    peekers: slice
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,8 @@ class _Games:
         self.hands = np.bincount(held.ravel(), minlength=games * players * width).astype(np.int16).reshape(
             games, players, width)[:, :, :-1].copy()
         self.known = np.zeros((*self.pile.shape, (players + 7) // 8), dtype=np.uint8)
-        seats = np.arange(players)
-        self.after = np.tile((seats + 1) % players, (games, 1))  # the next seat still in, the way seats count
-        self.before = np.tile((seats - 1) % players, (games, 1))  # and the other way round
+        seats = np.arange(players)  # the next seat still in, the way seats count and the other way round:
+        self.ring = np.tile(np.array([(seats + 1) % players, (seats - 1) % players], dtype=np.int16), (games, 1, 1))
         self.started = np.zeros((games, players), dtype=bool)  # the player has had a turn
         self.left = np.full(games, players)
         self.seat = np.zeros(games, dtype=np.int64)
@@ -79,13 +78,13 @@ class _Games:
     def _views(self) -> None:
         games, places = self.pile.shape
         self.pile_at, self.seat_at = np.arange(games) * places, np.arange(games) * self.players
-        self.piles, self.knowns = self.pile.reshape(-1), self.known.reshape(games * places, self.known.shape[2])
-        self.held, self.afters, self.befores = self.hands.reshape(-1), self.after.reshape(-1), self.before.reshape(-1)
-        self.starteds = self.started.reshape(-1)
+        self.ring_at = 2 * self.seat_at
+        self.piles, self.knowns, self.words = self.pile.reshape(-1), self.known.reshape(-1), self.known.shape[2]
+        self.held, self.rings, self.starteds = self.hands.reshape(-1), self.ring.reshape(-1), self.started.reshape(-1)
 
     def keep(self, rows: np.ndarray) -> None:
-        for name in ("row", "pile", "size", "hands", "known", "after", "before", "started", "left", "seat", "step",
-                     "owed", "turns", "saving_left"):
+        for name in ("row", "pile", "size", "hands", "known", "ring", "started", "left", "seat", "step", "owed", "turns",
+                     "saving_left"):
             setattr(self, name, getattr(self, name)[rows])
         self._views()
 
@@ -97,8 +96,8 @@ def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> P
     saving = g.hands[:, :, SAVE].copy()
     had_saving = g.saving_left > 0
     turns, winner, ran_out = np.zeros(games, dtype=np.int64), np.full(games, -1), np.zeros(games, dtype=bool)
-    early = 0
-    while len(g.row):
+    early, going = 0, games
+    while going:
         at = g.seat_at + g.seat
         g.turns += 1
         ended, passed = np.zeros(len(at), dtype=bool), np.zeros(len(at), dtype=np.int64)
@@ -119,14 +118,16 @@ def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> P
         moves = np.flatnonzero(out | passes | (g.owed <= 0))
         g.owed = np.where(passes, 1 + passed, g.owed)
         g.owed[moves[~passes[moves]]] = 1
-        g.seat[moves] = np.where(g.step[moves] > 0, g.afters[at[moves]], g.befores[at[moves]])
-        over = stalled | (g.left == 1)
-        if over.any():
+        g.seat[moves] = g.rings[g.ring_at[moves] + (g.step[moves] < 0) * g.players + g.seat[moves]]
+        over = np.flatnonzero((stalled | (g.left == 1)) & (g.left > 0))
+        if len(over):
             done = g.row[over]
             turns[done] = g.turns[over]
             winner[done] = np.where(stalled[over], -1, g.seat[over])
             ran_out[done] = had_saving[done] & (g.saving_left[over] == 0)
-            g.keep(np.flatnonzero(~over))
+            g.size[over], g.left[over], going = 0, 0, going - len(over)  # no more draws, never over again
+            if going < len(g.row) * 7 // 8:  # the games over are left out of the arrays now and then
+                g.keep(np.flatnonzero(g.left))
     return Played(turns, winner, early, ran_out, *first, saving)
 
 
@@ -141,9 +142,10 @@ def _first_draw(g: _Games) -> tuple[np.ndarray, np.ndarray]:
 
 def _leave(g: _Games, rows: np.ndarray, at: np.ndarray) -> None:
     """These games' players are out: the seats either side of theirs name each other."""
-    after, before = g.afters[at], g.befores[at]
-    g.befores[g.seat_at[rows] + after] = before
-    g.afters[g.seat_at[rows] + before] = after
+    at = g.ring_at[rows] + g.seat[rows]
+    after, before = g.rings[at], g.rings[at + g.players]
+    g.rings[at - g.seat[rows] + g.players + after] = before
+    g.rings[at - g.seat[rows] + before] = after
     g.left[rows] -= 1
 
 
@@ -151,26 +153,22 @@ def _choose(codes: Codes, g: _Games, at: np.ndarray, ended: np.ndarray, passed: 
             rng: np.random.Generator) -> None:
     """The new player's plays before drawing, each game until it draws or a play ends its turn:
     a top card they do not know is looked at with a peek card; a top card they know to be losing
-    is avoided with a card that ends the turn, else shuffled away."""
+    is avoided with a card that ends the turn, else shuffled away (and the new top card looked at)."""
     rows = np.flatnonzero(g.size > 0)
     while len(rows):
-        top, seat = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows]
-        knows = (g.knowns[top, seat >> 3] >> (seat & 7)) & 1 == 1
-        hand = at[rows] * g.codes
-        code = np.zeros(len(rows), dtype=np.int64)
+        top, seat, hand = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows], at[rows] * g.codes
+        knows = (g.knowns[top * g.words + (seat >> 3)] >> (seat & 7)) & 1 == 1
         unknown = np.flatnonzero(~knows)
-        code[unknown] = _first_held(g, hand[unknown], codes.peekers)
+        peek = _first_held(g, hand[unknown], codes.peekers)
+        looks = unknown[peek > 0]
+        _play(codes, g, rows[looks], hand[looks], peek[peek > 0], rng)
+        knows[looks] = True
         losing = np.flatnonzero(knows & (g.piles[top] == LOSE))
-        if len(losing):
-            avoid = _first_held(g, hand[losing], codes.avoid)
-            code[losing] = np.where(avoid > 0, avoid, _first_held(g, hand[losing], codes.shufflers))
-        playing = np.flatnonzero(code)
-        rows, code = rows[playing], code[playing]
-        g.held[hand[playing] + code] -= 1
-        shuffling = rows[codes.shuffles[code]]
-        if len(shuffling):
-            _shuffle(g, shuffling, rng)
-        _peek(g, rows, codes.peeks[code])
+        code = _first_held(g, hand[losing], codes.avoid)
+        code = np.where(code > 0, code, _first_held(g, hand[losing], codes.shufflers))
+        playing = code > 0
+        rows, code = rows[losing[playing]], code[playing]
+        _play(codes, g, rows, hand[losing[playing]], code, rng)
         ending = codes.ends[code]
         ended[rows[ending]] = True
         passed[rows[ending]] = codes.extra_turns[code[ending]]
@@ -178,19 +176,32 @@ def _choose(codes: Codes, g: _Games, at: np.ndarray, ended: np.ndarray, passed: 
         rows = rows[~ending]
 
 
-def _first_held(g: _Games, hand: np.ndarray, order: tuple[int, ...]) -> np.ndarray:
-    """The first code of the order that each hand (its place in g.held) holds, 0 for none."""
+def _play(codes: Codes, g: _Games, rows: np.ndarray, hand: np.ndarray, code: np.ndarray,
+          rng: np.random.Generator) -> None:
+    """These games' players play a card from the hand (its place in g.held): its shuffle and its
+    peek here, the rest by the caller."""
+    g.held[hand + code] -= 1
+    shuffling = rows[codes.shuffles[code]]
+    if len(shuffling):
+        _shuffle(g, shuffling, rng)
+    _peek(g, rows, codes.peeks[code])
+
+
+def _first_held(g: _Games, hand: np.ndarray, group: slice) -> np.ndarray:
+    """The first code of the group that each hand (its place in g.held) holds, 0 for none."""
     code = np.zeros(len(hand), dtype=np.int64)
-    for each in reversed(order):
+    for each in reversed(range(group.start, group.stop)):
         code[g.held[hand + each] > 0] = each
     return code
 
 
 def _shuffle(g: _Games, rows: np.ndarray, rng: np.random.Generator) -> None:
     """The draw piles of these games in a random order; what anyone knew of them is lost."""
-    keys = rng.random((len(rows), g.pile.shape[1]))
-    keys[np.arange(g.pile.shape[1]) >= g.size[rows, None]] = 2.0  # the unused places stay above
-    g.pile[rows] = np.take_along_axis(g.pile[rows], keys.argsort(axis=1), axis=1)
+    size = g.size[rows]
+    width = int(size.max())
+    keys = rng.random((len(rows), width))
+    keys[np.arange(width) >= size[:, None]] = 2.0  # the unused places stay above
+    g.pile[rows, :width] = np.take_along_axis(g.pile[rows, :width], keys.argsort(axis=1), axis=1)
     g.known[rows] = 0
 
 
@@ -198,7 +209,8 @@ def _peek(g: _Games, rows: np.ndarray, cards: np.ndarray) -> None:
     """These games' players look at the top cards of the draw pile."""
     looked = np.minimum(cards, g.size[rows])
     seat = np.repeat(g.seat[rows], looked)
-    g.knowns[_spans(g.pile_at[rows] + g.size[rows] - looked, looked), seat >> 3] |= (1 << (seat & 7)).astype(np.uint8)
+    places = _spans(g.pile_at[rows] + g.size[rows] - looked, looked)
+    g.knowns[places * g.words + (seat >> 3)] |= (1 << (seat & 7)).astype(np.uint8)
 
 
 def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -206,7 +218,7 @@ def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, rng: np.ran
     g.size[rows] -= 1
     place = g.pile_at[rows] + g.size[rows]
     card = g.piles[place].astype(np.int64)
-    g.knowns[place] = 0
+    g.knowns[_words(g, place)] = 0
     hand = at[rows] * g.codes
     kept = card != LOSE
     g.held[hand[kept] + card[kept]] += 1
@@ -231,11 +243,16 @@ def _put_back(saved: str, g: _Games, rows: np.ndarray, rng: np.random.Generator)
         place = (rng.random(len(rows)) * (size + 1)).astype(np.int64)
     place += g.pile_at[rows]
     above = _spans(place, g.pile_at[rows] + size - place)
-    g.piles[above + 1], g.knowns[above + 1] = g.piles[above], g.knowns[above]
+    g.piles[above + 1], g.knowns[_words(g, above + 1)] = g.piles[above], g.knowns[_words(g, above)]
     seat = g.seat[rows]
-    g.piles[place], g.knowns[place] = LOSE, 0
-    g.knowns[place, seat >> 3] = (1 << (seat & 7)).astype(np.uint8)
+    g.piles[place], g.knowns[_words(g, place)] = LOSE, 0
+    g.knowns[place * g.words + (seat >> 3)] = (1 << (seat & 7)).astype(np.uint8)
     g.size[rows] += 1
+
+
+def _words(g: _Games, places: np.ndarray) -> np.ndarray:
+    """Where in g.knowns the bits of these places are."""
+    return (places[:, None] * g.words + np.arange(g.words)).reshape(-1)
 
 
 def _spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -145,9 +145,10 @@ class Rules:
     saved: str
     codes: tuple[int, ...]  # per card number
     plays: tuple[Play, ...]  # the play of code PLAYS + i
-    avoid: tuple[int, ...]  # codes that get a player out of a known losing draw: attacks, skips
-    shufflers: tuple[int, ...]
-    peekers: slice  # the codes of cards that only look: together, so that a hand's are one slice
+    # each group's codes together, in the order a player plays them, so that a hand's are one slice:
+    avoid: slice  # the codes that get a player out of a known losing draw: attacks, skips
+    shufflers: slice
+    peekers: slice  # the cards that only look
 
     @property
     def size(self) -> int:
@@ -160,7 +161,6 @@ def compile_rules(game: Game) -> Rules:
     plays = sorted({card.play for card in game.cards if card.play and not (losing | saving) & set(card.kinds)},
                    key=lambda p: (not p.ends_turn, -p.extra_turns, not p.shuffle, not p.peek, p.words()))
     code_of = {play: PLAYS + i for i, play in enumerate(plays)}
-    peekers = [code_of[p] for p in plays if p.peek and not p.ends_turn and not p.shuffle]
 
     def code(card: Card) -> int:
         if losing & set(card.kinds):
@@ -171,9 +171,14 @@ def compile_rules(game: Game) -> Rules:
 
     codes = tuple(code(card) for card in game.cards)
     return Rules(game.turns.draw, game.turns.saved, codes, tuple(plays),
-                 avoid=tuple(code_of[p] for p in plays if p.ends_turn),
-                 shufflers=tuple(code_of[p] for p in plays if p.shuffle and not p.ends_turn),
-                 peekers=slice(peekers[0], peekers[-1] + 1) if peekers else slice(0, 0))
+                 avoid=_group(code_of, lambda p: p.ends_turn),
+                 shufflers=_group(code_of, lambda p: p.shuffle and not p.ends_turn),
+                 peekers=_group(code_of, lambda p: p.peek > 0 and not p.ends_turn and not p.shuffle))
+
+
+def _group(code_of: dict[Play, int], belongs: Callable[[Play], bool]) -> slice:
+    codes = [code for play, code in code_of.items() if belongs(play)]
+    return slice(codes[0], codes[-1] + 1) if codes else slice(PLAYS, PLAYS)
 
 
 def simulate(game: Game, setup: Setup, played: PlayerCount, *, seed: str,
@@ -206,4 +211,4 @@ def _codes(rules: Rules) -> Codes:
                  ends=each(lambda p: p.ends_turn, bool), extra_turns=each(lambda p: p.extra_turns, np.int64),
                  shuffles=each(lambda p: p.shuffle, bool), peeks=each(lambda p: p.peek, np.int64),
                  reverses=each(lambda p: p.reverse, bool), avoid=rules.avoid, shufflers=rules.shufflers,
-                 peekers=tuple(range(rules.peekers.start, rules.peekers.stop)))
+                 peekers=rules.peekers)
