@@ -118,10 +118,9 @@ class Dealer:
                 piles[source] = rng.permuted(piles[source], axis=1)
                 shuffled.add(source)
                 continue
+            takes: list[tuple[frozenset[int] | None, int | None]] = [(move.picks, move.count)]
             if move.extras is not None:
                 takes = [(frozenset((card,)), each) for card, each in move.extras for _ in hands]
-            else:
-                takes = [(move.picks, move.count)]
             for i, (picks, count) in enumerate(takes):
                 taken, piles[source] = _take_rows(piles[source], picks, count, source in shuffled, rng)
                 if move.to_hands and move.extras is not None:

@@ -107,19 +107,19 @@ def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> P
         drawing = ~ended
         for _ in range(codes.draw):
             drawing &= (g.size > 0) & ~out
-            out[_draw(codes, g, at, np.flatnonzero(drawing), rng)] = True
-        gone = np.flatnonzero(out)
+            out[_draw(codes, g, at, drawing.nonzero()[0], rng)] = True
+        gone = out.nonzero()[0]
         early += int(len(gone) - g.starteds[at[gone]].sum())
         g.starteds[at] = True
         _leave(g, gone, at[gone])
         stalled = ~ended & ~out & (g.size == 0)
         passes = passed > 0  # the next player takes the turns owed, and more
         g.owed -= 1
-        moves = np.flatnonzero(out | passes | (g.owed <= 0))
+        moves = (out | passes | (g.owed <= 0)).nonzero()[0]
         g.owed = np.where(passes, 1 + passed, g.owed)
         g.owed[moves[~passes[moves]]] = 1
         g.seat[moves] = g.rings[g.ring_at[moves] + (g.step[moves] < 0) * g.players + g.seat[moves]]
-        over = np.flatnonzero((stalled | (g.left == 1)) & (g.left > 0))
+        over = ((stalled | (g.left == 1)) & (g.left > 0)).nonzero()[0]
         if len(over):
             done = g.row[over]
             turns[done] = g.turns[over]
@@ -127,7 +127,7 @@ def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> P
             ran_out[done] = had_saving[done] & (g.saving_left[over] == 0)
             g.size[over], g.left[over], going = 0, 0, going - len(over)  # no more draws, never over again
             if going < len(g.row) * 7 // 8:  # the games over are left out of the arrays now and then
-                g.keep(np.flatnonzero(g.left))
+                g.keep(g.left.nonzero()[0])
     return Played(turns, winner, early, ran_out, *first, saving)
 
 
@@ -154,16 +154,16 @@ def _choose(codes: Codes, g: _Games, at: np.ndarray, ended: np.ndarray, passed: 
     """The new player's plays before drawing, each game until it draws or a play ends its turn:
     a top card they do not know is looked at with a peek card; a top card they know to be losing
     is avoided with a card that ends the turn, else shuffled away (and the new top card looked at)."""
-    rows = np.flatnonzero(g.size > 0)
+    rows = (g.size > 0).nonzero()[0]
     while len(rows):
         top, seat, hand = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows], at[rows] * g.codes
         knows = (g.knowns[top * g.words + (seat >> 3)] >> (seat & 7)) & 1 == 1
-        unknown = np.flatnonzero(~knows)
+        unknown = (~knows).nonzero()[0]
         peek = _first_held(g, hand[unknown], codes.peekers)
         looks = unknown[peek > 0]
         _play(codes, g, rows[looks], hand[looks], peek[peek > 0], rng)
         knows[looks] = True
-        losing = np.flatnonzero(knows & (g.piles[top] == LOSE))
+        losing = (knows & (g.piles[top] == LOSE)).nonzero()[0]
         code = _first_held(g, hand[losing], codes.avoid)
         code = np.where(code > 0, code, _first_held(g, hand[losing], codes.shufflers))
         playing = code > 0
@@ -228,7 +228,8 @@ def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, rng: np.ran
     g.saving_left[losing[saved]] -= 1
     if codes.saved != "discard" and saved.any():
         _put_back(codes.saved, g, losing[saved], rng)
-    return losing[~saved]
+    out: np.ndarray = losing[~saved]
+    return out
 
 
 def _put_back(saved: str, g: _Games, rows: np.ndarray, rng: np.random.Generator) -> None:
@@ -252,10 +253,12 @@ def _put_back(saved: str, g: _Games, rows: np.ndarray, rng: np.random.Generator)
 
 def _words(g: _Games, places: np.ndarray) -> np.ndarray:
     """Where in g.knowns the bits of these places are."""
-    return (places[:, None] * g.words + np.arange(g.words)).reshape(-1)
+    words: np.ndarray = (places[:, None] * g.words + np.arange(g.words)).reshape(-1)
+    return words
 
 
 def _spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The places start, start + 1, ... of each span, one after the other."""
     ends = np.cumsum(lengths)
-    return np.arange(ends[-1] if len(ends) else 0) + np.repeat(starts - ends + lengths, lengths)
+    places: np.ndarray = np.arange(ends[-1] if len(ends) else 0) + np.repeat(starts - ends + lengths, lengths)
+    return places

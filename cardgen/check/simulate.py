@@ -39,6 +39,7 @@ DEFAULT_POLICY = "new-player"
 TARGET_HALF_WIDTH = 0.01  # ±1 percentage point
 BATCH = 1000
 MAX_GAMES = 50_000
+MARGIN = 1.04  # the games a rate seen so far needs, and a few more, so that they are seldom too few
 MOST_AT_ONCE = 20_000  # games played together: their arrays stay within a few tens of MB
 
 
@@ -195,7 +196,7 @@ def simulate(game: Game, setup: Setup, played: PlayerCount, *, seed: str,
         count = min(target - tally.games, MOST_AT_ONCE)
         tally.add(play(codes, deals.deal_many(rng, count), rng, policy == DEFAULT_POLICY))
         if games is None and tally.games >= target and max(e.half_width for e in tally.headline()) > TARGET_HALF_WIDTH:
-            target = min(MAX_GAMES, max(tally.games + BATCH // 10, tally.games_needed(TARGET_HALF_WIDTH)))
+            target = min(MAX_GAMES, max(tally.games + BATCH // 10, round(tally.games_needed(TARGET_HALF_WIDTH) * MARGIN)))
     used = {line.card for line in setup.lines} | set(played.extras)
     unplayed = sum(1 for i, card in enumerate(game.cards) if card.id in used and rules.codes[i] == INERT)
     return Simulation(setup.name, played.players, policy, seed, tally, unplayed)
