@@ -89,6 +89,7 @@ class Dealer:
                 self.ready = before
                 break
             self.moves = self.moves[1:]
+        self.cards = len(deck)
         self.moves = tuple(dataclasses.replace(move, depth=_depth(self.moves[i + 1:], move.source))
                            if move.shuffle else move for i, move in enumerate(self.moves))
 

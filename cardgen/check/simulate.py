@@ -40,7 +40,8 @@ TARGET_HALF_WIDTH = 0.01  # ±1 percentage point
 BATCH = 1000
 MAX_GAMES = 50_000
 MARGIN = 1.04  # the games a rate seen so far needs, and a few more, so that they are seldom too few
-MOST_AT_ONCE = 20_000  # games played together: their arrays stay within a few tens of MB
+MOST_AT_ONCE = 20_000  # games played together
+ARRAYS_BYTES = 64 << 20  # about as much as the arrays of the games played together may take
 
 
 def nothing_to_simulate(game: Game) -> str:
@@ -193,13 +194,18 @@ def simulate(game: Game, setup: Setup, played: PlayerCount, *, seed: str,
     tally = Tally(played.players)
     target = games or BATCH
     while tally.games < target:
-        count = min(target - tally.games, MOST_AT_ONCE)
+        count = min(target - tally.games, _at_once(deals.cards, played.players, codes.size))
         tally.add(play(codes, deals.deal_many(rng, count), rng, policy == DEFAULT_POLICY))
         if games is None and tally.games >= target and max(e.half_width for e in tally.headline()) > TARGET_HALF_WIDTH:
             target = min(MAX_GAMES, max(tally.games + BATCH // 10, round(tally.games_needed(TARGET_HALF_WIDTH) * MARGIN)))
     used = {line.card for line in setup.lines} | set(played.extras)
     unplayed = sum(1 for i, card in enumerate(game.cards) if card.id in used and rules.codes[i] == INERT)
     return Simulation(setup.name, played.players, policy, seed, tally, unplayed)
+
+
+def _at_once(cards: int, players: int, codes: int) -> int:
+    """How many games to play together: a game's arrays take a few bytes a card, a few a player and code."""
+    return max(1, min(MOST_AT_ONCE, ARRAYS_BYTES // (cards * (6 + players // 8) + players * (codes + 8) * 2)))
 
 
 def _codes(rules: Rules) -> Codes:
