@@ -67,7 +67,7 @@ def _keep(out: Path, key: str, figures: dict[str, HowItPlays]) -> None:
 
 def _digest(key: str, figures: object) -> str:
     """The figures' digest for the key: figures edited by hand, or kept for other data, differ."""
-    return hashlib.sha256(f"{key}\0{json.dumps(figures, sort_keys=True)}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"{key}\0{json.dumps(figures, sort_keys=True)}".encode()).hexdigest()
 
 
 def _cached(out: Path, key: str, wanted: dict[str, PlayerCount]) -> dict[str, HowItPlays] | None:

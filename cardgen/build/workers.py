@@ -256,17 +256,17 @@ def bounded_all(tasks: Sequence[Callable[[], T]], what: str, limits: Limits = LI
                 running[index] = _Task(context, task, limits)
             _wait_for([t.receive for t in running.values()] + [t.process.sentinel for t in running.values()],
                       min(t.deadline for t in running.values()))
-            for index, task in list(running.items()):
-                answer = task.answer(limits)
+            for index, started in list(running.items()):
+                answer = started.answer(limits)
                 if answer is None:
                     continue
-                task.end()
+                started.end()
                 del running[index]
                 results[index] = _result(answer, what)
                 done(len(results), len(tasks))
     finally:
-        for task in running.values():
-            task.end()
+        for started in running.values():
+            started.end()
     return [cast(T, results[index]) for index in range(len(tasks))]
 
 
@@ -324,8 +324,10 @@ def _bounded_main(connection, task: Callable[[], object], limits: Limits, parent
         answer = ("time", f"used more than {limits.cpu_seconds} s of CPU time")
     except MemoryError:
         answer = ("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory")
-    except CardgenError as exc:
-        answer = ("error", (isinstance(exc, UsageError), exc.message, exc.where, exc.hint))
+    except CardgenError as exc:  # a library's failure, worded as a problem of the data, may be a MemoryError
+        answer = (("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory")
+                  if isinstance(exc.__context__, MemoryError)
+                  else ("error", (isinstance(exc, UsageError), exc.message, exc.where, exc.hint)))
     except Exception:  # noqa: BLE001 - a bug in cardgen: its traceback goes to the parent
         answer = ("bug", traceback.format_exc())
     try:
