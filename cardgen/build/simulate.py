@@ -106,8 +106,8 @@ def simulate_game(game: Game, report: GameReport, *, setup: str | None = None, p
                   games: int | None = None, seed: str = "0", policy: str = DEFAULT_POLICY,
                   limits: Limits = LIMITS, done: Callable[[int, int], None] = lambda done, total: None) -> list[Simulation]:
     """Every setup (or the one named) at every player count (or the one given), in the game's
-    order; `done` hears how many player counts of how many are played, as each one is. The caller has made sure the game can be
-    simulated (simulate.nothing_to_simulate)."""
+    order; `done` hears how many player counts of how many are played, as each one is. The
+    caller has made sure the game can be simulated (simulate.nothing_to_simulate)."""
     tasks = _tasks(game, report, setup, players)
     largest_first = sorted(tasks, key=lambda task: -_work(task[1]))
     work = [partial(simulate, game, s.setup, played, seed=seed, policy=policy, games=games) for s, played in largest_first]
