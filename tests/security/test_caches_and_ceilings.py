@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,12 +32,25 @@ from security.test_failures import run
 pytestmark = pytest.mark.usefixtures("no_hang")
 
 
-@pytest.fixture
-def simulated_game(game_copy):
+def with_simulated_figures(game):
     """Exploding Kittens with the simulated figures in its documents (turns: documents)."""
-    game = game_copy(CARD_DATA / "exploding_kittens")
+    shutil.copytree(CARD_DATA / "exploding_kittens", game)
     edit(game / "game.yaml", "  saved: random\n", "  saved: random\n  documents: true\n")
     return game
+
+
+@pytest.fixture
+def simulated_game(tmp_path):
+    return with_simulated_figures(tmp_path / "exploding_kittens")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The game, and its checklists built into a fresh output folder."""
+    game = with_simulated_figures(tmp_path_factory.mktemp("built") / "exploding_kittens")
+    fresh = game.parent / "fresh"
+    assert run("checklist", game, "--out", fresh)[0] == 0
+    return game, fresh
 
 
 def how_it_plays(checklists) -> str:
@@ -81,18 +95,18 @@ def a_folder(path):
 
 @pytest.mark.parametrize("plant", [fifo, dev_zero, deeply_nested, larger_than_a_cache, not_utf8,
                                    a_folder])
-def test_anything_in_the_caches_place_is_simulated_again(plant, simulated_game, tmp_path):
+def test_anything_in_the_caches_place_is_simulated_again(plant, built, tmp_path):
+    game, fresh = built
     out = tmp_path / "out"
-    assert run("checklist", simulated_game, "--out", tmp_path / "fresh")[0] == 0
     out.mkdir()
     plant(out / CACHE_FILE)
-    status, text = run("checklist", simulated_game, "--out", out)
+    status, text = run("checklist", game, "--out", out)
     assert status == 0, text
-    assert how_it_plays(out / "checklists.pdf") == how_it_plays(tmp_path / "fresh" / "checklists.pdf")
+    assert how_it_plays(out / "checklists.pdf") == how_it_plays(fresh / "checklists.pdf")
     if plant is a_folder:  # cannot be replaced: the figures are just not kept
         assert (out / CACHE_FILE / "inside").read_text() == "kept"
     else:
-        assert not (out / CACHE_FILE).is_symlink() and cached_figures(out) == cached_figures(tmp_path / "fresh")
+        assert not (out / CACHE_FILE).is_symlink() and cached_figures(out) == cached_figures(fresh)
 
 
 def test_figures_edited_into_the_cache_are_never_printed(simulated_game, tmp_path):
