@@ -55,7 +55,8 @@ _PDFIUM = threading.Lock()  # pypdfium2 is not thread-safe
 
 def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = print, since: str = "") -> None:
     """Serve the preview of a game until interrupted (Ctrl-C or SIGTERM), then cancel the work
-    under way (its workers killed) and remove the temporary folder."""
+    under way (its workers killed) and remove the temporary folder. Both signals are ignored
+    from then on: the process is expected to exit."""
     folder = load.find_game_folder(game)
     workdir = Path(tempfile.mkdtemp(prefix="cardgen-serve-"))
     # the renderers' own temporary files (WeasyPrint's fonts) go inside it too: the document
@@ -71,11 +72,10 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
         raise UsageError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
                          hint="choose another --port (0 picks a free one)") from None
     server.daemon_threads = True
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    previous_interrupt = signal.getsignal(signal.SIGINT)
-    threads = [threading.Thread(target=preview.build_loop, name="cardgen-build", daemon=True),
-               threading.Thread(target=preview.documents_loop, name="cardgen-documents", daemon=True),
-               threading.Thread(target=preview.watch_loop, name="cardgen-watch", daemon=True)]
+    signal.signal(signal.SIGTERM, _interrupt)
+    threads = [threading.Thread(target=preview.cancellable, args=(loop,), name=name, daemon=True)
+               for loop, name in ((preview.build_loop, "cardgen-build"), (preview.documents_loop, "cardgen-documents"))]
+    threads.append(threading.Thread(target=preview.watch_loop, name="cardgen-watch", daemon=True))
     try:
         for thread in threads:
             thread.start()
@@ -84,7 +84,8 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
     except KeyboardInterrupt:
         announce("stopping")
     finally:
-        # a second Ctrl-C or SIGTERM must not cut the cleanup short (and leave the temporary folder)
+        # the process is stopping: a second Ctrl-C or SIGTERM (a process group's, say) must not cut
+        # the cleanup short and leave the temporary folder, nor kill the process as it exits
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         preview.stop()  # cancels the builds: their workers are killed within a tenth of a second
@@ -94,8 +95,6 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
             thread.join(timeout=max(0.0, ending - time.monotonic()))
         shutil.rmtree(workdir, ignore_errors=True)
         tempfile.tempdir = saved_tempdir
-        signal.signal(signal.SIGTERM, previous)
-        signal.signal(signal.SIGINT, previous_interrupt)
 
 
 class _Server(ThreadingHTTPServer):
@@ -168,27 +167,30 @@ class Preview:
 
     def build_loop(self) -> None:
         """Cards and report, on every change."""
-        with cancelled_by(self.stopping):
-            while not self.stopping.is_set():
-                self.dirty.wait()
-                if self.stopping.is_set():
-                    return
-                self.dirty.clear()
-                self._guarded(self.rebuild)
+        while not self.stopping.is_set():
+            self.dirty.wait()
+            if self.stopping.is_set():
+                return
+            self.dirty.clear()
+            self._guarded(self.rebuild)
 
     def documents_loop(self) -> None:
         """The documents, from the latest good load, in a thread of their own: a rulebook that
         takes seconds never delays the cards of the next save."""
+        while not self.stopping.is_set():
+            self.documents_due.wait()
+            if self.stopping.is_set():
+                return
+            self.documents_due.clear()
+            with self.changed:
+                job, self.documents_job = self.documents_job, None
+            if job is not None:
+                self._guarded(lambda: self.build_documents(*job))
+
+    def cancellable(self, loop: Callable[[], None]) -> None:
+        """A thread's loop, whose work in worker processes is cancelled as soon as the preview stops."""
         with cancelled_by(self.stopping):
-            while not self.stopping.is_set():
-                self.documents_due.wait()
-                if self.stopping.is_set():
-                    return
-                self.documents_due.clear()
-                with self.changed:
-                    job, self.documents_job = self.documents_job, None
-                if job is not None:
-                    self._guarded(lambda: self.build_documents(*job))
+            loop()
 
     def _guarded(self, step: Callable[[], None]) -> None:
         try:
