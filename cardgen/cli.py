@@ -95,6 +95,13 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def _text(text: str) -> str:
+    """An option's text: characters only (bytes that are not UTF-8 reach Python as lone surrogates)."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise argparse.ArgumentTypeError(f"'{printable(text[:20])}' is not text: give it in UTF-8")
+    return text
+
+
 def _offset(text: str) -> tuple[float, float]:
     try:
         return layout.parse_offset(text)
@@ -217,7 +224,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_whole(1, MAX_GAMES),
                    help="games per setup and player count (default: enough for every rate within ±1 percentage "
                         "point at 95 %%)")
-    p.add_argument("--seed", default="0", help="the random seed: the same seed gives the same figures (default 0)")
+    p.add_argument("--seed", type=_text, default="0",
+                   help="the random seed: the same seed gives the same figures (default 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default=DEFAULT_POLICY,
                    help="how the simulated players play: " + "; ".join(f"{k}: {v}" for k, v in POLICIES.items()))
     p.add_argument("--json", action="store_true", help="the figures with their 95 %% intervals, as JSON")
@@ -392,7 +400,7 @@ def cmd_diff(args) -> int:
     with playtest_round(args.game, args.since) as round_:
         diff = round_.diff
         if args.json:
-            print(json.dumps(diff.as_dict(), indent=2, ensure_ascii=False))
+            say(json.dumps(diff.as_dict(), indent=2, ensure_ascii=False), sys.stdout)
         else:
             say("\n".join(terminal.diff_lines(round_.game.id, args.since, diff)), sys.stdout)
         if args.pdf:
@@ -407,8 +415,9 @@ def cmd_simulate(args) -> int:
         say(simulation_report.nothing_as_json(game, reason) if args.json
             else simulation_report.nothing_as_text(game, reason), sys.stdout)
         return EXIT_OK
-    simulations = simulate_game(game, checked, setup=args.setup, players=args.players, games=args.games,
-                                seed=args.seed, policy=args.policy)
+    with terminal.progress(sys.stderr, f"simulating {game.title}") as advance:
+        simulations = simulate_game(game, checked, setup=args.setup, players=args.players, games=args.games,
+                                    seed=args.seed, policy=args.policy, done=advance)
     say(simulation_report.simulation_as_json(game, checked, simulations) if args.json
         else simulation_report.simulation_as_text(game, checked, simulations, args.games is not None), sys.stdout)
     return EXIT_OK

@@ -7,10 +7,12 @@ import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from cardgen import check
 from cardgen.build.plan import SheetOptions, chosen_setup
+from cardgen.build.workers import LIMITS, Limits, bounded
 from cardgen.check.diff import diff_games, reprint_counts, swap_list
 from cardgen.check.languages import changes_in, report_in
 from cardgen.check.results import GameDiff, GameReport
@@ -51,10 +53,13 @@ class Round:
         report = report_in(self.report, language)
         return Round(report.game, report, self.old, changes_in(self.diff, self.game, report.game))
 
-    def write_pdf(self, out_dir: str | Path | None, since: str, paper: str) -> Path:
-        """diff-since-<ref>.pdf in the game's output folder: the visual diff."""
+    def write_pdf(self, out_dir: str | Path | None, since: str, paper: str, limits: Limits = LIMITS) -> Path:
+        """diff-since-<ref>.pdf in the game's output folder: the visual diff, drawn in a worker
+        under the ceilings of every output (it draws every changed face twice)."""
         path = output_dir(self.game, out_dir) / f"diff-since-{slugify(Path(since).name or since)[:60]}.pdf"
-        return atomic_write(path, diffpdf.diff_pdf(self.old.game, self.game, self.diff, since, paper))
+        pdf = bounded(partial(diffpdf.diff_pdf, self.old.game, self.game, self.diff, since, paper),
+                      f"drawing the changes since {since}", limits)
+        return atomic_write(path, pdf)
 
 
 def write_diff_pdf(game: Game, report: GameReport, since: str, out_dir: Path, paper: str) -> Path:
