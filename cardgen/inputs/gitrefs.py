@@ -166,6 +166,8 @@ def _blobs(root: Path, tree: str, source: str) -> list[_Blob]:
             meta, _, path = record.partition(b"\t")
             mode, kind, oid, length = meta.split()
             entries += 1
+            if kind == b"blob" and not length.isdigit():  # git could not find it (a partial clone's)
+                raise BadRef(f"{source}: git could not read '{path.decode('utf-8', 'replace')}'")
             if kind == b"blob" and mode in (b"100644", b"100755"):
                 blobs.append(_Blob(path.decode("utf-8", "surrogateescape"), oid.decode(), int(length)))
                 size += int(length)

@@ -46,6 +46,8 @@ class Version:
 def earlier_version(ref: str, game_folder: Path, git_only: bool = False) -> Iterator[Version]:
     """The game folder as it was at `ref`, for as long as the context lasts; only a git revision
     when `git_only` (a game's own data may not point at folders or files outside it)."""
+    if not ref.strip():
+        raise BadRef("an empty REF is not a git revision, a game folder or a zip")
     path = Path(ref)
     if not git_only and path.is_dir():
         yield Version(path)
