@@ -141,11 +141,11 @@ def _links(git_dir: Path) -> Iterator[Path]:
         if folder.is_dir() and not folder.is_symlink():
             yield from (Path(entry.path) for entry in os.scandir(folder) if entry.is_symlink())
     seen = 0
-    for folder, folders, files in os.walk(git_dir / "refs"):
+    for where, folders, files in os.walk(git_dir / "refs"):
         seen += len(folders) + len(files)
         if seen > MAX_REF_FILES:
             raise BadRef(f"{git_dir} holds more than {MAX_REF_FILES} refs")
-        yield from (Path(folder, name) for name in folders + files if Path(folder, name).is_symlink())
+        yield from (Path(where, name) for name in folders + files if Path(where, name).is_symlink())
 
 
 def _prefix(game_folder: Path, root: Path, ref: str) -> str:
@@ -242,7 +242,12 @@ def _running(args: list[str], where: Path, source: str, stdin: bool = False) -> 
         except FileNotFoundError:
             raise BadRef(f"{source}: git is not installed") from None
         expired = threading.Event()
-        timer = threading.Timer(GIT_SECONDS, lambda: (expired.set(), git.kill()))
+
+        def stop() -> None:
+            expired.set()
+            git.kill()
+
+        timer = threading.Timer(GIT_SECONDS, stop)
         timer.start()
         try:
             yield git

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from cardgen.inputs.gitrefs import git_files
 from cardgen.inputs.unpack import BadRef, Unpacked, check_size, game_in
@@ -97,7 +97,7 @@ def _check_entry(entry: zipfile.ZipInfo, path: Path) -> None:
         raise BadRef(f"{path}: '{entry.filename}' is a link; a game's zip holds files only")
 
 
-def _chunks(source: BinaryIO) -> Iterator[bytes]:
+def _chunks(source: IO[bytes]) -> Iterator[bytes]:
     return iter(lambda: source.read(1 << 20), b"")
 
 
