@@ -65,7 +65,7 @@ from cardgen.check import Checked
 from cardgen.check.languages import report_in
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError, UsageError
-from cardgen.inputs.gitrefs import repository, resolve
+from cardgen.inputs.gitrefs import commit_of
 from cardgen.inputs.unpack import BadRef
 from cardgen.model.game import ERROR, Finding, Game
 from cardgen.render import cards
@@ -243,7 +243,7 @@ def _same_revisions(revisions: Any, folder: Path) -> bool:
     if not isinstance(revisions, dict):
         return False
     try:
-        return all(commit == resolve(ref, repository(ref, folder)) for ref, commit in revisions.items())
+        return all(commit == commit_of(ref, folder)[1] for ref, commit in revisions.items())
     except BadRef:
         return False
 

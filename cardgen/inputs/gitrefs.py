@@ -59,18 +59,16 @@ class _Blob:
 def git_files(ref: str, game_folder: Path, folder: Unpacked) -> tuple[str, str]:
     """Write the game folder's files at the revision `ref` into `folder`; the commit id it
     resolved to, and the revision as messages name it."""
-    root = repository(ref, game_folder)
+    root, commit = commit_of(ref, game_folder)
     prefix = _prefix(game_folder, root, ref)
-    commit = resolve(ref, root)
     source = f"{ref} ({prefix})" if prefix else ref
     tree = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{commit}:{prefix}"], root,
                 f"{source}: the game folder is not in that revision").strip().decode()
     blobs = _blobs(root, tree, source)
-    places = [(blob, folder.add(blob.path)) for blob in blobs]  # every name checked before a blob is read
+    places = [(blob, place) for blob in blobs if (place := folder.add(blob.path))]  # all checked before any is read
     with _running(["cat-file", "--batch"], root, source, stdin=True) as git:
         assert git.stdin is not None and git.stdout is not None
         for blob, destination in places:
-            assert destination is not None
             _ask(git.stdin, blob.oid, source)
             header = git.stdout.readline(MAX_RECORD).split()
             if header[1:] != [b"blob", str(blob.size).encode()]:
@@ -79,11 +77,17 @@ def git_files(ref: str, game_folder: Path, folder: Unpacked) -> tuple[str, str]:
     return commit, source
 
 
-def resolve(ref: str, root: Path) -> str:
-    """The commit id `ref` names in the repository at `root`."""
+def commit_of(ref: str, game_folder: Path) -> tuple[Path, str]:
+    """The top of the work tree of the repository holding the game folder, and the commit id
+    `ref` names in it. A REF that could be read as an option is refused before git runs."""
     if ref.startswith("-") or not ref.strip() or any(ord(character) < 32 for character in ref):
         raise BadRef(f"{ref!r} is not a git revision: a revision is a tag, branch or commit id, "
                      "never empty, never starting with '-'")
+    root = _repository(ref, game_folder)
+    return root, _resolve(ref, root)
+
+
+def _resolve(ref: str, root: Path) -> str:
     said = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], root,
                 f"'{ref}' is neither a game folder, a zip of one, nor a git revision of the repository "
                 f"holding {root.name}").strip()
@@ -92,7 +96,7 @@ def resolve(ref: str, root: Path) -> str:
     return said.decode()
 
 
-def repository(ref: str, game_folder: Path) -> Path:
+def _repository(ref: str, game_folder: Path) -> Path:
     """The top of the work tree of the repository holding the game folder, once it is known to
     read only its own objects."""
     said = _git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"],

@@ -392,7 +392,9 @@ def test_fuzz_a_damaged_zip_is_a_message(tmp_path_factory, damage, cut):
         assert str(exc)
 
 
-names = st.text(st.characters(blacklist_characters="/\x00\n"), min_size=1, max_size=300)
+names = st.one_of(st.sampled_from([".", "..", ".git", "...", " ", "\\", "game.yaml", "cards.yaml"]),
+                 st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00\n"), min_size=1,
+                         max_size=300))
 refs = st.one_of(st.text(max_size=40), st.sampled_from(["v1", "HEAD", "HEAD~1", "v1^{tree}", "v1:cards.yaml",
                                                        ":/v1", "@{-1}", "v1..HEAD", "HEAD@{0}", "--all", "v1^!"]))
 
