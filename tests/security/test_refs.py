@@ -75,9 +75,9 @@ def game_tree(repo: Path) -> list[str]:
 
 
 def armed_repository(tmp_path: Path) -> tuple[Path, list[Path]]:
-    """A game whose own .git runs a command on a smudge (every file, .gitattributes), on a status
-    (core.fsmonitor) and on a lazy fetch, each writing a marker file outside the game; each
-    trap is shown to go off under plain git before the markers are removed."""
+    """A game whose own .git runs a command on a smudge (every file, .gitattributes) and on a
+    status (core.fsmonitor, from a file its config includes), each writing a marker file outside
+    the game; each trap is shown to go off under plain git before the markers are removed."""
     markers = [tmp_path / "smudged", tmp_path / "monitored"]
     game = tmp_path / "game"
     shutil.copytree(TINY_GAME, game)
@@ -87,7 +87,8 @@ def armed_repository(tmp_path: Path) -> tuple[Path, list[Path]]:
     git(game, "tag", "v1")
     git(game, "config", "filter.evil.smudge", f"touch {markers[0]}; cat")
     git(game, "config", "filter.evil.clean", "cat")
-    git(game, "config", "core.fsmonitor", f"touch {markers[1]}; echo")
+    (tmp_path / "included.conf").write_text(f"[core]\n\tfsmonitor = touch {markers[1]}; echo\n")
+    git(game, "config", "includeIf.gitdir:**.path", str(tmp_path / "included.conf"))  # settings from anywhere
     git(game, "archive", "v1")
     git(game, "status")
     assert all(marker.exists() for marker in markers)  # armed
@@ -111,14 +112,18 @@ def test_a_game_s_own_repository_runs_nothing(tmp_path):
     assert not any(marker.exists() for marker in markers)
 
 
-def test_a_partial_clone_s_lazy_fetch_reaches_no_transport(tmp_path):
+@pytest.mark.parametrize("transport", ["ext", "ssh"])
+def test_a_partial_clone_s_lazy_fetch_reaches_no_transport(tmp_path, transport):
+    """A missing blob in a partial clone: plain git fetches it from the promisor remote, whose
+    transport (ext::, or ssh through core.sshCommand) runs a command."""
     game = game_repository(tmp_path)
     marker = tmp_path / "fetched"
     cards = git(game, "rev-parse", "v1:cards.yaml")
-    (game / ".git" / "objects" / cards[:2] / cards[2:]).unlink()  # a partial clone's missing blob
+    (game / ".git" / "objects" / cards[:2] / cards[2:]).unlink()
+    url = f"ext::sh -c touch% {marker}" if transport == "ext" else "ssh://example.invalid/x"
     for key, value in (("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"),
                        ("remote.origin.promisor", "true"), ("protocol.ext.allow", "always"),
-                       ("remote.origin.url", f"ext::sh -c touch% {marker}")):
+                       ("core.sshCommand", f"touch {marker}; false"), ("remote.origin.url", url)):
         git(game, "config", key, value)
     subprocess.run(["git", "-C", str(game), "cat-file", "-p", cards], capture_output=True, env=GIT_ENV)
     assert marker.exists()  # armed
