@@ -393,7 +393,8 @@ def cmd_cards(args) -> int:
         say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
             sys.stdout)
     return _build(args, lambda game, checked: build.plan_cards(
-        game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))
+        game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration),
+        read=(sheet.reprint, sheet.swaps))
 
 
 def cmd_diff(args) -> int:
@@ -454,14 +455,15 @@ def cmd_serve(args) -> int:
     return EXIT_OK
 
 
-def _build(args, plan_of, summary: bool = False) -> int:
+def _build(args, plan_of, summary: bool = False, read: object = None) -> int:
     """Load, check, plan and run a building command, showing its progress on a terminal. The
     input files are read before loading: when they and the options are the same as at the
     command's last run in the output folder, and its outputs are unchanged there, nothing
-    needs loading or building (unless --clean)."""
+    needs loading or building (unless --clean). `read` is what the command took from elsewhere
+    (a reprint's counts and swap list from an earlier version): part of the options."""
     folder = load.find_game_folder(args.game)
     inputs = snapshot(folder)
-    request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")))
+    request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")), read)
     # with --lang the folder depends on the game's source language: the game is loaded, and the
     # run reuses each output whose inputs did not change
     reused = None if args.clean or args.lang else build.reuse(inputs, request, args.out)

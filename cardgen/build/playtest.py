@@ -64,7 +64,7 @@ class Round:
 
 def write_diff_pdf(game: Game, report: GameReport, since: str, out_dir: Path, paper: str) -> Path:
     """The visual diff of a checked game against its version at `since` (the live preview's)."""
-    with check.earlier_report(since, game) as old:
+    with _usage(), check.earlier_report(since, game) as (old, _):
         return Round(game, report, old, diff_games(old, report)).write_pdf(out_dir, since, paper)
 
 
@@ -72,9 +72,15 @@ def write_diff_pdf(game: Game, report: GameReport, since: str, out_dir: Path, pa
 def playtest_round(game_name: str, ref: str) -> Iterator[Round]:
     """The game and its version at `ref`, both checked, and what changed between them."""
     game, report = check.load_checked(game_name)
+    with _usage(), check.earlier_report(ref, game) as (old, _):
+        yield Round(game, report, old, diff_games(old, report))
+
+
+@contextmanager
+def _usage() -> Iterator[None]:
+    """A REF cardgen cannot read is the command line's problem (exit 2)."""
     try:
-        with check.earlier_report(ref, game) as old:
-            yield Round(game, report, old, diff_games(old, report))
+        yield
     except BadRef as exc:
         raise UsageError(str(exc), hint="--since takes a game folder, a zip of one or a git revision "
                                         "(a commit, tag or branch) of the repository holding the game") from None
