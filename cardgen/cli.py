@@ -20,6 +20,7 @@ from cardgen.build.simulate import simulate_game
 from cardgen.check import report, simulation_report
 from cardgen.check.simulate import DEFAULT_POLICY, MAX_GAMES, POLICIES, nothing_to_simulate
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK, EXIT_USAGE, CardgenError, UsageError
+from cardgen.inputs.catalogs import canonical_language
 from cardgen.inputs.files import atomic_write
 from cardgen.inputs.paths import display_path
 from cardgen.layout import sheet as layout
@@ -95,6 +96,13 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def _text(text: str) -> str:
+    """An option's text: characters only (bytes that are not UTF-8 reach Python as lone surrogates)."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise argparse.ArgumentTypeError(f"'{printable(text[:20])}' is not text: give it in UTF-8")
+    return text
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -223,7 +231,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_whole(1, MAX_GAMES),
                    help="games per setup and player count (default: enough for every rate within ±1 percentage "
                         "point at 95 %%)")
-    p.add_argument("--seed", default="0", help="the random seed: the same seed gives the same figures (default 0)")
+    p.add_argument("--seed", type=_text, default="0",
+                   help="the random seed: the same seed gives the same figures (default 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default=DEFAULT_POLICY,
                    help="how the simulated players play: " + "; ".join(f"{k}: {v}" for k, v in POLICIES.items()))
     p.add_argument("--json", action="store_true", help="the figures with their 95 %% intervals, as JSON")
@@ -362,6 +371,11 @@ def cmd_convert(args) -> int:
 
 
 def _convert_translation(folder: Path, language: str, to: str) -> int:
+    canonical = canonical_language(language)
+    if canonical != language:  # the code names the sheet's file: never a path
+        raise UsageError(f"--translate: '{language[:40]}' is not a language code" if canonical is None else
+                         f"--translate: '{language[:40]}' is written '{canonical}'",
+                         hint="give the language as game.yaml's languages: lists it, such as de, fr or pt-BR")
     if to == "csv":
         loaded = load.load_game(folder)
         if not loaded.ok or loaded.game is None:
@@ -375,7 +389,7 @@ def _convert_translation(folder: Path, language: str, to: str) -> int:
     if not sheet.is_file():
         raise UsageError(f"{folder.name} has no i18n/{language}.csv to convert",
                          hint=f"write one with: cardgen convert {folder.name} --translate {language} --to csv")
-    text, findings = translation_as_yaml(sheet, language)
+    text, findings = translation_as_yaml(sheet, language, folder)
     if text is None:
         say("\n".join(str(f) for f in findings))
         return EXIT_DATA
@@ -411,14 +425,15 @@ def cmd_cards(args) -> int:
         say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
             sys.stdout)
     return _build(args, lambda game, checked: build.plan_cards(
-        game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration))
+        game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration),
+        read=(sheet.reprint, sheet.swaps))
 
 
 def cmd_diff(args) -> int:
     with playtest_round(args.game, args.since) as round_:
         diff = round_.diff
         if args.json:
-            print(json.dumps(diff.as_dict(), indent=2, ensure_ascii=False))
+            say(json.dumps(diff.as_dict(), indent=2, ensure_ascii=False), sys.stdout)
         else:
             say("\n".join(terminal.diff_lines(round_.game.id, args.since, diff)), sys.stdout)
         if args.pdf:
@@ -433,8 +448,9 @@ def cmd_simulate(args) -> int:
         say(simulation_report.nothing_as_json(game, reason) if args.json
             else simulation_report.nothing_as_text(game, reason), sys.stdout)
         return EXIT_OK
-    simulations = simulate_game(game, checked, setup=args.setup, players=args.players, games=args.games,
-                                seed=args.seed, policy=args.policy)
+    with terminal.progress(sys.stderr, f"simulating {game.title}") as advance:
+        simulations = simulate_game(game, checked, setup=args.setup, players=args.players, games=args.games,
+                                    seed=args.seed, policy=args.policy, done=advance)
     say(simulation_report.simulation_as_json(game, checked, simulations) if args.json
         else simulation_report.simulation_as_text(game, checked, simulations, args.games is not None), sys.stdout)
     return EXIT_OK
@@ -471,14 +487,15 @@ def cmd_serve(args) -> int:
     return EXIT_OK
 
 
-def _build(args, plan_of, summary: bool = False) -> int:
+def _build(args, plan_of, summary: bool = False, read: object = None) -> int:
     """Load, check, plan and run a building command, showing its progress on a terminal. The
     input files are read before loading: when they and the options are the same as at the
     command's last run in the output folder, and its outputs are unchanged there, nothing
-    needs loading or building (unless --clean)."""
+    needs loading or building (unless --clean). `read` is what the command took from elsewhere
+    (a reprint's counts and swap list from an earlier version): part of the options."""
     folder = load.find_game_folder(args.game)
     inputs = snapshot(folder)
-    request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")))
+    request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")), read)
     # with --lang the folder depends on the game's source language: the game is loaded, and the
     # run reuses each output whose inputs did not change
     reused = None if args.clean or args.lang else build.reuse(inputs, request, args.out)

@@ -11,7 +11,8 @@ rasterised with pypdfium2, kept by the key of what the card is made from, so a o
 draws one card) and publishes them with the report; then it builds the documents through
 `build.run`, whose cache rebuilds only those whose inputs changed. A data error is shown with
 its file:line while the last good cards and documents stay. Everything lives in memory and in
-one temporary folder that is removed on exit (Ctrl-C).
+one temporary folder. Ctrl-C (or SIGTERM) stops at once: the work under way is cancelled, its
+worker processes killed, and the temporary folder removed.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from http import HTTPStatus
@@ -33,6 +35,7 @@ from typing import Any
 from cardgen import build, load
 from cardgen.build import cache, check_folder
 from cardgen.build.playtest import write_diff_pdf
+from cardgen.build.workers import Cancelled, cancelled_by
 from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
@@ -43,13 +46,17 @@ from cardgen.render.write import language_dir
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
 PAGE_SCALE = 0.75  # document pages at 54 dpi: a readable thumbnail
 POLL_SECONDS = 25.0  # a long poll answers at the latest after this long (then the page asks again)
+# on Ctrl-C, the longest the threads get to end: a cancelled build ends within a tenth of a second,
+# a step done in-process (loading the game) is let finish so that it cannot write after the cleanup
+STOP_SECONDS = 10.0
 LEVEL_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
 _PDFIUM = threading.Lock()  # pypdfium2 is not thread-safe
 
 
 def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = print, since: str = "") -> None:
-    """Serve the preview of a game until interrupted (Ctrl-C or SIGTERM), then stop the threads
-    and workers and remove the temporary folder."""
+    """Serve the preview of a game until interrupted (Ctrl-C or SIGTERM), then cancel the work
+    under way (its workers killed) and remove the temporary folder. Both signals are ignored
+    from then on: the process is expected to exit."""
     folder = load.find_game_folder(game)
     workdir = Path(tempfile.mkdtemp(prefix="cardgen-serve-"))
     # the renderers' own temporary files (WeasyPrint's fonts) go inside it too: the document
@@ -65,30 +72,29 @@ def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = 
         raise UsageError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
                          hint="choose another --port (0 picks a free one)") from None
     server.daemon_threads = True
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    previous_interrupt = signal.getsignal(signal.SIGINT)
-    threads = [threading.Thread(target=preview.build_loop, name="cardgen-build", daemon=True),
-               threading.Thread(target=preview.documents_loop, name="cardgen-documents", daemon=True),
-               threading.Thread(target=preview.watch_loop, name="cardgen-watch", daemon=True)]
+    signal.signal(signal.SIGTERM, _interrupt)
+    threads = [threading.Thread(target=preview.cancellable, args=(loop,), name=name, daemon=True)
+               for loop, name in ((preview.build_loop, "cardgen-build"), (preview.documents_loop, "cardgen-documents"))]
+    threads.append(threading.Thread(target=preview.watch_loop, name="cardgen-watch", daemon=True))
     try:
         for thread in threads:
             thread.start()
         announce(f"serving {folder.name} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
-        announce("stopping (a document being built is finished first)")
+        announce("stopping")
     finally:
-        # a second Ctrl-C or SIGTERM must not cut the cleanup short (and leave the temporary folder)
+        # the process is stopping: a second Ctrl-C or SIGTERM (a process group's, say) must not cut
+        # the cleanup short and leave the temporary folder, nor kill the process as it exits
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        preview.stop()
+        preview.stop()  # cancels the builds: their workers are killed within a tenth of a second
         server.server_close()
+        ending = time.monotonic() + STOP_SECONDS
         for thread in threads:
-            thread.join(timeout=60)
+            thread.join(timeout=max(0.0, ending - time.monotonic()))
         shutil.rmtree(workdir, ignore_errors=True)
         tempfile.tempdir = saved_tempdir
-        signal.signal(signal.SIGTERM, previous)
-        signal.signal(signal.SIGINT, previous_interrupt)
 
 
 class _Server(ThreadingHTTPServer):
@@ -181,9 +187,16 @@ class Preview:
             if job is not None:
                 self._guarded(lambda: self.build_documents(*job))
 
+    def cancellable(self, loop: Callable[[], None]) -> None:
+        """A thread's loop, whose work in worker processes is cancelled as soon as the preview stops."""
+        with cancelled_by(self.stopping):
+            loop()
+
     def _guarded(self, step: Callable[[], None]) -> None:
         try:
             step()
+        except Cancelled:  # the preview is stopping
+            pass
         except CardgenError as exc:  # the game folder went away, say
             self._show(errors=[{"where": None, "level": "error", "code": "", "message": exc.message}], status="error")
         except Exception as exc:  # noqa: BLE001 - a bug in cardgen must not end the preview
@@ -245,6 +258,8 @@ class Preview:
         previous = {card["id"]: card for card in self.state["cards"]}
         shown, problems = [], []
         for card in game.cards:
+            if self.stopping.is_set():
+                raise Cancelled()
             if not card.printed:
                 continue
             key = cache.sheet_key(inputs, game, "preview", [card])

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -20,6 +22,23 @@ def display(stream: TextIO, title: str, outputs: int) -> PlainDisplay:
     """The display for a build of `outputs` outputs, shown on `stream`."""
     cls = LiveDisplay if is_terminal(stream) else PlainDisplay
     return cls(stream, title, outputs)
+
+
+@contextmanager
+def progress(stream: TextIO, description: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar of work done in parts, shown on `stream` if it is a terminal (else nothing):
+    the function given out takes how many parts of how many are done."""
+    if not is_terminal(stream):
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
+                   MofNCompleteColumn(), TimeElapsedColumn(), console=Console(file=stream), transient=True)
+    task = bar.add_task(printable(description), total=None)
+    with bar:
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def is_terminal(stream: TextIO) -> bool:

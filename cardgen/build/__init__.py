@@ -65,6 +65,8 @@ from cardgen.check import Checked
 from cardgen.check.languages import report_in
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError, UsageError
+from cardgen.inputs.gitrefs import commit_of
+from cardgen.inputs.unpack import BadRef
 from cardgen.model.game import ERROR, Finding, Game
 from cardgen.render import cards
 from cardgen.render.documents.html import own_templates
@@ -161,7 +163,7 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
                 result.warnings += known[keys[output]].get("warnings", [])
                 on_event(Event("reused", output))
         if any(output.kind in (OutputKind.RULEBOOK, OutputKind.CHECKLISTS) for output in todo):
-            add_how_it_plays(game, report, out, limits)
+            add_how_it_plays(game, report, out, limits, clean)
         made: dict[str, dict] = {}
         stage = new_stage(out)
         try:
@@ -182,7 +184,8 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
             if result.ok:
                 runs = {} if request is None else {cache.request_key(inputs, request): {
                     "outputs": [keys[o] for o in plan.outputs], "warnings": result.warnings,
-                    "skipped": list(plan.skipped), "title": game.title, "languages": list(languages)}}
+                    "skipped": list(plan.skipped), "title": game.title, "languages": list(languages),
+                    "revisions": _revisions(game, report)}}
                 result.written = publish_committed(commit(stage, made, runs), out)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
@@ -214,6 +217,8 @@ def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = 
     known = current_outputs(out, manifest)
     if not isinstance(last, dict) or not all(key in known for key in last.get("outputs", ())):
         return None
+    if not _same_revisions(last.get("revisions", {}), inputs.folder):
+        return None
     files = [out / name for key in last["outputs"] for name in known[key]["files"]]
     result = Result(reused=files, warnings=list(last.get("warnings", ())), skipped=tuple(last.get("skipped", ())),
                     title=str(last.get("title", "")))
@@ -226,6 +231,21 @@ def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = 
         result.reused += other.reused
         result.warnings += other.warnings
     return result
+
+
+def _revisions(game: Game, report: GameReport) -> dict[str, str]:
+    """The git revisions a run read, each with the commit it resolved to."""
+    return {game.changes_since: report.changes.revision} if report.changes and report.changes.revision else {}
+
+
+def _same_revisions(revisions: Any, folder: Path) -> bool:
+    """Whether every revision a run read still resolves to the same commit (a branch moves)."""
+    if not isinstance(revisions, dict):
+        return False
+    try:
+        return all(commit == commit_of(ref, folder)[1] for ref, commit in revisions.items())
+    except BadRef:
+        return False
 
 
 _LANGUAGE_FOLDER = re.compile(r"[A-Za-z0-9_-]{1,20}")  # what a manifest may name as a language's folder
@@ -246,7 +266,7 @@ def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: 
         return cache.sheet_key(inputs, game, output, ())
     if output.kind == OutputKind.EXPORT:  # its part of the target's files, from every card (the parts share one folder)
         return cache.sheet_key(inputs, game, output, game.cards)
-    return cache.document_key(inputs, output)
+    return cache.document_key(inputs, output, report.changes.revision if report.changes else "")
 
 
 # --------------------------------------------------------------------------- the workers

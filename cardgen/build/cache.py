@@ -10,11 +10,12 @@ A key is a SHA-256 over the content of an output's inputs, never over times or s
   loader does not parse: art/ (fonts, symbols, card-layout.yaml), the game's symbols, fonts and
   art. So a rules.md edit rebuilds no card sheet, and a card's edit only the sheets that show it;
 - the documents (rulebook, checklists, cheat sheet): every file of the game folder, templates/
-  and art/.
+  and art/, and the commit game.yaml's changes_since resolved to.
 
 `request_key` covers a whole command before anything is loaded (every input file and the
 command's options): when it matches the last run's and the outputs on disk are the ones that
-run published, a build has nothing to do and need not even load the game.
+run published, a build has nothing to do and need not even load the game, unless a revision it
+read (changes_since) now resolves to another commit.
 """
 from __future__ import annotations
 
@@ -57,9 +58,10 @@ def request_key(inputs: Snapshot, request: Any) -> str:
     return _digest(_toolchain(), repr(request), inputs.digest())
 
 
-def document_key(inputs: Snapshot, output: Any) -> str:
-    """A document shows everything: every input file is an input."""
-    return _digest(_toolchain(), repr(output), inputs.digest())
+def document_key(inputs: Snapshot, output: Any, revision: str = "") -> str:
+    """A document shows everything: every input file is an input, and the commit of game.yaml's
+    changes_since (the rulebook's changes; a branch moves while the game's files stay)."""
+    return _digest(_toolchain(), repr(output), inputs.digest(), revision)
 
 
 def sheet_key(inputs: Snapshot, game, output: Any, cards: Iterable, setups: Iterable = ()) -> str:

@@ -7,10 +7,12 @@ import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from cardgen import check
 from cardgen.build.plan import SheetOptions, chosen_setup
+from cardgen.build.workers import LIMITS, Limits, bounded
 from cardgen.check.diff import diff_games, reprint_counts, swap_list
 from cardgen.check.languages import changes_in, report_in
 from cardgen.check.results import GameDiff, GameReport
@@ -51,15 +53,18 @@ class Round:
         report = report_in(self.report, language)
         return Round(report.game, report, self.old, changes_in(self.diff, self.game, report.game))
 
-    def write_pdf(self, out_dir: str | Path | None, since: str, paper: str) -> Path:
-        """diff-since-<ref>.pdf in the game's output folder: the visual diff."""
+    def write_pdf(self, out_dir: str | Path | None, since: str, paper: str, limits: Limits = LIMITS) -> Path:
+        """diff-since-<ref>.pdf in the game's output folder: the visual diff, drawn in a worker
+        under the ceilings of every output (it draws every changed face twice)."""
         path = output_dir(self.game, out_dir) / f"diff-since-{slugify(Path(since).name or since)[:60]}.pdf"
-        return atomic_write(path, diffpdf.diff_pdf(self.old.game, self.game, self.diff, since, paper))
+        pdf = bounded(partial(diffpdf.diff_pdf, self.old.game, self.game, self.diff, since, paper),
+                      f"drawing the changes since {since}", limits)
+        return atomic_write(path, pdf)
 
 
 def write_diff_pdf(game: Game, report: GameReport, since: str, out_dir: Path, paper: str) -> Path:
     """The visual diff of a checked game against its version at `since` (the live preview's)."""
-    with check.earlier_report(since, game) as old:
+    with _usage(), check.earlier_report(since, game) as (old, _):
         return Round(game, report, old, diff_games(old, report)).write_pdf(out_dir, since, paper)
 
 
@@ -67,9 +72,15 @@ def write_diff_pdf(game: Game, report: GameReport, since: str, out_dir: Path, pa
 def playtest_round(game_name: str, ref: str) -> Iterator[Round]:
     """The game and its version at `ref`, both checked, and what changed between them."""
     game, report = check.load_checked(game_name)
+    with _usage(), check.earlier_report(ref, game) as (old, _):
+        yield Round(game, report, old, diff_games(old, report))
+
+
+@contextmanager
+def _usage() -> Iterator[None]:
+    """A REF cardgen cannot read is the command line's problem (exit 2)."""
     try:
-        with check.earlier_report(ref, game) as old:
-            yield Round(game, report, old, diff_games(old, report))
+        yield
     except BadRef as exc:
         raise UsageError(str(exc), hint="--since takes a game folder, a zip of one or a git revision "
                                         "(a commit, tag or branch) of the repository holding the game") from None

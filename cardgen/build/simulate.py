@@ -1,14 +1,23 @@
 """build/simulate: `cardgen simulate`. The setups and player counts asked for, simulated on the
-build's worker processes: the player counts shared out so that each worker has about the same
-work, each worker under the build's ceilings. Each player count has its own random generator,
-seeded from the seed, the setup and the player count, so the figures do not depend on which
-worker played them or in what order."""
+build's worker processes, each player count in a process of its own under the build's ceilings,
+the largest first. Each player count has its own random generator, seeded from the seed, the
+setup and the player count, so the figures do not depend on which worker played them or in what
+order.
+
+The documents' figures are kept in CACHE_FILE in the output folder. The output folder is not
+trusted more than the game folder: the file is read as any input is (a regular file inside the
+folder, of bounded size) and its figures used only when its digest, a SHA-256 over the game's
+simulation key (the game's data and cardgen's source, the simulator's included) and the
+figures, matches them; `--clean` never reads it."""
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Sequence
+import math
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from cardgen.build.cache import simulation_key
 from cardgen.build.plan import chosen_setup
@@ -16,6 +25,7 @@ from cardgen.build.workers import LIMITS, Limits, bounded_all
 from cardgen.check.results import GameReport, HowItPlays, PlayerCount, SetupReport
 from cardgen.check.simulate import DEFAULT_POLICY, Simulation, nothing_to_simulate, simulate
 from cardgen.errors import UsageError
+from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.model.game import Game
 from cardgen.render.write import atomic_write
 
@@ -23,48 +33,86 @@ Task = tuple[SetupReport, PlayerCount]
 DOCUMENT_GAMES = 2000  # per player count for the documents' lines: rates within about ±2 points
 DOCUMENT_SEED = "documents"
 CACHE_FILE = "cardgen-simulation.json"
+MAX_CACHE_BYTES = 8 * 1024 * 1024  # far above the figures of any game's setups and player counts
 
 
-def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits = LIMITS) -> None:
+def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits = LIMITS, clean: bool = False) -> None:
     """For a game whose turns: say documents: the simulated figures on each player count of the
-    report, for the rulebook and the checklists: from CACHE_FILE in the output folder when the
-    game's data is unchanged since it was written, else simulated again and written there."""
+    report, for the rulebook and the checklists: from CACHE_FILE in the output folder when it was
+    written for the game's data as it is (never with `clean`), else simulated again and written
+    there."""
     if not game.turns.documents or nothing_to_simulate(game):
         return
     key = simulation_key(game, DOCUMENT_GAMES, DOCUMENT_SEED)
-    figures = _cached(out / CACHE_FILE, key)
+    wanted = {f"{setup.setup.name}/{played.players}": played for setup in report.setups for played in setup.players}
+    figures = None if clean else _cached(out, key, wanted)
     if figures is None:
         simulations = simulate_game(game, report, games=DOCUMENT_GAMES, seed=DOCUMENT_SEED, limits=limits)
         figures = {f"{s.setup}/{s.players}": s.how_it_plays() for s in simulations}
-        written = {name: plays.as_dict() for name, plays in figures.items()}
-        atomic_write(out / CACHE_FILE, json.dumps({"key": key, "figures": written}, indent=1).encode("utf-8"))
-    for setup in report.setups:
-        for played in setup.players:
-            played.plays = figures.get(f"{setup.setup.name}/{played.players}")
+        _keep(out, key, figures)
+    for name, played in wanted.items():
+        played.plays = figures.get(name)
 
 
-def _cached(path: Path, key: str) -> dict[str, HowItPlays] | None:
-    """The figures CACHE_FILE holds for this key; None for another key or a file that does not read."""
+def _keep(out: Path, key: str, figures: dict[str, HowItPlays]) -> None:
+    """Write the figures into CACHE_FILE with the digest that vouches for them. Only a cache: a
+    folder or anything else in its place that cannot be replaced just keeps it from being written."""
+    written = {name: plays.as_dict() for name, plays in figures.items()}
+    document = {"digest": _digest(key, written), "figures": written}
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-        if document["key"] != key:
+        atomic_write(out / CACHE_FILE, json.dumps(document, indent=1, sort_keys=True).encode("utf-8"))
+    except OSError:
+        pass
+
+
+def _digest(key: str, figures: object) -> str:
+    """The figures' digest for the key: figures edited by hand, or kept for other data, differ."""
+    return hashlib.sha256(f"{key}\0{json.dumps(figures, sort_keys=True)}".encode()).hexdigest()
+
+
+def _cached(out: Path, key: str, wanted: dict[str, PlayerCount]) -> dict[str, HowItPlays] | None:
+    """The figures CACHE_FILE holds for this key, one for each player count wanted; None for a
+    file written for other data, edited since, or that does not read as CACHE_FILE."""
+    try:
+        document = json.loads(read_input(out / CACHE_FILE, MAX_CACHE_BYTES, [out]))
+        found = document["figures"]
+        if document["digest"] != _digest(key, found):
             return None
-        return {name: HowItPlays(**{**found, "seat_wins": tuple(found["seat_wins"])})
-                for name, found in document["figures"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {name: _how_it_plays(found[name], played.players) for name, played in wanted.items()}
+    except (UnreadableInput, ValueError, KeyError, TypeError, RecursionError):  # RecursionError: nested too deep
         return None
+
+
+def _how_it_plays(found: Any, players: int) -> HowItPlays:
+    """One player count's figures as CACHE_FILE holds them, every one checked (ValueError)."""
+    if not isinstance(found, dict) or set(found) != {"games", "turns_median", "turns_p90", "seat_wins", "early"}:
+        raise ValueError("not a player count's figures")
+    seat_wins = found["seat_wins"]
+    if not isinstance(found["games"], int) or not isinstance(seat_wins, list) or len(seat_wins) != players:
+        raise ValueError("not a player count's figures")
+    return HowItPlays(found["games"], _figure(found["turns_median"]), _figure(found["turns_p90"]),
+                      tuple(_figure(w, 1) for w in seat_wins), _figure(found["early"], 1))
+
+
+def _figure(value: Any, most: float = math.inf) -> float:
+    """A finite figure from 0 to `most`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= most \
+            or not math.isfinite(value):
+        raise ValueError(f"not a figure: {value!r}")
+    return float(value)
 
 
 def simulate_game(game: Game, report: GameReport, *, setup: str | None = None, players: int | None = None,
                   games: int | None = None, seed: str = "0", policy: str = DEFAULT_POLICY,
-                  limits: Limits = LIMITS) -> list[Simulation]:
+                  limits: Limits = LIMITS, done: Callable[[int, int], None] = lambda done, total: None) -> list[Simulation]:
     """Every setup (or the one named) at every player count (or the one given), in the game's
-    order. The caller has made sure the game can be simulated (simulate.nothing_to_simulate)."""
+    order; `done` hears how many player counts of how many are played, as each one is. The
+    caller has made sure the game can be simulated (simulate.nothing_to_simulate)."""
     tasks = _tasks(game, report, setup, players)
-    shares = [share for share in _shared_out(tasks, limits.workers) if share]
-    work = [partial(_simulate_share, game, share, games, seed, policy) for share in shares]
-    done = {(s.setup, s.players): s for part in bounded_all(work, f"simulating {game.title}", limits) for s in part}
-    return [done[(s.setup.name, played.players)] for s, played in tasks]
+    largest_first = sorted(tasks, key=lambda task: -_work(task[1]))
+    work = [partial(simulate, game, s.setup, played, seed=seed, policy=policy, games=games) for s, played in largest_first]
+    played = {(s.setup, s.players): s for s in bounded_all(work, f"simulating {game.title}", limits, done)}
+    return [played[(s.setup.name, count.players)] for s, count in tasks]
 
 
 def _tasks(game: Game, report: GameReport, setup: str | None, players: int | None) -> list[Task]:
@@ -78,21 +126,6 @@ def _tasks(game: Game, report: GameReport, setup: str | None, players: int | Non
     return tasks
 
 
-def _shared_out(tasks: Sequence[Task], workers: int) -> list[list[Task]]:
-    """The tasks in `workers` shares of about equal work, the largest first to the least loaded
-    (a game lasts about as many turns as its draw pile has cards, and each turn is a player's)."""
-    shares: list[list[Task]] = [[] for _ in range(max(1, workers))]
-    loads = [0.0] * len(shares)
-    for task in sorted(tasks, key=lambda t: -_work(t[1])):
-        least = loads.index(min(loads))
-        shares[least].append(task)
-        loads[least] += _work(task[1])
-    return shares
-
-
 def _work(played: PlayerCount) -> float:
+    """A game lasts about as many turns as its draw pile has cards, and each turn is a player's."""
     return played.draw_pile + played.players * (played.hand or 0)
-
-
-def _simulate_share(game: Game, share: list[Task], games: int | None, seed: str, policy: str) -> list[Simulation]:
-    return [simulate(game, s.setup, played, seed=seed, policy=policy, games=games) for s, played in share]

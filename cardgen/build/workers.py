@@ -1,5 +1,7 @@
-"""build/workers: each output rendered in a worker process under a ceiling of CPU time, memory
-and wall-clock time; workers die with the command, even when it is killed."""
+"""build/workers: each output rendered in a worker process under a ceiling of CPU time and
+memory, with a much longer wall-clock time only against a worker that hangs (a busy machine
+slows work down, it does not make it more); workers die with the command, even when it is
+killed, and at once when the work they do is cancelled (`cancelled_by`)."""
 from __future__ import annotations
 
 import ctypes
@@ -14,6 +16,8 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -22,7 +26,7 @@ from typing import TypeVar, cast
 from cardgen.build.plan import Output, OutputKind
 from cardgen.build.publish import FULL_DISK, output_error
 from cardgen.check.results import GameReport
-from cardgen.errors import BuildError, CardgenError
+from cardgen.errors import BuildError, CardgenError, UsageError
 from cardgen.model.game import Game
 from cardgen.model.words import speaking
 from cardgen.render import cards, documents, exports
@@ -36,7 +40,8 @@ class Limits:
 
     cpu_seconds: int = 30
     memory_bytes: int = 1 << 30  # address space of a worker process
-    wall_seconds: float = 90.0  # the machine may be busy: CPU time is the real measure
+    # only against a hang: on a busy machine 30 s of CPU time can take minutes; CPU time is the measure
+    wall_seconds: float = 300.0
     workers: int = 2
 
 
@@ -95,9 +100,8 @@ def render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage:
                 worker.send(output)
                 started(output)
                 busy[worker] = (output, time.monotonic() + limits.wall_seconds)
-            deadline = min(end for _, end in busy.values())
-            wait([w.connection for w in busy] + [w.process.sentinel for w in busy],
-                 timeout=max(0.0, deadline - time.monotonic()))
+            _wait_for([w.connection for w in busy] + [w.process.sentinel for w in busy],
+                      min(end for _, end in busy.values()))
             for worker, (output, end) in list(busy.items()):
                 done = worker.poll(output, end, limits)
                 if done is None:
@@ -109,8 +113,10 @@ def render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage:
                     worker.stop()
                 yield done
     finally:
-        for worker in idle + list(busy):
+        for worker in idle:
             worker.stop()
+        for worker in busy:  # left early (cancelled, interrupted): its output is not wanted
+            worker.kill()
         shutil.rmtree(stage / SCRATCH, ignore_errors=True)
 
 
@@ -143,18 +149,22 @@ class _Worker:
         elif self.process.is_alive():
             if time.monotonic() < deadline:
                 return None
-            self.stop()
-            return _Done(output, _over_the_limit(output, f"took longer than {limits.wall_seconds:g} s"), spent=True)
+            self.kill()
+            return _Done(output, _over_the_limit(output, _hung(limits)), spent=True)
         self.process.join(5)
         return _Done(output, _died(output, self.process.exitcode, limits), spent=True)
 
     def stop(self) -> None:
+        """Ask an idle worker to exit; kill it if it does not."""
         if self.process.is_alive():
             try:
                 self.connection.send(None)
             except OSError:
                 pass
             self.process.join(0.5)
+        self.kill()
+
+    def kill(self) -> None:
         if self.process.is_alive():
             self.process.kill()
             self.process.join(5)
@@ -222,45 +232,83 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
 
 
 def bounded(task: Callable[[], T], what: str, limits: Limits = LIMITS) -> T:
-    """task() in a forked process under the CPU-time, memory and wall-clock ceilings (work that
-    untrusted data drives, outside a build: `check` rendering a game's own templates); its result,
+    """task() in a forked process under the ceilings (work that untrusted data drives, outside a
+    build: `check` rendering a game's own templates, `diff --pdf` drawing the faces); its result,
     or a BuildError naming `what` and the ceiling it passed."""
     return bounded_all([task], what, limits)[0]
 
 
-def bounded_all(tasks: Sequence[Callable[[], T]], what: str, limits: Limits = LIMITS) -> list[T]:
-    """Each task at once in a forked process of its own, each under the ceilings (give at most
-    limits.workers of them); their results in order, or a BuildError for the first that failed."""
+def bounded_all(tasks: Sequence[Callable[[], T]], what: str, limits: Limits = LIMITS,
+                done: Callable[[int, int], None] = lambda done, total: None) -> list[T]:
+    """Each task in a forked process of its own under the ceilings, limits.workers at a time, in
+    the order given; their results in order. The first that fails stops the others: a BuildError
+    naming `what` and the ceiling it passed, or the CardgenError the task raised. `done` hears how
+    many tasks of how many are finished, as each one is."""
     context = multiprocessing.get_context("fork")
-    running = []
+    pending = list(enumerate(tasks))
+    running: dict[int, _Task] = {}
+    results: dict[int, object] = {}
+    done(0, len(tasks))
     try:
-        for task in tasks:
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_bounded_main, args=(send, task, limits, os.getpid()), daemon=True)
-            process.start()
-            send.close()
-            running.append((process, receive))
-        deadline = time.monotonic() + limits.wall_seconds
-        answers = [_answer(receive, deadline, limits) for _, receive in running]
+        while pending or running:
+            while pending and len(running) < max(1, limits.workers):
+                index, task = pending.pop(0)
+                running[index] = _Task(context, task, limits)
+            _wait_for([t.receive for t in running.values()] + [t.process.sentinel for t in running.values()],
+                      min(t.deadline for t in running.values()))
+            for index, started in list(running.items()):
+                answer = started.answer(limits)
+                if answer is None:
+                    continue
+                started.end()
+                del running[index]
+                results[index] = _result(answer, what)
+                done(len(results), len(tasks))
     finally:
-        for process, receive in running:
-            receive.close()
-            if process.is_alive():
-                process.kill()
-            process.join()
-    for kind, value in answers:
-        if kind != "ok":
-            raise BuildError(f"{what} {value}", hint="make it do less work")
-    return [cast(T, value) for _, value in answers]
+        for started in running.values():
+            started.end()
+    return [cast(T, results[index]) for index in range(len(tasks))]
 
 
-def _answer(receive, deadline: float, limits: Limits) -> tuple[str, object]:
-    try:
-        if receive.poll(max(0.0, deadline - time.monotonic())):
-            return receive.recv()
-        return "time", f"took longer than {limits.wall_seconds:g} s"
-    except EOFError:  # it died: the memory ceiling (or a signal)
-        return "died", f"needed more than {limits.memory_bytes >> 20} MB of memory"
+class _Task:
+    """One task running in a process of its own."""
+
+    def __init__(self, context, task: Callable[[], object], limits: Limits):
+        self.receive, send = context.Pipe(duplex=False)
+        self.process = context.Process(target=_bounded_main, args=(send, task, limits, os.getpid()), daemon=True)
+        self.process.start()
+        send.close()
+        self.deadline = time.monotonic() + limits.wall_seconds
+
+    def answer(self, limits: Limits) -> tuple[str, object] | None:
+        """(kind, value) once the task has answered, died or run over its time; None while it runs."""
+        if self.receive.poll():
+            try:
+                return self.receive.recv()
+            except (EOFError, OSError):
+                pass  # it died: see below
+        elif self.process.is_alive():
+            return None if time.monotonic() < self.deadline else ("time", _hung(limits))
+        self.process.join(5)
+        return "died", _death(self.process.exitcode, limits)
+
+    def end(self) -> None:
+        self.receive.close()
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+
+
+def _result(answer: tuple[str, object], what: str) -> object:
+    kind, value = answer
+    if kind == "ok":
+        return value
+    if kind == "error":  # a CardgenError, sent as its parts (its class may take other arguments)
+        usage, message, where, hint = cast(tuple, value)
+        raise (UsageError if usage else BuildError)(message, where, hint)
+    if kind == "bug":
+        raise RuntimeError(f"{what} failed in its worker process:\n{value}")
+    raise BuildError(f"{what} {value}", hint="make it do less work")
 
 
 def _bounded_main(connection, task: Callable[[], object], limits: Limits, parent: int) -> None:
@@ -276,8 +324,51 @@ def _bounded_main(connection, task: Callable[[], object], limits: Limits, parent
         answer = ("time", f"used more than {limits.cpu_seconds} s of CPU time")
     except MemoryError:
         answer = ("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory")
-    connection.send(answer)
+    except CardgenError as exc:  # a library's failure, worded as a problem of the data, may be a MemoryError
+        answer = (("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory")
+                  if isinstance(exc.__context__, MemoryError)
+                  else ("error", (isinstance(exc, UsageError), exc.message, exc.where, exc.hint)))
+    except Exception:  # noqa: BLE001 - a bug in cardgen: its traceback goes to the parent
+        answer = ("bug", traceback.format_exc())
+    try:
+        connection.send(answer)
+    except MemoryError:
+        connection.send(("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory"))
+    except Exception:  # noqa: BLE001 - an answer that cannot be sent is a bug too
+        connection.send(("bug", traceback.format_exc()))
     connection.close()
+
+
+class Cancelled(Exception):
+    """The work was cancelled (`cancelled_by`): its workers are gone."""
+
+
+_CANCEL: ContextVar[threading.Event | None] = ContextVar("cardgen_cancel", default=None)
+CANCEL_POLL = 0.1  # seconds: how soon a cancelled wait notices
+
+
+@contextmanager
+def cancelled_by(event: threading.Event) -> Iterator[None]:
+    """Inside: once `event` is set, the work this thread waits on is cancelled at once, its
+    worker processes killed and their temporary files removed (`cardgen serve` on Ctrl-C)."""
+    token = _CANCEL.set(event)
+    try:
+        yield
+    finally:
+        _CANCEL.reset(token)
+
+
+def _wait_for(waitables: list, deadline: float) -> None:
+    """Until one of them is ready or the deadline passes; Cancelled if the work was cancelled."""
+    cancel = _CANCEL.get()
+    timeout = max(0.0, deadline - time.monotonic())
+    wait(waitables, timeout=timeout if cancel is None else min(timeout, CANCEL_POLL))
+    if cancel is not None and cancel.is_set():
+        raise Cancelled()
+
+
+def _hung(limits: Limits) -> str:
+    return f"did not finish within {limits.wall_seconds:g} s of wall-clock time"
 
 
 def _out_of_memory(output: Output, limits: Limits) -> str:
@@ -411,11 +502,14 @@ def _over_the_limit(output: Output, what: str) -> str:
 
 
 def _died(output: Output, exitcode: int | None, limits: Limits) -> str:
+    return str(BuildError(f"the process rendering {output.label} {_death(exitcode, limits)}",
+                          hint=f"the likely cause is {LIKELY_CAUSES[output.kind]}"))
+
+
+def _death(exitcode: int | None, limits: Limits) -> str:
     if exitcode is not None and exitcode < 0:
         how = f"was killed by {signal.Signals(-exitcode).name}"
         if -exitcode == signal.SIGKILL:
             how += f" (perhaps out of memory: the limit is {limits.memory_bytes >> 20} MB)"
-    else:
-        how = f"exited with code {exitcode}"
-    return str(BuildError(f"the process rendering {output.label} {how}",
-                          hint=f"the likely cause is {LIKELY_CAUSES[output.kind]}"))
+        return how
+    return f"exited with code {exitcode}"

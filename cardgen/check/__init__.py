@@ -4,6 +4,7 @@ resolution; `check` loads a game folder and checks it, as `cardgen check`, `buil
 do."""
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -11,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from cardgen import load
-from cardgen.check import artfit, fit, glyphs, lint, safezone, visibility
+from cardgen.check import artfit, faces, fit, glyphs, lint, safezone, visibility
 from cardgen.check.diff import diff_games
 from cardgen.check.engine import play_out
 from cardgen.check.languages import language_findings
@@ -33,6 +34,7 @@ def check_game(game: Game, load_findings: Iterable[Finding] = (), all_translated
     findings += lint.check_text(game, reports)
     findings += lint.image_findings(game)
     findings += glyphs.check_glyphs(game)
+    findings += faces.check_faces(game)
     findings += fit.check_fit(game)
     findings += artfit.check_art(game)
     findings += safezone.check_safe_zone(game)
@@ -98,30 +100,31 @@ class EarlierBroken(BuildError):
 
 
 @contextmanager
-def earlier_report(ref: str, game: Game, git_only: bool = False) -> Iterator[GameReport]:
-    """The game as it was at `ref` (see inputs.refs), loaded and checked, while the context lasts;
-    EarlierBroken naming its first errors when it does not load cleanly."""
-    with earlier_version(ref, game.folder, git_only) as folder, _collector_paused():
-        result = load.load_game(folder)
+def earlier_report(ref: str, game: Game, git_only: bool = False) -> Iterator[tuple[GameReport, str]]:
+    """The game as it was at `ref` (see inputs.refs), loaded and checked, while the context lasts,
+    and the commit it was read from ('' unless a git revision); EarlierBroken naming its first
+    errors when it does not load cleanly."""
+    with earlier_version(ref, game.folder, git_only) as version, _collector_paused():
+        result = load.load_game(version.folder)
         report = check_game(result.game, result.findings) if result.ok and result.game else None
-        errors = Checked(folder.name, tuple(result.findings), report).errors()
+        errors = Checked(version.folder.name, tuple(result.findings), report).errors()
         if report is None or errors:
             shown = "\n".join(f"  {finding}" for finding in errors[:EARLIER_ERRORS_SHOWN])
             raise EarlierBroken(f"the version at {ref} does not load cleanly ({counted(len(errors), 'error')}):\n"
                                 f"{shown}", hint="compare with a version that `cardgen check` accepts")
-        yield report
+        yield report, version.commit
 
 
 EARLIER_ERRORS_SHOWN = 5
 
 
 def record_changes(report: GameReport) -> list[Finding]:
-    """What changed since game.yaml's changes_since, kept on the report for the rulebook; an error
-    when that revision's version of the game does not load cleanly."""
+    """What changed since game.yaml's changes_since, kept on the report for the rulebook with the
+    commit it resolved to; an error when that revision's version of the game does not load cleanly."""
     game = report.game
     try:
-        with earlier_report(game.changes_since, game, git_only=True) as old:
-            report.changes = diff_games(old, report)
+        with earlier_report(game.changes_since, game, git_only=True) as (old, commit):
+            report.changes = dataclasses.replace(diff_games(old, report), revision=commit)
             return []
     except (BadRef, EarlierBroken) as exc:
         return [Finding(ERROR, "bad-changes-since", f"changes_since: {str(exc).splitlines()[0]}", game.changes_where,

@@ -2,13 +2,20 @@
 simulator. The engine's report of a player count says which steps run and with what counts; here
 each step moves actual cards: a shuffle orders a pile at random, a deal gives each player cards in
 turn from the top, a step that takes some of a pile's selected cards takes them from the top of a
-shuffled pile and at random from one that is not (as the engine's proportional take expects)."""
+shuffled pile and at random from one that is not (as the engine's proportional take expects).
+
+The simulator deals many games at once (Dealer.deal_many): each pile is then an array with a row
+per game, which holds when every game's piles have the same sizes at every step (a step that
+picks cards by what they are from a pile whose contents differ from game to game may break that;
+such a setup is dealt game by game)."""
 from __future__ import annotations
 
 import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from cardgen.check.results import PlayerCount, StepReport
 from cardgen.model.game import HAND, HANDS, START_PILE, Game, matches
@@ -37,6 +44,20 @@ class _State:
     def copy(self) -> _State:
         return _State({name: list(pile) for name, pile in self.piles.items()}, set(self.shuffled),
                       [list(hand) for hand in self.hands])
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """Many games' setups: row g is game g. The draw pile's card numbers from the bottom, its
+    first `sizes[g]` places in use; each player's hand, its card numbers padded with -1."""
+
+    piles: np.ndarray  # games x places
+    sizes: np.ndarray  # games
+    hands: np.ndarray  # games x players x cards
+
+
+class _Uneven(Exception):
+    """The games' piles differ in size: they cannot be dealt as rows of one array."""
 
 
 class _Chance(Exception):
@@ -68,6 +89,7 @@ class Dealer:
                 self.ready = before
                 break
             self.moves = self.moves[1:]
+        self.cards = len(deck)
         self.moves = tuple(dataclasses.replace(move, depth=_depth(self.moves[i + 1:], move.source))
                            if move.shuffle else move for i, move in enumerate(self.moves))
 
@@ -77,6 +99,47 @@ class Dealer:
         for move in self.moves:
             self._carry_out(move, table, rng)
         return table.piles.get(self.draw_pile, []), table.hands
+
+    def deal_many(self, rng: np.random.Generator, games: int) -> Dealt:
+        """`games` setups, dealt together where their piles keep the same sizes."""
+        try:
+            return self._deal_together(rng, games)
+        except _Uneven:
+            one = random.Random(int(rng.integers(1 << 62)))
+            return _packed([self.deal(one) for _ in range(games)], self.players)
+
+    def _deal_together(self, rng: np.random.Generator, games: int) -> Dealt:
+        piles = {name: _rows(pile, games) for name, pile in self.ready.piles.items()}
+        shuffled = set(self.ready.shuffled)
+        hands = [[_rows(hand, games)] for hand in self.ready.hands]
+        for move in self.moves:
+            source = move.source
+            piles.setdefault(source, _rows([], games))
+            if move.shuffle:
+                piles[source] = rng.permuted(piles[source], axis=1)
+                shuffled.add(source)
+                continue
+            takes: list[tuple[frozenset[int] | None, int | None]] = [(move.picks, move.count)]
+            if move.extras is not None:
+                takes = [(frozenset((card,)), each) for card, each in move.extras for _ in hands]
+            for i, (picks, count) in enumerate(takes):
+                taken, piles[source] = _take_rows(piles[source], picks, count, source in shuffled, rng)
+                if move.to_hands and move.extras is not None:
+                    hands[i % len(hands)].append(taken)
+                elif move.to_hands:  # one card at a time to each player in turn
+                    for p, hand in enumerate(hands):
+                        hand.append(taken[:, p::self.players])
+                else:
+                    piles[move.target] = np.concatenate([piles.get(move.target, _rows([], games)), taken], axis=1)
+                    if move.extras is None:
+                        shuffled.discard(move.target)
+        pile = piles.get(self.draw_pile, _rows([], games))
+        width = max([sum(part.shape[1] for part in hand) for hand in hands], default=0)
+        dealt = np.full((games, self.players, width), -1, dtype=np.int16)
+        for p, hand in enumerate(hands):
+            cards = np.concatenate(hand, axis=1)
+            dealt[:, p, :cards.shape[1]] = cards
+        return Dealt(pile, np.full(games, pile.shape[1]), dealt)
 
     def _carry_out(self, move: _Move, table: _State, rng: random.Random) -> None:
         piles, shuffled, hands = table.piles, table.shuffled, table.hands
@@ -141,6 +204,50 @@ def _take(pile: list[int], picks: frozenset[int] | None, count: int | None, from
     taken = [pile[i] for i in places]
     pile[:] = [card for i, card in enumerate(pile) if i not in chosen]
     return taken
+
+
+def _rows(cards: Sequence[int], games: int) -> np.ndarray:
+    return np.tile(np.array(cards, dtype=np.int16), (games, 1))
+
+
+def _take_rows(pile: np.ndarray, picks: frozenset[int] | None, count: int | None, from_top: bool,
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """_take on every row: the cards taken, and the pile left."""
+    games, size = pile.shape
+    if picks is None and count is not None and from_top:
+        count = min(count, size)
+        return pile[:, size - count:][:, ::-1], pile[:, :size - count]
+    picked = np.ones(pile.shape, dtype=bool) if picks is None else np.isin(pile, list(picks))
+    per_game = picked.sum(axis=1)
+    if games and (per_game != per_game[0]).any():
+        raise _Uneven
+    found = int(per_game[0]) if games else 0
+    places = np.nonzero(picked)[1].reshape(games, found)
+    if count is not None and count < found:
+        cards = np.take_along_axis(pile, places, axis=1)
+        alike = (cards == cards[:, :1]).all(axis=1)  # copies of one card: which ones is no matter
+        top = places[:, found - count:]
+        if from_top or alike.all():
+            places = top
+        else:
+            chosen = np.sort(rng.random((games, found)).argsort(axis=1)[:, :count], axis=1)
+            places = np.where(alike[:, None], top, np.take_along_axis(places, chosen, axis=1))
+    keep = np.ones(pile.shape, dtype=bool)
+    np.put_along_axis(keep, places, False, axis=1)
+    return np.take_along_axis(pile, places, axis=1), pile[keep].reshape(games, size - places.shape[1])
+
+
+def _packed(deals: Sequence[tuple[list[int], list[list[int]]]], players: int) -> Dealt:
+    """Games dealt one by one, as rows."""
+    places = max([len(pile) for pile, _ in deals], default=0)
+    width = max([len(hand) for _, hands in deals for hand in hands], default=0)
+    piles = np.zeros((len(deals), places), dtype=np.int16)
+    hands = np.full((len(deals), players, width), -1, dtype=np.int16)
+    for g, (pile, dealt) in enumerate(deals):
+        piles[g, :len(pile)] = pile
+        for p, hand in enumerate(dealt):
+            hands[g, p, :len(hand)] = hand
+    return Dealt(piles, np.array([len(pile) for pile, _ in deals], dtype=np.int64), hands)
 
 
 def dealer(game: Game, played: PlayerCount, draw_pile: str) -> Dealer:

@@ -1,6 +1,7 @@
-"""fit (check stage): every card text, and the title on each back, set at the game's card size by
-the same type setter as the card sheets; a text that does not fit its box at the smallest size
-the layout allows is an error at its line."""
+"""fit (check stage): every text element of every card's face, and the title on each back, set at
+the game's card size by the same type setter as the card sheets; a text that does not fit its box
+at the smallest size the face allows is an error naming the card and the element, at the card's
+text (the shipped face) or at the element's line in the game's face."""
 from __future__ import annotations
 
 import math
@@ -10,6 +11,7 @@ from reportlab.platypus import Paragraph
 from cardgen.check.texts import place_in_source
 from cardgen.inputs.paths import display_path
 from cardgen.layout.textfit import BACK_TITLE_MIN, FAMILY, MEASURE_COLOR, SMALLEST, CardText
+from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, single_field
 from cardgen.model.game import ERROR, Card, Finding, Game
 from cardgen.model.sizes import MM, card_size_mm
 
@@ -17,24 +19,40 @@ TEXT_TOO_LONG = "text-does-not-fit"
 
 
 def check_fit(game: Game) -> list[Finding]:
-    """An error for each card text (and the game title on the back) that does not fit its box at
-    the smallest size the layout allows, at the game's card size."""
+    """An error for each text element of each card's face (and the game title on the back) that
+    does not fit its box at the smallest size the face allows, at the game's card size."""
     if game.layout is None or not set(FAMILY) <= set(game.layout.fonts):
         return []  # load reported the layout's problem
     width, height = card_size_mm(game.card_size)
     setter = CardText(game, width * MM, height * MM)
     findings, fits = [], {}
     for card in game.cards:
-        for field in ("name", "flavor", "text"):
-            value = getattr(card, field)
-            if not card.printed or not value:
+        if not card.printed:
+            continue
+        face = game.design.faces.of(card)
+        for element in texts_of(face, card):
+            value = setter.value(element, card)
+            if not value:
                 continue
-            if (field, value) not in fits:  # cards often share a text: set each once
-                fits[field, value] = setter.surely_fits(field, value) or _set(setter, field, card) is not None
-            if not fits[field, value]:
-                findings.append(_card_text_too_long(setter, card, field))
+            if (id(element), value) not in fits:  # cards often share a text: set each once
+                fits[id(element), value] = _fits(setter, element, value)
+            if not fits[id(element), value]:
+                findings.append(_card_text_too_long(setter, card, face, element, value))
     findings.extend(_back_titles_too_long(game, setter))
     return findings
+
+
+def texts_of(face: Face, card: Card) -> list[Element]:
+    """The text elements a card's face shows (a repeat's own text among them)."""
+    shown = [e for e in face.elements if e.when is None or e.when.holds(card.value)]
+    return [e.item if e.kind == REPEAT and e.item is not None else e for e in shown
+            if e.kind == TEXT or e.kind == REPEAT and e.item is not None and e.item.kind == TEXT]
+
+
+def _fits(setter: CardText, element: Element, value: str) -> bool:
+    if element.line:
+        return setter.line_size(element, value) is not None
+    return setter.surely_fits(element, value) or setter.paragraph(element, value, MEASURE_COLOR) is not None
 
 
 def _back_titles_too_long(game: Game, setter: CardText) -> list[Finding]:
@@ -53,18 +71,24 @@ def _back_titles_too_long(game: Game, setter: CardText) -> list[Finding]:
     return findings
 
 
-def _set(setter: CardText, field: str, card: Card, min_size: float | None = None) -> Paragraph | None:
-    return getattr(setter, field)(card, MEASURE_COLOR, min_size)
-
-
-def _card_text_too_long(setter: CardText, card: Card, field: str) -> Finding:
-    smallest = setter.design.text_box(field).min_size
-    needed = _size_of(_set(setter, field, card, SMALLEST))
-    place = card.places.get(field)
-    allow = f"allow {needed:g} pt (layout.yaml: {field}: {{min_size: {needed:g}}}), " if needed else ""
-    return Finding(ERROR, TEXT_TOO_LONG, f"card '{card.name}': the {field} does not fit its box: "
-                   f"{_needs(needed, smallest)}", place.where if place else card.where,
-                   f"shorten the {field}, {allow}or enlarge the box in layout.yaml")
+def _card_text_too_long(setter: CardText, card: Card, face: Face, element: Element, value: str) -> Finding:
+    if element.line:
+        size = setter.line_size(element, value, SMALLEST)
+        needed = math.floor(size * 100) / 100 if size is not None else None
+    else:
+        needed = _size_of(setter.paragraph(element, value, MEASURE_COLOR, SMALLEST))
+    which = f"the {element.named}" if face.id == DEFAULT_FACE else \
+        f"the {element.named} of face '{face.id}' ({element.where})"
+    message = f"card '{card.name}': {which} does not fit its box: {_needs(needed, element.min_size)}"
+    if face.id != DEFAULT_FACE:
+        allow = f"allow {needed:g} pt (min_size: {needed:g}), " if needed else ""
+        return Finding(ERROR, TEXT_TOO_LONG, message, element.where,
+                       f"shorten card '{card.name}''s text, {allow}or enlarge the element's box")
+    field = single_field(element.text)
+    place = card.places.get(field) if field else None
+    allow = f"allow {needed:g} pt (layout.yaml: {element.id}: {{min_size: {needed:g}}}), " if needed else ""
+    return Finding(ERROR, TEXT_TOO_LONG, message, place.where if place else card.where,
+                   f"shorten the {element.named}, {allow}or enlarge the box in layout.yaml")
 
 
 def _size_of(paragraph: Paragraph | None) -> float | None:

@@ -11,7 +11,7 @@ font covers is an error at its file:line:column, naming the text and the charact
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from cardgen.check.texts import GameText, game_texts
@@ -71,8 +71,9 @@ def _drawn(char: str) -> bool:
 # --------------------------------------------------------------------------- the check
 
 
-def check_glyphs(game: Game) -> list[Finding]:
-    """A finding for each text with characters a font that draws it lacks (see the module's doc)."""
+def check_glyphs(game: Game, texts: Iterable[GameText] | None = None) -> list[Finding]:
+    """A finding for each text (the game's, or `texts`) with characters a font that draws it lacks
+    (see the module's doc)."""
     findings: list[Finding] = []
     layout_fonts = game.layout.fonts if game.layout else {}
     card_fonts = {role: _readable(path, game, findings) for role, path in layout_fonts.items()}
@@ -80,7 +81,7 @@ def check_glyphs(game: Game) -> list[Finding]:
     in_documents = frozenset().union(*(chars for _, chars in documents))
     names = ", ".join(sorted({path.name for path, chars in documents if chars}))
     known = set(symbols.symbol_names(game))
-    for text in game_texts(game):
+    for text in game_texts(game) if texts is None else texts:
         drawn = _without_symbols(text.value, known)
         reported: set[str] = set()
         if text.role:

@@ -6,26 +6,43 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cardgen.check import fit, glyphs
+from cardgen.check import fit, glyphs, lint
 from cardgen.check.engine import play_out
 from cardgen.check.results import GameDiff, GameReport
+from cardgen.check.texts import GameText, Place
 from cardgen.inputs.catalogs import language_name
 from cardgen.load.symbol_checks import card_symbol_findings
 from cardgen.model.game import ERROR, WARNING, Finding, Game
 from cardgen.model.translate import translated
 from cardgen.model.where import Where
+from cardgen.model.words import Words
 
 UNTRANSLATED = "untranslated"
 
 
 def language_findings(game: Game, source: list[Finding], all_translated: bool = False) -> list[Finding]:
     """The findings of every language after the source's (`source`: the source's own findings,
-    which a translated text left as the source's would only repeat)."""
+    which a translated text left as the source's would only repeat), and of each language's own
+    words (its catalog's and its locale's)."""
     seen = {(f.code, f.message, f.where) for f in source}
-    findings = []
+    findings = _words_findings(game, game.words, seen)
     for language in game.languages[1:]:
         findings += _language_findings(game, language, seen, all_translated)
+        findings += _words_findings(game, game.translations[language].words, seen)
     return findings
+
+
+def _words_findings(game: Game, words: Words, seen: set[tuple[str, str, Where | None]]) -> list[Finding]:
+    """The characters of a language's own words that no font of the documents has (the documents
+    print them as they print the game's texts); a font that cannot be read is the source's finding."""
+    name = language_name(words.language)
+    texts = [GameText(text, f"{name}: cardgen's words", _at(where)) for text, where in words.printed]
+    found = glyphs.check_glyphs(game, texts) if texts else []
+    return [f for f in found if (f.code, f.message, f.where) not in seen]
+
+
+def _at(where: Where) -> Place:
+    return lambda start, end: where
 
 
 def _language_findings(game: Game, language: str, seen: set[tuple[str, str, Where | None]],
@@ -43,7 +60,9 @@ def _language_findings(game: Game, language: str, seen: set[tuple[str, str, Wher
                                 f"uses {game.rules_file}", Where(translation.rules_file),
                                 f"translate {game.rules_file} into {translation.rules_file}"))
     findings += _shared_names(in_language, name, translation.file)
-    for finding in glyphs.check_glyphs(in_language) + fit.check_fit(in_language) + card_symbol_findings(in_language):
+    checked = (glyphs.check_glyphs(in_language) + fit.check_fit(in_language) + card_symbol_findings(in_language)
+               + lint.image_findings(in_language))
+    for finding in checked:
         if (finding.code, finding.message, finding.where) not in seen:
             findings.append(replace(finding, message=f"{name}: {finding.message}"))
     return findings

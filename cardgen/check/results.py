@@ -180,6 +180,7 @@ class GameDiff:
     settings: tuple[str, ...] = ()  # what changed in the game's own settings, as sentences
     rules: tuple[int, int] = (0, 0)  # rules.md: lines removed, lines added
     layout: bool = False
+    revision: str = ""  # the commit of game.yaml's changes_since the earlier version was read from
 
     @property
     def empty(self) -> bool:

@@ -1,21 +1,25 @@
-"""safezone (check stage): what every card must show (its name, number, symbol, star, flavor and
-effect text) stays inside the safe zone, SAFE_ZONE_MM inside the trim line, where no cut that
-is slightly off can reach it. The boxes are the layout's at the game's card size, as the card
-painter scales them."""
+"""safezone (check stage): what a card face shows (its texts, symbols, repeats and tags) stays
+inside the safe zone, SAFE_ZONE_MM inside the trim line, where no cut that is slightly off can
+reach it; no other element (a shape, an image) reaches past the trim line unless it says `bleed:
+true`. The boxes are each face's elements at the game's card size, as the card painter scales
+them; each finding is at the element's line (or the line of the game's layout.yaml that moved
+an element of the shipped face)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from cardgen.layout.sheet import Rect
 from cardgen.layout.textfit import Scale
+from cardgen.model.faces import DEFAULT_FACE, IMAGE, REPEAT, SHAPE, TEXT, Element, Face, repeated
 from cardgen.model.game import ERROR, WARNING, Finding, Game
-from cardgen.model.layout import Layout
 from cardgen.model.sizes import MM, SAFE_ZONE_MM, card_size_mm
-from cardgen.model.where import Where
 
-SHIPPED_LAYOUT = "art/card-layout.yaml"
-# the keys that place each element, in the order a finding names them
-PLACING = ("x", "y", "width", "height", "radius", "size", "padding")
+NEAR = 0.01 * MM  # closer than this is on the line
+
+# how findings name the shipped face's elements (in the old layout sections' words)
+SHIPPED_LABELS = {"name": ("name", "name"), "flavor": ("flavor", "flavor line"), "text": ("text", "effect text"),
+                  "symbol": ("symbol", "symbol"), "number": ("number", "number"), "star": ("star", "star"),
+                  "star-outline": ("star", "star"), "tags": ("tags", "tags")}
 
 
 def check_safe_zone(game: Game) -> list[Finding]:
@@ -23,35 +27,47 @@ def check_safe_zone(game: Game) -> list[Finding]:
     line (an error: part of it is cut off every card)."""
     width, height = card_size_mm(game.card_size)
     scale = Scale.of(game.design, width * MM, height * MM)
+    faces = game.design.faces
+    used = {faces.of(card).id for card in game.cards if card.printed} or {faces.default}
     findings = []
-    for section, label, box in _elements(game.design, scale):
-        margins = {"left": box.x, "bottom": box.y, "right": scale.card_w - box.right, "top": scale.card_h - box.top}
-        edge, margin = min(margins.items(), key=lambda item: item[1])
-        if margin >= SAFE_ZONE_MM * MM - 0.01 * MM:
+    for face in faces.by_id.values():
+        if face.id not in used:
             continue
-        level, reach = (ERROR, f"{-margin / MM:.1f} mm past the {edge} edge: it is cut off") if margin < 0 else \
-            (WARNING, f"{margin / MM:.1f} mm from the {edge} edge, inside the {SAFE_ZONE_MM:g} mm safe zone "
-                      "a cut slightly off the line can reach")
-        findings.append(Finding(level, "outside-safe-zone", f"layout {section}: every card's {label} reaches {reach}",
-                                _where(game, section),
-                                f"move it or make it smaller in layout.yaml ({section}: {{x: …, y: …}}), so that "
-                                f"it keeps {SAFE_ZONE_MM:g} mm from every edge of a {width:g}x{height:g} mm card"))
+        for element, box in _elements(face, scale):
+            finding = _reach(face, element, box, scale, width, height)
+            if finding is not None:
+                findings.append(finding)
     return findings
 
 
-def _elements(design: Layout, scale: Scale) -> Iterator[tuple[str, str, Rect]]:
-    """(section, what it shows, its box on the card in points) for every element to keep safe."""
-    yield "name", "name", scale.box(design.name)
-    yield "flavor", "flavor line", scale.box(design.flavor)
-    yield "text", "effect text", scale.box(design.text).inset(scale.length(design.text.padding))
-    for section, label, spot, half in (("symbol", "symbol", design.symbol, design.symbol.size / 2),
-                                       ("number", "number badge", design.number, design.number.radius),
-                                       ("star", "star", design.star, design.star.size / 2)):
-        x, y = scale.point(spot)
-        r = scale.length(half)
-        yield section, label, Rect(x - r, y - r, 2 * r, 2 * r)
+def _elements(face: Face, scale: Scale) -> Iterator[tuple[Element, Rect]]:
+    for element in face.elements:
+        if element.bleed or face.id == DEFAULT_FACE and element.kind in (SHAPE, IMAGE):
+            continue  # the shipped face's frame and boxes hold what shows: those are measured
+        if element.kind == REPEAT:  # its first two places show where the line of repeats goes
+            for item in repeated(element, 2):
+                yield item, scale.box(item)
+            continue
+        box = scale.box(element)
+        yield element, box.inset(scale.length(element.padding)) if element.kind == TEXT else box
 
 
-def _where(game: Game, section: str) -> Where:
-    """The game's layout.yaml line that places the section, else the shipped design's file."""
-    return game.design.place(section, PLACING) or Where(SHIPPED_LAYOUT)
+def _reach(face: Face, element: Element, box: Rect, scale: Scale, width: float, height: float) -> Finding | None:
+    margins = {"left": box.x, "bottom": box.y, "right": scale.card_w - box.right, "top": scale.card_h - box.top}
+    edge, margin = min(margins.items(), key=lambda item: item[1])
+    decoration = element.kind in (SHAPE, IMAGE)
+    if margin >= SAFE_ZONE_MM * MM - NEAR or decoration and margin >= -NEAR:
+        return None
+    level, reach = (ERROR, f"{-margin / MM:.1f} mm past the {edge} edge: it is cut off") if margin < -NEAR else \
+        (WARNING, f"{margin / MM:.1f} mm from the {edge} edge, inside the {SAFE_ZONE_MM:g} mm safe zone "
+                  "a cut slightly off the line can reach")
+    if face.id == DEFAULT_FACE and element.id in SHIPPED_LABELS:
+        section, label = SHIPPED_LABELS[element.id]
+        what = f"layout {section}: every card's {label}"
+        hint = f"move it or make it smaller in layout.yaml ({section}: {{x: …, y: …}})"
+    else:
+        what = f"face {face.id}, {element.named}: every card's {element.kind}"
+        hint = "move it or make it smaller in the face" + (", or say bleed: true if it is meant to run off the edge"
+                                                            if decoration else "")
+    return Finding(level, "outside-safe-zone", f"{what} reaches {reach}", element.where,
+                   f"{hint}, so that it keeps {SAFE_ZONE_MM:g} mm from every edge of a {width:g}x{height:g} mm card")

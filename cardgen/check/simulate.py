@@ -17,15 +17,18 @@ out) is known within ±1 percentage point at 95 %, or from the number of games a
 """
 from __future__ import annotations
 
+import hashlib
 import math
-import random
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from cardgen.check.balance import LOSING, SAVING, role_kinds
-from cardgen.check.deal import Dealer, dealer, shuffle
+from cardgen.check.deal import dealer
 from cardgen.check.estimates import Z95, Estimate, mean, proportion, quantile
+from cardgen.check.games import INERT, LOSE, PLAYS, SAVE, Codes, Played, play
 from cardgen.check.results import HowItPlays, PlayerCount
 from cardgen.model.game import DRAW, Card, Game, Setup
 from cardgen.model.turns import Play
@@ -36,9 +39,9 @@ DEFAULT_POLICY = "new-player"
 TARGET_HALF_WIDTH = 0.01  # ±1 percentage point
 BATCH = 1000
 MAX_GAMES = 50_000
-
-# card codes in a hand or the draw pile: playable cards are PLAYS and up
-INERT, LOSE, SAVE, PLAYS = 0, 1, 2, 3
+MARGIN = 1.04  # the games a rate seen so far needs, and a few more, so that they are seldom too few
+MOST_AT_ONCE = 20_000  # games played together
+ARRAYS_BYTES = 64 << 20  # about as much as the arrays of the games played together may take
 
 
 def nothing_to_simulate(game: Game) -> str:
@@ -69,6 +72,20 @@ class Tally:
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
+
+    def add(self, played: Played) -> None:
+        self.games += len(played.turns)
+        self.lengths += played.turns.tolist()
+        self.wins = [w + int(n) for w, n in zip(self.wins, np.bincount(played.winner + 1,
+                                                                         minlength=self.players + 1)[1:])]
+        self.no_winner += int((played.winner < 0).sum())
+        self.early += played.early
+        self.ran_out += int(played.ran_out.sum())
+        self.first_loses += int(played.first_loses.sum())
+        self.safe_draws += int(played.safe.sum())
+        self.safe_squares += int((played.safe * played.safe).sum())
+        self.saving_dealt += int(played.saving.sum())
+        self.saving_squares += int((played.saving.astype(np.int64) ** 2).sum())
 
     def games_needed(self, half_width: float) -> int:
         """Games for every headline proportion's interval to be that narrow, at the rates seen."""
@@ -130,9 +147,10 @@ class Rules:
     saved: str
     codes: tuple[int, ...]  # per card number
     plays: tuple[Play, ...]  # the play of code PLAYS + i
-    avoid: tuple[int, ...]  # codes that get a player out of a known losing draw: attacks, skips
-    shufflers: tuple[int, ...]
-    peekers: slice  # the codes of cards that only look: together, so that a hand's are one slice
+    # each group's codes together, in the order a player plays them, so that a hand's are one slice:
+    avoid: slice  # the codes that get a player out of a known losing draw: attacks, skips
+    shufflers: slice
+    peekers: slice  # the cards that only look
 
     @property
     def size(self) -> int:
@@ -145,7 +163,6 @@ def compile_rules(game: Game) -> Rules:
     plays = sorted({card.play for card in game.cards if card.play and not (losing | saving) & set(card.kinds)},
                    key=lambda p: (not p.ends_turn, -p.extra_turns, not p.shuffle, not p.peek, p.words()))
     code_of = {play: PLAYS + i for i, play in enumerate(plays)}
-    peekers = [code_of[p] for p in plays if p.peek and not p.ends_turn and not p.shuffle]
 
     def code(card: Card) -> int:
         if losing & set(card.kinds):
@@ -156,165 +173,49 @@ def compile_rules(game: Game) -> Rules:
 
     codes = tuple(code(card) for card in game.cards)
     return Rules(game.turns.draw, game.turns.saved, codes, tuple(plays),
-                 avoid=tuple(code_of[p] for p in plays if p.ends_turn),
-                 shufflers=tuple(code_of[p] for p in plays if p.shuffle and not p.ends_turn),
-                 peekers=slice(peekers[0], peekers[-1] + 1) if peekers else slice(0, 0))
+                 avoid=_group(code_of, lambda p: p.ends_turn),
+                 shufflers=_group(code_of, lambda p: p.shuffle and not p.ends_turn),
+                 peekers=_group(code_of, lambda p: p.peek > 0 and not p.ends_turn and not p.shuffle))
+
+
+def _group(code_of: dict[Play, int], belongs: Callable[[Play], bool]) -> slice:
+    codes = [code for play, code in code_of.items() if belongs(play)]
+    return slice(codes[0], codes[-1] + 1) if codes else slice(PLAYS, PLAYS)
 
 
 def simulate(game: Game, setup: Setup, played: PlayerCount, *, seed: str,
              policy: str = DEFAULT_POLICY, games: int | None = None) -> Simulation:
     """Play the setup at this player count: `games` games, or until the headline figures are
     known to ±1 percentage point (see the module's docstring)."""
-    table = _Table(compile_rules(game), dealer(game, played, game.shared_draw_piles[0].id),
-                   random.Random(f"{seed}/{setup.id}/{played.players}/{policy}"), policy == DEFAULT_POLICY)
+    rules = compile_rules(game)
+    codes, deals = _codes(rules), dealer(game, played, game.shared_draw_piles[0].id)
+    named = f"{seed}/{setup.id}/{played.players}/{policy}".encode()
+    rng = np.random.default_rng(int.from_bytes(hashlib.sha256(named).digest(), "big"))
     tally = Tally(played.players)
     target = games or BATCH
     while tally.games < target:
-        for _ in range(target - tally.games):
-            table.play(tally)
-        if games is None and max(e.half_width for e in tally.headline()) > TARGET_HALF_WIDTH:
-            target = min(MAX_GAMES, max(tally.games + BATCH // 10, tally.games_needed(TARGET_HALF_WIDTH)))
-    rules = table.rules
+        count = min(target - tally.games, _at_once(deals.cards, played.players, codes.size))
+        tally.add(play(codes, deals.deal_many(rng, count), rng, policy == DEFAULT_POLICY))
+        if games is None and tally.games >= target and max(e.half_width for e in tally.headline()) > TARGET_HALF_WIDTH:
+            target = min(MAX_GAMES, max(tally.games + BATCH // 10, round(tally.games_needed(TARGET_HALF_WIDTH) * MARGIN)))
     used = {line.card for line in setup.lines} | set(played.extras)
     unplayed = sum(1 for i, card in enumerate(game.cards) if card.id in used and rules.codes[i] == INERT)
     return Simulation(setup.name, played.players, policy, seed, tally, unplayed)
 
 
-class _Table:
-    """Plays games one after the other with one random generator."""
-
-    def __init__(self, rules: Rules, dealer: Dealer, rng: random.Random, looks: bool):
-        self.rules, self.dealer, self.rng, self.looks = rules, dealer, rng, looks
-
-    def play(self, tally: Tally) -> None:
-        rules, rng, looks, peekers = self.rules, self.rng, self.looks, self.rules.peekers
-        cards, dealt = self.dealer.deal(rng)
-        codes = rules.codes
-        pile = [codes[c] for c in cards]
-        players = len(dealt)
-        hands = [[0] * rules.size for _ in range(players)]
-        for hand, held in zip(hands, dealt):
-            for c in held:
-                hand[codes[c]] += 1
-        saving_left = self._count_the_deal(tally, pile, hands) + pile.count(SAVE)
-        had_saving = saving_left > 0
-        # what the players know of the draw pile: place (from the bottom) -> a bit for each player who knows it
-        known: dict[int, int] = {}
-        alive = list(range(players))
-        taken = [0] * players
-        seat, step, owed, turns = 0, 1, 1, 0
-        while len(alive) > 1:
-            player = alive[seat]
-            hand = hands[player]
-            turns += 1
-            taken[player] += 1
-            passed_on, ended = 0, False
-            if looks and pile and (known and known.get(len(pile) - 1, 0) >> player & 1 and pile[-1] == LOSE
-                                   or any(hand[peekers])):
-                play = self._choose(hand, pile, known, player)
-                if play is not None:
-                    ended, passed_on = play.ends_turn, play.extra_turns
-                    if play.reverse:
-                        step = -step
-            out = False
-            if not ended:
-                draws = rules.draw
-                while draws and pile:
-                    draws -= 1
-                    card = pile.pop()
-                    if known:
-                        known.pop(len(pile), None)
-                    if card != LOSE:
-                        hand[card] += 1
-                    elif hand[SAVE]:
-                        hand[SAVE] -= 1
-                        saving_left -= 1
-                        self._put_back(pile, known, player)
-                    else:
-                        out = True
-                        tally.early += taken[player] <= 1
-                        break
-                if not pile and not out:
-                    tally.no_winner += 1
-                    break
-            if out:
-                del alive[seat]
-                seat = (seat if step == 1 else seat - 1) % len(alive)
-                owed = 1
-            elif passed_on:
-                seat, owed = (seat + step) % len(alive), 1 + passed_on
-            else:
-                owed -= 1
-                if owed <= 0:
-                    seat, owed = (seat + step) % len(alive), 1
-        else:
-            tally.wins[alive[0]] += 1
-        tally.lengths.append(turns)
-        tally.ran_out += had_saving and saving_left == 0
-
-    @staticmethod
-    def _count_the_deal(tally: Tally, pile: list[int], hands: list[list[int]]) -> int:
-        """The dealt game's first-draw figures, which the engine works out exactly; the saving
-        cards dealt."""
-        tally.games += 1
-        tally.first_loses += bool(pile) and pile[-1] == LOSE
-        safe = pile[::-1].index(LOSE) if LOSE in pile else len(pile)
-        tally.safe_draws += safe
-        tally.safe_squares += safe * safe
-        saving = [hand[SAVE] for hand in hands]
-        dealt = sum(saving)
-        tally.saving_dealt += dealt
-        tally.saving_squares += sum(n * n for n in saving)
-        return dealt
-
-    def _choose(self, hand: list[int], pile: list[int], known: dict[int, int], player: int) -> Play | None:
-        """The new player's plays before drawing; the one that ended the turn, if any."""
-        rules = self.rules
-        while pile:
-            code = 0
-            if known.get(len(pile) - 1, 0) >> player & 1:
-                if pile[-1] != LOSE:
-                    return None
-                for code in rules.avoid:
-                    if hand[code]:
-                        return self._play(code, hand, pile, known, player)
-                code = _first_held(rules.shufflers, hand)
-            else:
-                code = _first_held(range(rules.peekers.start, rules.peekers.stop), hand)
-            if not code:
-                return None
-            self._play(code, hand, pile, known, player)
-        return None
-
-    def _play(self, code: int, hand: list[int], pile: list[int], known: dict[int, int], player: int) -> Play:
-        """Play a card from the hand: its shuffle and peek here, the rest by the caller."""
-        hand[code] -= 1
-        play = self.rules.plays[code - PLAYS]
-        if play.shuffle:
-            shuffle(pile, self.rng.random)
-            known.clear()
-        bit = 1 << player
-        for place in range(max(0, len(pile) - play.peek), len(pile)):
-            known[place] = known.get(place, 0) | bit
-        return play
-
-    def _put_back(self, pile: list[int], known: dict[int, int], player: int) -> None:
-        """The saved losing card goes where the rules say; its owner knows where."""
-        saved = self.rules.saved
-        if saved == "discard":
-            return
-        place = len(pile) if saved == "top" else 0 if saved == "bottom" else int(self.rng.random() * (len(pile) + 1))
-        pile.insert(place, LOSE)
-        if self.looks:
-            if known and max(known) >= place:
-                shifted = {p + 1 if p >= place else p: bits for p, bits in known.items()}
-                known.clear()
-                known.update(shifted)
-            known[place] = 1 << player
+def _at_once(cards: int, players: int, codes: int) -> int:
+    """How many games to play together: a game's arrays take a few bytes a card, a few a player and code."""
+    return max(1, min(MOST_AT_ONCE, ARRAYS_BYTES // (cards * (6 + players // 8) + players * (codes + 8) * 2)))
 
 
-def _first_held(codes: Sequence[int], hand: list[int]) -> int:
-    for code in codes:
-        if hand[code]:
-            return code
-    return 0
+def _codes(rules: Rules) -> Codes:
+    plays = [Play()] * PLAYS + list(rules.plays)
+
+    def each(value: Callable[[Play], object], kind: type) -> np.ndarray:
+        return np.array([value(play) for play in plays], dtype=kind)
+
+    return Codes(np.array([*rules.codes, rules.size], dtype=np.int64), rules.size, rules.draw, rules.saved,
+                 ends=each(lambda p: p.ends_turn, bool), extra_turns=each(lambda p: p.extra_turns, np.int64),
+                 shuffles=each(lambda p: p.shuffle, bool), peeks=each(lambda p: p.peek, np.int64),
+                 reverses=each(lambda p: p.reverse, bool), avoid=rules.avoid, shufflers=rules.shufflers,
+                 peekers=rules.peekers)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
 from cardgen.inputs.paths import display_path
+from cardgen.model.faces import TAGS, TEXT, Face, Faces, single_field
 from cardgen.model.fields import translatable_fields
 from cardgen.model.game import Card, Game, Setup, Step
 from cardgen.model.where import Passage, Where
@@ -84,12 +85,22 @@ def game_file(game: Game) -> str:
     return display_path(game.folder / "game.yaml", game.folder)
 
 
+def _face_roles(face: Face) -> dict[str, str]:
+    """The font role each field is drawn in on a face (the first text element made of it alone)."""
+    roles: dict[str, str] = {}
+    for element in face.elements:
+        field = single_field(element.text) if element.kind == TEXT else None
+        if field:
+            roles.setdefault(field, element.font)
+    return roles
+
+
 def _card_texts(game: Game) -> Iterator[GameText]:
     design = game.layout
-    roles = {"name": design.name.font, "flavor": design.flavor.font, "text": design.text.font} \
-        if design else {}
+    faces = {face.id: _face_roles(face) for face in design.faces.by_id.values()} if design else {}
     own = {f.id: f.name for f in game.fields}  # the game's own text fields: card markup, named by their names
     for card in game.cards:
+        roles = faces[design.faces.of(card).id] if design else {}
         for field in translatable_fields(game.fields):
             value = card.value(field)
             if isinstance(value, str) and value:
@@ -99,8 +110,12 @@ def _card_texts(game: Game) -> Iterator[GameText]:
                                prose=field in ("text", "details"), card=card)
     on_cards = {tag for card in game.cards if card.printed for tag in card.tags}
     for tag in game.tags:
-        role = design.tags.font if design and tag.id in on_cards else None
+        role = _tags_font(design.faces) if design and tag.id in on_cards else None
         yield GameText(tag.name, f"tag '{tag.id}' (name)", _in_source(game, game_file(game), tag.name), role)
+
+
+def _tags_font(faces: Faces) -> str | None:
+    return next((e.font for face in faces.by_id.values() for e in face.elements if e.kind == TAGS), None)
 
 
 def _game_texts(game: Game) -> Iterator[GameText]:

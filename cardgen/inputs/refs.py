@@ -1,120 +1,134 @@
-"""inputs/refs: an earlier version of a game folder to compare with (`cardgen diff --since REF`):
-another game folder, a zip of one, or a git revision of the repository that holds the game,
-read through `git archive` (the work tree is never touched). A zip or a revision is unpacked
-into a temporary folder under the same name as the game folder, refusing any entry that would
-land outside it, links, and archives larger than the limits."""
+"""inputs/refs: an earlier version of a game folder to compare with (`cardgen diff --since REF`,
+`cards --changed-since REF`, game.yaml's `changes_since:`): another game folder, a zip of one,
+or a git revision of the repository that holds the game (read by inputs.gitrefs).
+
+A zip or a revision is unpacked into a temporary folder under the same name as the game folder.
+Every entry is checked before anything is written: names that would land outside the folder,
+links, a file and a folder of one name, names too long for a file system, encrypted entries and
+compression methods other than stored and deflate are refused, and so are archives larger than
+the limits (their sizes and the zip's central directory are measured before anything is read)."""
 from __future__ import annotations
 
-import io
-import shutil
-import subprocess
-import tarfile
+import os
+import struct
 import tempfile
 import zipfile
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path, PurePosixPath
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
 
-MAX_ARCHIVE_BYTES = 500 * 1024 * 1024  # unpacked
-MAX_ENTRIES = 20_000
-GIT_SECONDS = 60
+from cardgen.inputs.gitrefs import git_files
+from cardgen.inputs.unpack import BadRef, Unpacked, check_size, game_in
+
+__all__ = ["BadRef", "Version", "earlier_version"]
+
+ZIP_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
+MAX_CENTRAL_DIRECTORY = 10 * 1024 * 1024  # zipfile keeps an object per entry of it in memory
+# what zipfile raises on a damaged archive, besides BadZipFile: a bad deflate stream, a truncated
+# one, a name that is not UTF-8, a field out of range
+_DAMAGED_ZIP = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, struct.error, OverflowError,
+                NotImplementedError, RuntimeError)
 
 
-class BadRef(ValueError):
-    """The REF names no earlier version cardgen can read; the message says why."""
+@dataclass(frozen=True)
+class Version:
+    """An earlier version of a game, unpacked: its folder, and the commit it was read from when
+    it is a git revision (what depends on it is keyed by the commit, never by the name)."""
+
+    folder: Path
+    commit: str = ""
 
 
 @contextmanager
-def earlier_version(ref: str, game_folder: Path, git_only: bool = False) -> Iterator[Path]:
+def earlier_version(ref: str, game_folder: Path, git_only: bool = False) -> Iterator[Version]:
     """The game folder as it was at `ref`, for as long as the context lasts; only a git revision
-    when `git_only` (a game's own data may not point at folders outside it)."""
+    when `git_only` (a game's own data may not point at folders or files outside it)."""
+    if not ref.strip():
+        raise BadRef("an empty REF is not a git revision, a game folder or a zip")
     path = Path(ref)
-    if path.is_dir() and not git_only:
-        yield path
+    if not git_only and path.is_dir():
+        yield Version(path)
         return
     with tempfile.TemporaryDirectory(prefix="cardgen-ref-") as temp:
         target = Path(temp) / game_folder.name
-        if git_only:
-            yield _from_git(ref, game_folder, target)
-        elif path.is_file() and zipfile.is_zipfile(path):
-            yield _unzipped(path, target)
-        elif path.exists():
+        if not git_only and path.is_file():
+            yield Version(_unzipped(path, target))
+        elif not git_only and os.path.lexists(path):
             raise BadRef(f"'{ref}' is neither a game folder nor a zip of one")
         else:
-            yield _from_git(ref, game_folder, target)
+            commit, source = git_files(ref, game_folder, Unpacked(target, ref))
+            yield Version(game_in(target, source), commit)
 
 
 def _unzipped(path: Path, target: Path) -> Path:
     """The zip's game folder: the folder in it that holds game.yaml (the top or one level down)."""
-    with zipfile.ZipFile(path) as archive:
-        entries = archive.infolist()
-        _check_size(len(entries), sum(e.file_size for e in entries), str(path))
-        for entry in entries:
-            name = _safe_name(entry.filename, str(path))
-            if entry.is_dir() or name is None:
-                continue
-            if (entry.external_attr >> 16) & 0o170000 == 0o120000:
-                raise BadRef(f"{path}: '{entry.filename}' is a link; a game's zip holds files only")
-            destination = target.joinpath(*name.parts)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(entry) as source, destination.open("wb") as out:
-                shutil.copyfileobj(source, out)
-    return _game_in(target, str(path))
-
-
-def _from_git(ref: str, game_folder: Path, target: Path) -> Path:
-    """`git archive REF -- <the game folder>` of the repository holding the game, unpacked."""
-    root = _git(["rev-parse", "--show-toplevel"], game_folder, ref).decode().strip()
-    relative = game_folder.resolve().relative_to(Path(root).resolve()).as_posix()
-    data = _git(["archive", "--format=tar", ref, "--", relative], Path(root), ref)
-    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-        members = archive.getmembers()
-        _check_size(len(members), sum(m.size for m in members), ref)
-        strip = len(PurePosixPath(relative).parts)
-        for member in members:
-            name = _safe_name(member.name, ref)
-            if name is None or not member.isfile() or len(name.parts) <= strip:
-                continue
-            destination = target.joinpath(*name.parts[strip:])
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            source = archive.extractfile(member)
-            if source is not None:
-                destination.write_bytes(source.read())
-    return _game_in(target, f"{ref} ({relative})")
-
-
-def _git(args: list[str], where: Path, ref: str) -> bytes:
+    _check_central_directory(path)
     try:
-        run = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=GIT_SECONDS)
-    except FileNotFoundError:
-        raise BadRef(f"'{ref}' is not a folder or a zip, and git is not installed to read it as a revision") from None
-    except subprocess.TimeoutExpired:
-        raise BadRef(f"git took over {GIT_SECONDS} s to read '{ref}'") from None
-    if run.returncode != 0:
-        said = run.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise BadRef(f"'{ref}' is neither a game folder, a zip of one, nor a git revision of the repository "
-                     f"holding {where}" + (f" (git: {said[-1]})" if said else ""))
-    return run.stdout
+        with zipfile.ZipFile(path) as archive:
+            entries = archive.infolist()
+            check_size(len(entries), sum(e.file_size for e in entries), str(path))
+            for entry in entries:
+                _check_entry(entry, path)
+            folder = Unpacked(target, str(path))
+            for entry in entries:
+                destination = folder.add(entry.filename, entry.is_dir())
+                if destination is not None:
+                    with archive.open(entry) as source:
+                        folder.write(destination, _chunks(source))
+    except BadRef:
+        raise
+    except _DAMAGED_ZIP as exc:
+        raise BadRef(f"{path} is not a zip cardgen can read ({exc or type(exc).__name__})") from None
+    except OSError as exc:
+        raise BadRef(f"{path} cannot be read ({exc.strerror or exc})") from None
+    return game_in(target, str(path))
 
 
-def _safe_name(name: str, source: str) -> PurePosixPath | None:
-    path = PurePosixPath(name.replace("\\", "/"))
-    if path.is_absolute() or ".." in path.parts:
-        raise BadRef(f"{source}: the entry '{name}' would land outside the folder")
-    parts = [p for p in path.parts if p not in ("", ".")]
-    return PurePosixPath(*parts) if parts else None
+def _check_entry(entry: zipfile.ZipInfo, path: Path) -> None:
+    if entry.flag_bits & 0x1:
+        raise BadRef(f"{path}: '{entry.filename}' is encrypted; a game's zip holds plain files")
+    if entry.compress_type not in ZIP_METHODS:
+        raise BadRef(f"{path}: '{entry.filename}' is compressed with method {entry.compress_type}; "
+                     f"cardgen reads zips made with {' or '.join(ZIP_METHODS.values())} (as every zip tool makes)")
+    if (entry.external_attr >> 16) & 0o170000 == 0o120000:
+        raise BadRef(f"{path}: '{entry.filename}' is a link; a game's zip holds files only")
 
 
-def _check_size(entries: int, size: int, source: str) -> None:
-    if entries > MAX_ENTRIES or size > MAX_ARCHIVE_BYTES:
-        raise BadRef(f"{source}: {entries} entries of {size // (1024 * 1024)} MB in all: more than a game "
-                     f"folder holds ({MAX_ENTRIES} entries, {MAX_ARCHIVE_BYTES // (1024 * 1024)} MB)")
+def _chunks(source: IO[bytes]) -> Iterator[bytes]:
+    return iter(lambda: source.read(1 << 20), b"")
 
 
-def _game_in(folder: Path, source: str) -> Path:
-    if (folder / "game.yaml").is_file():
-        return folder
-    inner = [p for p in folder.iterdir() if p.is_dir() and (p / "game.yaml").is_file()] if folder.is_dir() else []
-    if len(inner) == 1:
-        return inner[0]
-    raise BadRef(f"{source} holds no game folder (a folder with a game.yaml)")
+def _check_central_directory(path: Path) -> None:
+    """Refuse a zip whose end record gives a central directory larger than a game's would be:
+    zipfile reads all of it, an object per entry, before its entries can be counted."""
+    try:
+        with path.open("rb") as file:
+            file.seek(0, os.SEEK_END)
+            file.seek(max(0, file.tell() - _END_SEARCH))
+            tail = file.read()
+    except OSError as exc:
+        raise BadRef(f"{path} cannot be read ({exc.strerror or exc})") from None
+    sizes = list(_central_directory_sizes(tail))
+    if not sizes:
+        raise BadRef(f"'{path}' is neither a game folder nor a zip of one")
+    if max(sizes) > MAX_CENTRAL_DIRECTORY:
+        raise BadRef(f"{path}: its list of entries takes {max(sizes) // 1024} KB: more than a game's zip "
+                     f"(up to {MAX_CENTRAL_DIRECTORY // (1024 * 1024)} MB)")
+
+
+_END_SEARCH = 22 + 65535  # the end record and the longest comment after it
+
+
+def _central_directory_sizes(tail: bytes) -> Iterable[int]:
+    """The central directory size of every end record the tail of a file holds (zipfile picks
+    one of them), with the zip64 record's size where one precedes it."""
+    at = tail.find(b"PK\x05\x06")
+    while 0 <= at <= len(tail) - 22:
+        yield struct.unpack_from("<I", tail, at + 12)[0]
+        if at >= 76 and tail[at - 20:at - 16] == b"PK\x06\x07" and tail[at - 76:at - 72] == b"PK\x06\x06":
+            yield struct.unpack_from("<q", tail, at - 76 + 40)[0]
+        at = tail.find(b"PK\x05\x06", at + 1)
+

@@ -61,6 +61,13 @@ Line = tuple[tuple[float, float], tuple[float, float]]
 T = TypeVar("T")
 
 
+def contain(box: Rect, width: float, height: float) -> Rect:
+    """Where an image of width x height goes to fit inside the box, centred (nothing cropped)."""
+    zoom = min(box.w / width, box.h / height)
+    w, h = width * zoom, height * zoom
+    return Rect(box.x + (box.w - w) / 2, box.y + (box.h - h) / 2, w, h)
+
+
 def cover(box: Rect, width: float, height: float) -> Rect:
     """Where an image of width x height goes to cover the box, centred (what sticks out is
     cropped): the card art as printed."""

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
-from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -30,8 +30,9 @@ from cardgen.inputs.paths import ART
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect
 from cardgen.model import markup
+from cardgen.model.faces import Element, fill_in
 from cardgen.model.game import Card, Game
-from cardgen.model.layout import Layout, NameBox, Region, Spot, TextBox
+from cardgen.model.layout import Layout, Region, Spot
 from cardgen.model.sizes import MM
 
 # a font's paragraph styles by font size
@@ -47,6 +48,7 @@ MEASURE_COLOR = "#000000"  # color does not change a text's size: the check sets
 # the layout's text family: font role -> (bold, italic), as ReportLab's family mapping sees it
 FAMILY = {"text": (False, False), "bold": (True, False), "italic": (False, True), "bold_italic": (True, True)}
 ROLE_OF = {flags: role for role, flags in FAMILY.items()}
+ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 
 
 # --------------------------------------------------------------------------- fonts and scale
@@ -96,7 +98,7 @@ class Scale:
     def s(self) -> float:
         return min(self.sx, self.sy)
 
-    def box(self, region: Region) -> Rect:
+    def box(self, region: Region | Element) -> Rect:
         w, h = region.width * self.sx * MM, region.height * self.sy * MM
         return Rect(region.x * self.sx * MM, self.card_h - region.y * self.sy * MM - h, w, h)
 
@@ -119,27 +121,24 @@ class Scale:
 
 
 class CardText:
-    """The texts of a game's card faces at one card size, each set in its box."""
+    """The texts of a game's card faces at one card size, each set in its face element's box."""
 
     def __init__(self, game: Game, card_w: float, card_h: float):
         self.game, self.design = game, game.design
         self.fonts = Fonts(self.design)
         self.scale = Scale.of(self.design, card_w, card_h)
-        self._deck_name_size: float | None = None
+        self._deck_sizes: dict[int, float] = {}
 
     # -- boxes
 
-    def name_box(self) -> Rect:
-        spec = self.design.name
-        offset = self.scale.points(spec.shadow)
-        return self.scale.box(spec).grow(0, -offset, -offset, 0)  # room for the shadow inside the box
-
-    def flavor_box(self) -> Rect:
-        return self.scale.box(self.design.flavor)
-
-    def text_box(self) -> Rect:
-        spec = self.design.text
-        return self.scale.box(spec).inset(self.scale.length(spec.padding))
+    def room(self, element: Element) -> Rect:
+        """The box a text element's lines are set in (its own frame, before rotation): the
+        element's box less its padding and its shadow's room, at the origin."""
+        box = self.scale.box(element)
+        width, height = (box.h, box.w) if element.turned else (box.w, box.h)
+        inner = Rect(0, 0, width, height).inset(self.scale.length(element.padding))
+        offset = self.scale.points(element.shadow)
+        return inner.grow(0, -offset, -offset, 0)
 
     def back_title_box(self) -> Rect:
         """The width the title may take and the height it may reach (placed by the renderer)."""
@@ -147,43 +146,58 @@ class CardText:
 
     # -- the texts: a Paragraph, or None when the text does not fit at `min_size`
 
-    def name(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
-        """The deck's one name size where the name fits (on one or two lines); else one line
-        while it stays big enough, else wrapped smaller, else with words split."""
-        spec, box = self.design.name, self.name_box()
-        text = markup.escape(card.name)
-        return _fits(text, self.style(spec, hex_color)(self.deck_name_size()), box.w, box.h, max_lines=2) or \
-            self._one_line(card.name, spec, box, hex_color) or \
-            self._fit(lambda size: text, spec, box, hex_color, min_size) or \
-            self._fit(lambda size: text, spec, box, hex_color, min_size, split_words=True)
+    def value(self, element: Element, card: Card) -> str:
+        """The element's text on this card, as typed (markup not yet applied)."""
+        return fill_in(element.text, card.value)
 
-    def deck_name_size(self) -> float:
-        """One name size for the whole deck: the largest at which every printed name fits its box
-        on one or two lines, leaving out the few names that only fit below one_line_min (they
-        get their own smaller size)."""
-        if self._deck_name_size is None:
-            spec, box = self.design.name, self.name_box()
-            style, font = self.style(spec, MEASURE_COLOR), self.fonts[spec.font]
-            best = self.scale.points(spec.size)
-            names = {card.name for card in self.game.cards if card.printed}
-            # widest first, and a name that fits at the size found so far cannot lower it: most
-            # names cost one wrap, not a search
-            for name in sorted(names, key=lambda n: (-pdfmetrics.stringWidth(n, font, 1), n)):
-                text = markup.escape(name)
+    def paragraph(self, element: Element, value: str, hex_color: str, min_size: float | None = None) -> Paragraph | None:
+        """The text set in the element's room: at the deck's one size where it keeps to one (or
+        two lines); else on one line while it stays big enough; else shrunk to fit; else, where
+        the element allows, with words split."""
+        box = self.room(element)
+        text_at = self.markup_at(value) if element.markup else _constant(markup.escape(value))
+        if element.same_size:
+            size = self.deck_size(element)
+            fitted = _fits(text_at(size), self.style(element, hex_color)(size), box.w, box.h, max_lines=2)
+            if fitted:
+                return fitted
+        if element.one_line_min and not element.markup:
+            fitted = self._one_line(value, element, box, hex_color)
+            if fitted:
+                return fitted
+        return self._fit(text_at, element, box, hex_color, min_size) or \
+            (self._fit(text_at, element, box, hex_color, min_size, split_words=True) if element.split_words else None)
+
+    def line_size(self, element: Element, value: str, min_size: float | None = None) -> float | None:
+        """A one-line text's size: the element's, shrunk to the box's width; None below min_size."""
+        font, size = self.fonts[element.font], self.scale.points(element.size)
+        room = self.room(element).w
+        size = min(size, size * room / max(pdfmetrics.stringWidth(value, font, size), 0.01))
+        smallest = element.min_size if min_size is None else min_size
+        return size if size >= smallest - 1e-9 else None
+
+    def deck_size(self, element: Element) -> float:
+        """One size for the whole deck: the largest at which every printed card's text fits the
+        box on one or two lines, leaving out the few that only fit below one_line_min (they get
+        their own smaller size)."""
+        key = id(element)
+        if key not in self._deck_sizes:
+            box = self.room(element)
+            style, font = self.style(element, MEASURE_COLOR), self.fonts[element.font]
+            best = self.scale.points(element.size)
+            values = {self.value(element, card) for card in self.game.cards if card.printed}
+            # widest first, and a text that fits at the size found so far cannot lower it: most
+            # texts cost one wrap, not a search
+            for value in sorted(values, key=lambda n: (-pdfmetrics.stringWidth(n, font, 1), n)):
+                text = markup.escape(value)
                 if _fits(text, style(best), box.w, box.h, max_lines=2):
                     continue
-                fitted = fit_paragraph(lambda size: text, style, box.w, box.h, best, spec.one_line_min,
-                                       max_lines=2)
+                fitted = fit_paragraph(_constant(text), style, box.w, box.h, best, element.one_line_min or
+                                       element.min_size, max_lines=2)
                 if fitted is not None:
                     best = fitted.style.fontSize
-            self._deck_name_size = best
-        return self._deck_name_size
-
-    def flavor(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
-        return self._fit(self.markup_at(card.flavor), self.design.flavor, self.flavor_box(), hex_color, min_size)
-
-    def text(self, card: Card, hex_color: str, min_size: float | None = None) -> Paragraph | None:
-        return self._fit(self.markup_at(card.text), self.design.text, self.text_box(), hex_color, min_size)
+            self._deck_sizes[key] = best
+        return self._deck_sizes[key]
 
     def back_title(self, text: str, hex_color: str, min_size: float | None = None) -> Paragraph | None:
         """A back's title (the game's or a back's own) in the back's title box."""
@@ -193,18 +207,17 @@ class CardText:
         smallest = self.scale.points(BACK_TITLE_MIN) if min_size is None else min_size
         return fit_paragraph(lambda size: title, style, box.w, box.h, self.scale.points(spec.title_size), smallest)
 
-    def surely_fits(self, field: str, value: str) -> bool:
-        """True when a name, flavor or text surely fits its box at the layout's smallest size,
-        known from glyph widths alone, without setting a Paragraph. Greedy line breaking fills
-        every line but the last beyond the box width less one space and the longest word, which
-        bounds the number of lines. False means: set it to know (inline symbols, line breaks,
-        emphasis in a font outside the body family)."""
-        spec = self.design.text_box(field)
-        box: Rect = getattr(self, f"{field}_box")()
-        runs = _font_runs(value, self.fonts, spec.font, markup_applies=field != "name")
+    def surely_fits(self, element: Element, value: str) -> bool:
+        """True when a text surely fits its element's box at the smallest size, known from glyph
+        widths alone, without setting a Paragraph. Greedy line breaking fills every line but the
+        last beyond the box width less one space and the longest word, which bounds the number
+        of lines. False means: set it to know (inline symbols, line breaks, emphasis in a font
+        outside the body family)."""
+        box = self.room(element)
+        runs = _font_runs(value, self.fonts, element.font, markup_applies=element.markup)
         if runs is None:
             return False
-        size: float = spec.min_size
+        size: float = element.min_size
         words, space = _word_widths(runs, size)
         if not words or max(words) > box.w:
             return False
@@ -215,10 +228,11 @@ class CardText:
             lines = math.ceil(total / (box.w - space - max(words)))
         else:
             return False
-        return ink_height(self.fonts[spec.font], size, size * spec.leading, lines) <= box.h + 1e-6
+        return ink_height(self.fonts[element.font], size, size * element.leading, lines) <= box.h + 1e-6
 
-    def style(self, spec: TextBox, hex_color: str, split_words: bool = False) -> StyleAt:
-        return _style_factory(self.fonts[spec.font], self.fonts.family, spec.leading, hex_color, split_words)
+    def style(self, element: Element, hex_color: str, split_words: bool = False) -> StyleAt:
+        return _style_factory(self.fonts[element.font], self.fonts.family, element.leading, hex_color, split_words,
+                              ALIGNMENTS[element.align])
 
     def markup_at(self, text: str) -> Callable[[float], str]:
         """The text's Paragraph markup at a given font size (inline symbols scale with it)."""
@@ -231,25 +245,30 @@ class CardText:
         return (f'<onDraw name="{INLINE_SYMBOL}" label="{symbol}"/>'
                 f'<img src="{markup.escape(str(SPACER))}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
 
-    def _fit(self, text_at: Callable[[float], str], spec: TextBox, box: Rect, hex_color: str,
+    def _fit(self, text_at: Callable[[float], str], element: Element, box: Rect, hex_color: str,
              min_size: float | None = None, split_words: bool = False) -> Paragraph | None:
-        min_size = spec.min_size if min_size is None else min_size
-        return fit_paragraph(text_at, self.style(spec, hex_color, split_words), box.w, box.h,
-                             max(self.scale.points(spec.size), min_size), min_size)
+        min_size = element.min_size if min_size is None else min_size
+        return fit_paragraph(text_at, self.style(element, hex_color, split_words), box.w, box.h,
+                             max(self.scale.points(element.size), min_size), min_size)
 
-    def _one_line(self, text: str, spec: NameBox, box: Rect, hex_color: str) -> Paragraph | None:
+    def _one_line(self, text: str, element: Element, box: Rect, hex_color: str) -> Paragraph | None:
         """Plain text on one line at the largest size that fits, if not below `one_line_min`
         (measured directly: one wrap instead of a search)."""
-        font = self.fonts[spec.font]
-        size = min(self.scale.points(spec.size), box.w / max(pdfmetrics.stringWidth(text, font, 1), 1e-6))
+        font = self.fonts[element.font]
+        size = min(self.scale.points(element.size), box.w / max(pdfmetrics.stringWidth(text, font, 1), 1e-6))
         size = math.floor(size / FIT_STEP) * FIT_STEP
-        if size < spec.one_line_min:
+        if size < element.one_line_min:
             return None
-        return _fits(markup.escape(text), self.style(spec, hex_color)(size), box.w, box.h, max_lines=1)
+        return _fits(markup.escape(text), self.style(element, hex_color)(size), box.w, box.h, max_lines=1)
+
+
+def _constant(text: str) -> Callable[[float], str]:
+    return lambda size: text
 
 
 @cache
-def _style_factory(font: str, family: str, leading: float, hex_color: str, split_words: bool = False) -> StyleAt:
+def _style_factory(font: str, family: str, leading: float, hex_color: str, split_words: bool = False,
+                   alignment: int = TA_CENTER) -> StyleAt:
     """Paragraph styles by size, for one font and color (styles are reused across cards).
     Words are only split across lines when `split_words` (a last resort for names)."""
 
@@ -257,7 +276,7 @@ def _style_factory(font: str, family: str, leading: float, hex_color: str, split
     def at(size: float) -> ParagraphStyle:
         # <b>/<i> inside the text map through the body family; the base font may differ (titles)
         return ParagraphStyle(f"{font}-{size}", fontName=font, fontSize=size, leading=size * leading,
-                              alignment=TA_CENTER, textColor=HexColor(hex_color), splitLongWords=int(split_words))
+                              alignment=alignment, textColor=HexColor(hex_color), splitLongWords=int(split_words))
 
     return at
 

@@ -114,11 +114,12 @@ class CardParts(Parts):
             if "symbol" in m else None,
             printed=m.read("print", True),
             back=self._back_id(c, m.get("back")),
+            face=m.read("face"),
             low_res=self._low_res(m),
             play=read_play(c, m.get("play"), label),
             where=c.where(node),
             places={"name": c.passage(m["name"] if "name" in m else m["series"]),
-                    **{k: c.passage(m[k]) for k in (*TEXTS, "art", *self._text_fields()) if k in m}},
+                    **{k: c.passage(m[k]) for k in (*TEXTS, "art", "face", *self._text_fields()) if k in m}},
             fields=self._field_values(m),
         )
         texts = {k: m.read(k, "") for k in TEXTS}

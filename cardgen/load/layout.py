@@ -17,8 +17,10 @@ import yaml
 
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import ART, inside
+from cardgen.load.faces import FACES_KEYS, FaceReader
 from cardgen.load.reader import leads_out
 from cardgen.load.schema import AUTO, Field, Fields, HexColor, Number, Text
+from cardgen.model.faces import Faces
 from cardgen.model.layout import (
     ArtBox,
     BackDesign,
@@ -74,8 +76,9 @@ def is_font_role(key: str) -> bool:
 
 
 LAYOUT = Fields("layout.yaml", {
-    section: Field(Fields(f"layout {section}", {key: _declared(section, key, value) for key, value in values.items()}))
-    for section, values in default_settings().items()})
+    **{section: Field(Fields(f"layout {section}", {key: _declared(section, key, value) for key, value in values.items()}))
+       for section, values in default_settings().items()},
+    **FACES_KEYS})
 
 
 def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
@@ -87,8 +90,11 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
     places: dict[str, Where] = {}
     if reader.path.exists() and not leads_out(reader, folder):
         node = reader.document()
+    sections: dict = {}
+    face_keys: dict = {}
     if node is not None:
-        sections = reader.mapping(node, LAYOUT)
+        sections = dict(reader.mapping(node, LAYOUT))
+        face_keys = {key: sections.pop(key) for key in FACES_KEYS if key in sections}
         for section, section_node in sections.items():
             values = reader.mapping(section_node, LAYOUT.fields[section].type)
             places[section] = reader.where(section_node)
@@ -101,7 +107,10 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
                     symbol_refs.append((value, reader.where(value_node), f"layout {section}.{key}"))
         _check_font_roles(reader, sections, settings)
         _check_padding(reader, sections, settings)
-    return _layout(settings, _font_files(folder, reader, settings["fonts"], sections if node else {}), places)
+    faces = FaceReader(folder, tuple(settings["fonts"]))
+    read_faces = faces.read(reader, face_keys.get("faces"), face_keys.get("face"), settings, places)
+    reader.findings.extend(faces.findings)
+    return _layout(settings, _font_files(folder, reader, settings["fonts"], sections), places, read_faces)
 
 
 def _check_padding(reader, sections, settings) -> None:
@@ -121,14 +130,15 @@ def _check_padding(reader, sections, settings) -> None:
 
 
 def _layout(settings: Mapping[str, Mapping[str, Any]], fonts: Mapping[str, Path],
-            places: Mapping[str, Where]) -> Layout:
+            places: Mapping[str, Where], faces: Faces) -> Layout:
     """The checked settings as the model's typed sections."""
     return Layout(
         design=DesignSize(**settings["design"]), font_files=FontFiles(**settings["fonts"]),
         frame=Frame(**settings["frame"]), symbol=SymbolBadge(**settings["symbol"]), star=Star(**settings["star"]),
         number=NumberBadge(**settings["number"]), name=NameBox(**settings["name"]),
         flavor=FlavorBox(**settings["flavor"]), art=ArtBox(**settings["art"]), tags=Tags(**settings["tags"]),
-        text=EffectBox(**settings["text"]), back=BackDesign(**settings["back"]), fonts=fonts, places=places)
+        text=EffectBox(**settings["text"]), back=BackDesign(**settings["back"]), fonts=fonts, places=places,
+        faces=faces)
 
 
 def _setting(reader, values, section: str, key: str) -> Any:

@@ -1,7 +1,9 @@
 """load/parts: what the readers of a game's parts share: the readers of the game's files, the ids\nread so far, and the helpers every part uses (ids, symbols, backs, selectors)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import yaml
 
@@ -22,7 +24,7 @@ class Parts:
     """The state the parts of the game builder share."""
 
     CHECK_PILES = ("draw_pile", "hand")  # the deck after the steps; each player's share of the hands
-    languages: tuple[str, ...] = ()
+    languages: Mapping[str, Where] = MappingProxyType({})  # game.yaml's, each where it is listed
 
     folder: Path
     g: Reader

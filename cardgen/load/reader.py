@@ -120,7 +120,7 @@ class Reader:
                        "split it or remove unused data")
             return None
         try:
-            return read_input(self.path, MAX_FILE_BYTES).decode(encoding)
+            return read_input(self.path, MAX_FILE_BYTES, [self.game_folder or self.path.parent]).decode(encoding)
         except UnreadableInput as exc:
             self.error(None, "file-unreadable", f"the file {exc}")
             return None

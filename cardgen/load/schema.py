@@ -496,6 +496,7 @@ CARD = Fields("card", {
     "art": Field(Text(), doc="an image in the game folder or art/, e.g. art/dragon.png"),
     "print": Field(Boolean(True), doc="false: the card is counted but not printed"),
     "back": Field(Text(), doc="the id of one of game.yaml's backs: this card's own back"),
+    "face": Field(Identifier(), doc="the id of one of layout.yaml's faces: this card's own face"),
     "low_res": Field(Text(choices=LOW_RES), doc="ok: the art may print below 150 ppi (check still warns)"),
     "play": Field(PLAY),
 }, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"}, shared="card")

@@ -25,9 +25,9 @@ from cardgen.load.fields import card_spec
 from cardgen.load.reader import Reader
 from cardgen.load.schema import CARD, Boolean, Integer
 from cardgen.load.workbook import MAX_WORKBOOK_BYTES, WORKBOOK_SUFFIXES, BadWorkbook, read_sheet
-from cardgen.load.yaml_nodes import MAX_NODES, UNUSABLE_CHARACTER, unusable_character
+from cardgen.load.yaml_nodes import MAX_NODES
 from cardgen.model.fields import LIST, NUMBER, YESNO, CardField
-from cardgen.model.texts import spreadsheet_text
+from cardgen.model.texts import UNUSABLE_CHARACTER, spreadsheet_text, unusable_character
 from cardgen.model.where import Where
 
 CARD_COLUMNS = tuple(CARD.fields)

@@ -4,11 +4,12 @@ catalog of cardgen's own words (inputs.catalogs). A translation of an id the gam
 a warning with a did-you-mean; a text the translation lacks is left to check (check.languages)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import yaml
 
-from cardgen.inputs.catalogs import known_language, language_name, load_words
+from cardgen.inputs.catalogs import canonical_language, language_name, load_words
 from cardgen.inputs.paths import display_path
 from cardgen.load.fields import translation_spec
 from cardgen.load.reader import Reader, did_you_mean, leads_out
@@ -20,40 +21,54 @@ from cardgen.model.translation import Translated, Translation
 from cardgen.model.where import Where
 from cardgen.model.words import SOURCE_LANGUAGE
 
+MAX_LANGUAGES = 16  # each is a folder of outputs and a build of its own
 
-def read_languages(reader: Reader, node: yaml.Node | None) -> tuple[str, ...]:
-    """game.yaml's languages, each one Babel knows (for its plural rule and number formats)."""
+
+def read_languages(reader: Reader, node: yaml.Node | None) -> dict[str, Where]:
+    """game.yaml's languages, each where it is listed: each one Babel knows (for its plural rule and
+    number formats), written as Babel writes it (the code names files and an output folder)."""
     if node is None:
-        return ()
+        return {}
     codes = reader.text_list(node, "languages")
     items = [node] if isinstance(node, yaml.ScalarNode) else reader.sequence(node, "languages")
-    out: list[str] = []
+    out: dict[str, Where] = {}
     for code, item in zip(codes, items):
+        canonical = canonical_language(code)
+        shown = code[:40]
+        if len(out) == MAX_LANGUAGES:
+            reader.error(item, "too-many-languages", f"languages: more than {MAX_LANGUAGES} languages",
+                         f"list at most {MAX_LANGUAGES}, and split more over several game folders (docs/translate.md)")
+            break
         if code in out:
-            reader.error(item, "duplicate-language", f"languages: '{code}' is listed twice")
-        elif not known_language(code):
-            reader.error(item, "unknown-language", f"languages: '{code}' is not a language code",
+            reader.error(item, "duplicate-language", f"languages: '{shown}' is listed twice")
+        elif canonical is None:
+            reader.error(item, "unknown-language", f"languages: '{shown}' is not a language code",
                          "use a code such as en, de, fr or pt-BR")
+        elif canonical != code:
+            reader.error(item, "unknown-language", f"languages: '{shown}' is written '{canonical}'",
+                         f"write {canonical}: the code names the language's files (i18n/{canonical}.yaml) and "
+                         "output folder")
         else:
-            out.append(code)
-    return tuple(out)
+            out[code] = reader.where(item)
+    return out
 
 
-def with_languages(game: Game, languages: tuple[str, ...]) -> tuple[Game, list[Finding]]:
+def with_languages(game: Game, languages: Mapping[str, Where]) -> tuple[Game, list[Finding]]:
     """The game in its source language (the first listed) with every other language's translation."""
-    source = languages[0] if languages else SOURCE_LANGUAGE
-    words, findings = load_words(source, game.folder)
+    codes = tuple(languages)
+    source = codes[0] if codes else SOURCE_LANGUAGE
+    words, findings = load_words(source, game.folder, languages.get(source))
     translations = {}
-    for language in languages[1:]:
-        translation, found = _translation(game, language)
+    for language in codes[1:]:
+        translation, found = _translation(game, language, languages[language])
         translations[language] = translation
         findings += found
-    return replace(game, language=source, languages=languages, words=words, translations=translations), findings
+    return replace(game, language=source, languages=codes, words=words, translations=translations), findings
 
 
-def _translation(game: Game, language: str) -> tuple[Translation, list[Finding]]:
+def _translation(game: Game, language: str, listed: Where) -> tuple[Translation, list[Finding]]:
     path = game.folder / "i18n" / f"{language}.yaml"
-    words, findings = load_words(language, game.folder)
+    words, findings = load_words(language, game.folder, listed)
     reader = Reader(path, game_folder=game.folder)
     texts: dict[str, Translated] = {}
     if not path.exists():

@@ -1,9 +1,9 @@
 """load/yaml_nodes: YAML text to nodes, safely: libyaml's parser under a composer that refuses tags,\nanchors and aliases, counts nodes and depth, and refuses characters no output can show."""
 from __future__ import annotations
 
-import re
-
 import yaml
+
+from cardgen.model.texts import UNUSABLE_CHARACTER, unusable_character
 
 MAX_FILE_BYTES = 2_000_000
 
@@ -84,21 +84,8 @@ class SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
             self._depth -= 1
 
 
-# Characters no game text can show or print: C0 and C1 controls (but tab, line feed and carriage
-# return), DEL, and lone surrogates (a YAML "\ud800" escape; no file can be written with one).
-UNUSABLE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
 class UnusableCharacter(yaml.composer.ComposerError):
     """A value with a control character or a lone surrogate."""
-
-
-def unusable_character(value: str) -> str:
-    found = UNUSABLE_CHARACTER.search(value)
-    if found is None:
-        raise ValueError("the value holds no unusable character")
-    character = found.group()
-    return f"the value holds the character U+{ord(character):04X}, which cannot be shown or printed"
 
 
 def is_null(node) -> bool:

@@ -129,6 +129,7 @@ class Card:
     attributes: Mapping[str, str] = field(default_factory=dict)
     printed: bool = True  # False: a stand-in the engine counts but no sheet prints
     back: str | None = None  # Back.id: this card's own back
+    face: str | None = None  # the id of one of the layout's faces: this card's own face
     play: Play | None = None  # what playing it does, for the simulator; None: the simulator never plays it
     where: Where | None = None
     places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "text", "details" -> where typed

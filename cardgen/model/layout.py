@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardgen.model.faces import Faces
 from cardgen.model.where import Where
 
 
@@ -161,6 +162,7 @@ class Layout:
     back: BackDesign
     fonts: Mapping[str, Path] = field(default_factory=dict)
     places: Mapping[str, Where] = field(default_factory=dict)  # "section" and "section.key" the game's file sets
+    faces: Faces = field(default_factory=Faces)  # the card faces (the shipped default, drawn from these sections)
 
     def place(self, section: str, keys: tuple[str, ...] = ()) -> Where | None:
         """Where the game's layout.yaml sets the first of these keys of a section, or the

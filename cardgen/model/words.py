@@ -19,6 +19,8 @@ from babel.core import Locale
 from babel.lists import format_list
 from babel.numbers import format_percent, get_decimal_symbol
 
+from cardgen.model.where import Where
+
 SOURCE_LANGUAGE = "en"  # the language of cardgen's own messages (the catalogs' msgids)
 
 
@@ -26,6 +28,9 @@ SOURCE_LANGUAGE = "en"  # the language of cardgen's own messages (the catalogs' 
 class Words:
     language: str = SOURCE_LANGUAGE
     catalog: gnu.NullTranslations = field(default_factory=gnu.NullTranslations, compare=False)
+    # each translation the catalogs give, where it is written: printed like the game's texts, so
+    # checked like them (check.languages)
+    printed: tuple[tuple[str, Where], ...] = field(default=(), compare=False, repr=False)
 
     def gettext(self, message: str) -> str:
         return self.catalog.gettext(message)
@@ -94,6 +99,13 @@ def percent(share: float) -> str:
     if _speaking.get().language == SOURCE_LANGUAGE:
         return f"{share:.0%}"  # as the English documents always said it
     return format_percent(share, locale=_locale())
+
+
+def locale_words(words: Words) -> str:
+    """What the language's locale itself prints, beside the catalog: its list words and signs
+    ('1, 2 und 3', '2,5', '24 %')."""
+    with speaking(words):
+        return " ".join((join(["1", "2"]), join(["1", "2", "3"]), decimal("2.5"), percent(0.24)))
 
 
 def _locale() -> str:

@@ -54,21 +54,18 @@ def diff_pdf(old: Game, new: Game, diff: GameDiff, since: str, paper: str) -> by
 
 
 class _Pictures:
-    """Each version's faces as printed, drawn once."""
+    """Each version's faces as printed. Each face is shown once: none is kept (a reprint of a
+    thousand cards would hold them all)."""
 
     def __init__(self, old: Game, new: Game):
         self.games = {"old": old, "new": new}
-        self.cache: dict[tuple[str, str], Image.Image] = {}
 
     def face(self, version: str, card: Card) -> Image.Image:
-        key = (version, card.id)
-        if key not in self.cache:
-            document = pypdfium2.PdfDocument(card_images.face_pdf(self.games[version], card))
-            try:
-                self.cache[key] = document[0].render(scale=DPI / 72).to_pil().convert("RGB")
-            finally:
-                document.close()
-        return self.cache[key]
+        document = pypdfium2.PdfDocument(card_images.face_pdf(self.games[version], card))
+        try:
+            return document[0].render(scale=DPI / 72).to_pil().convert("RGB")
+        finally:
+            document.close()
 
 
 def _changed_page(canvas: Canvas, fonts: Fonts, pictures: _Pictures, change: CardChange, was: Card,

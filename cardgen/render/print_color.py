@@ -24,7 +24,7 @@ from cardgen.inputs.paths import ART
 PROFILE = ART / "icc" / "ISOcoated_v2_300_bas.icc"
 CONDITION = "FOGRA39"  # the registered printing condition the profile characterises
 CONDITION_NAME = "ISO Coated v2 300% (FOGRA39, basICColor)"
-PDFX_VERSION = "PDF/X-1a:2003"
+PDFX_VERSION, PDFX_CONFORMANCE = "PDF/X-1:2003", "PDF/X-1a:2003"  # ISO 15930-4: the part, then the conformance level
 NEUTRAL = 8 / 255  # channels this close are a gray
 DARK = 0.5  # grays darker than this are black ink alone in text and lines
 
@@ -121,6 +121,7 @@ def pdfx(pdf: bytes) -> bytes:
             OutputCondition=CONDITION_NAME, RegistryName="http://www.color.org", Info=CONDITION_NAME,
             DestOutputProfile=profile)])
         document.docinfo[pikepdf.Name.GTS_PDFXVersion] = PDFX_VERSION
+        document.docinfo[pikepdf.Name.GTS_PDFXConformance] = PDFX_CONFORMANCE
         document.docinfo[pikepdf.Name.Trapped] = pikepdf.Name("/False")
         out = io.BytesIO()
         document.save(out, deterministic_id=True, min_version="1.4", force_version="1.4")

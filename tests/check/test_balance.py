@@ -26,12 +26,6 @@ def hand_figures(players: int) -> dict:
             "saving_in_hand": 1, "saving_in_draw_pile": 2}
 
 
-def test_the_hand_computation_itself():
-    # 3 players: 80 - 18 - 40 + 10 = 32 cards, 8 puppies; 8 players: 80 - 48 - 0 + 10 = 42
-    assert hand_figures(3)["draw_pile"] == 32 and hand_figures(3)["first_draw_loses"] == 8 / 32
-    assert hand_figures(8)["draw_pile"] == 42 and hand_figures(8)["draws_before_losing"] == 34 / 9
-
-
 @pytest.mark.parametrize("players", [3, 8])
 def test_basic_balance_matches_the_hand_computation(players):
     balance = report_for("exploding_puppy").setup("Basic").player_count(players).balance

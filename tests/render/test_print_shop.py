@@ -47,18 +47,42 @@ def every_object(pdf: pikepdf.Pdf):
             yield obj
 
 
+def box(page, key):
+    x0, y0, x1, y1 = (float(v) for v in page.obj[key])
+    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+
+
+def inside(inner, outer) -> bool:
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
 def assert_pdfx(path):
-    """What PDF/X-1a asks of the file, read with pikepdf; ghostscript renders it silently."""
+    """What ISO 15930-4 (PDF/X-1a:2003) asks of the file, point by point, read with pikepdf;
+    ghostscript renders it silently."""
+    assert path.read_bytes().startswith(b"%PDF-1.4\n")  # PDF 1.4 at most
     with pikepdf.open(path) as pdf:
-        intent = pdf.Root.OutputIntents[0]
-        assert intent.S == "/GTS_PDFX" and intent.OutputConditionIdentifier == "FOGRA39"
+        assert not pdf.is_encrypted and "/Encrypt" not in pdf.trailer
+        assert "/Version" not in pdf.Root or pdf.Root.Version <= "/1.4"
+        assert isinstance(pdf.trailer.ID, pikepdf.Array) and len(pdf.trailer.ID) == 2  # the file identifier
+        info = pdf.docinfo
+        assert str(info["/GTS_PDFXVersion"]) == "PDF/X-1:2003"
+        assert str(info["/GTS_PDFXConformance"]) == "PDF/X-1a:2003"
+        assert str(info["/Title"]) and info["/Trapped"] in ("/True", "/False")
+        for key in ("/CreationDate", "/ModDate"):
+            assert str(info[key]).startswith("D:20000101")  # fixed: the file is reproducible
+        (intent,) = pdf.Root.OutputIntents
+        assert intent.Type == "/OutputIntent" and intent.S == "/GTS_PDFX"
+        assert intent.OutputConditionIdentifier == "FOGRA39" and str(intent.RegistryName) == "http://www.color.org"
         assert int(intent.DestOutputProfile.N) == 4
-        assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003" and pdf.docinfo["/Trapped"] == "/False"
         for page in pdf.pages:
-            assert "/TrimBox" in page.obj and "/BleedBox" in page.obj
+            assert ("/TrimBox" in page.obj) != ("/ArtBox" in page.obj)  # one or the other
+            assert inside(box(page, "/TrimBox"), box(page, "/BleedBox"))
+            assert inside(box(page, "/BleedBox"), box(page, "/MediaBox"))
+            assert "/Annots" not in page.obj
             content = b"".join(part.read_bytes() for part in ([page.Contents] if isinstance(
                 page.Contents, pikepdf.Stream) else page.Contents))
             assert b" rg\n" not in content and b" RG\n" not in content
+        assert "/OpenAction" not in pdf.Root and "/AA" not in pdf.Root
         images = 0
         for obj in every_object(pdf):
             assert obj.get("/ColorSpace") != "/DeviceRGB" and obj.get("/Type") != "/ExtGState"
@@ -102,12 +126,16 @@ def failures(path) -> dict[str, list[str]]:
     return {point.name: point.problems for point in preflight(path).points if not point.passed}
 
 
+PDFX_KEYS = "PDF/X-1a:2003 keys (GTS_PDFXVersion, GTS_PDFXConformance, Title, dates, Trapped)"
+
+
 def test_preflight_names_each_problem_of_seeded_bad_files(game_with_art, tmp_path):
     rgb = game_with_art()  # RGB art, with alpha, on an RGB sheet
     assert cardgen("cards", rgb, "--out", tmp_path / "rgb")[0] == 0
     found = failures(tmp_path / "rgb" / "cards-starter.pdf")
-    assert set(found) == {"CMYK only (no RGB color or image)", "PDF/X output intent", "no transparency"}
-    assert found["no transparency"] == ["an image with a soft mask (alpha)"]
+    assert set(found) == {"CMYK only (no RGB color or image)", "PDF/X output intent", PDFX_KEYS,
+                          "no transparency (opacity, soft mask, group)"}
+    assert found["no transparency (opacity, soft mask, group)"] == ["an image with a soft mask (alpha)"]
     assert any(problem.startswith("an RGB image") for problem in found["CMYK only (no RGB color or image)"])
 
     low = game_with_art(215, 150)  # about 150 ppi: check warns, the shop flags it
@@ -125,10 +153,10 @@ def test_preflight_names_each_problem_of_seeded_bad_files(game_with_art, tmp_pat
 
     assert cardgen("preflight", path, tmp_path / "rgb" / "cards-starter.pdf")[0] == 1
     code, _, err = cardgen("preflight", tmp_path / "nothing.pdf")
-    assert code == 1 and "nothing.pdf: No such file or directory" in err and "Traceback" not in err
+    assert code == 1 and "nothing.pdf cannot be read (No such file or directory)" in err and "Traceback" not in err
     (tmp_path / "text.pdf").write_text("not a PDF")
     code, _, err = cardgen("preflight", tmp_path / "text.pdf")
-    assert code == 1 and "text.pdf is not a PDF cardgen can read" in err
+    assert code == 1 and "text.pdf is not a PDF (it does not start with %PDF-)" in err
 
 
 def test_preflight_measures_the_total_ink_of_a_cmyk_file(tmp_path):

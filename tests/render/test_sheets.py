@@ -508,7 +508,18 @@ def one_card_per_color():
     deck = deck[:sheet.per_page]
     pdf = cards.render_sheets(game, deck, sheet, backs=False)
     texts = textfit.CardText(game, sheet.card_w, sheet.card_h)
-    return game, deck, sheet, glyphs(pdf, 0), texts.name_box(), texts.text_box()
+    return game, deck, sheet, glyphs(pdf, 0), _room(texts, shipped(game, "name")), _room(texts, shipped(game, "text"))
+
+
+def shipped(game, element_id: str):
+    """An element of the shipped face (art/faces/default.yaml)."""
+    return next(e for e in game.design.faces.by_id["default"].elements if e.id == element_id)
+
+
+def _room(texts, element):
+    """Where an element's text is set on the card."""
+    box = texts.scale.box(element)
+    return texts.room(element).moved(box.x, box.y)
 
 
 def inside_box(glyph: Glyph, box: Rect) -> bool:
@@ -525,7 +536,7 @@ def test_names_are_drawn_once_in_one_size_at_wcag_contrast():
         band = rgb(game.color(card.color).hex)
         assert all(contrast(g.fill, band) >= 4.5 for g in name), (card.name, name[0].fill)
         sizes |= {g.size for g in name}
-    assert sizes == {textfit.CardText(game, sheet.card_w, sheet.card_h).deck_name_size()}  # one for the deck
+    assert sizes == {textfit.CardText(game, sheet.card_w, sheet.card_h).deck_size(shipped(game, "name"))}  # one for the deck
 
 
 def test_effect_text_starts_at_the_top_of_its_box():

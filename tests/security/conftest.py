@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.server
 import io
 import secrets
+import signal
 import struct
 import threading
 import time
@@ -21,6 +22,19 @@ from cardgen import load
 from cardgen.check import check_game
 from cardgen.errors import BuildError
 from cardgen.render import documents
+
+
+@pytest.fixture
+def no_hang():
+    """A FIFO read without care blocks for ever: fail instead of hanging the suite."""
+    def stuck(signum, frame):
+        raise TimeoutError("still running after 300 s: a read blocked or the work is unbounded")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(300)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
 
 
 def checked(folder):

@@ -11,7 +11,6 @@ import hashlib
 import io
 import mmap
 import os
-import signal
 
 import pypdf
 import pytest
@@ -41,17 +40,7 @@ def nested_uses(levels: int, fan: int = 4) -> str:
     return SVG.format(f'<defs>{defs}</defs><use href="#u{levels}"/>')
 
 
-@pytest.fixture(autouse=True)
-def no_hang():
-    """A FIFO read without care blocks for ever: fail instead of hanging the suite."""
-    def stuck(signum, frame):
-        raise TimeoutError("still running after 300 s: a read blocked or the work is unbounded")
-
-    previous = signal.signal(signal.SIGALRM, stuck)
-    signal.alarm(300)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
+pytestmark = pytest.mark.usefixtures("no_hang")
 
 
 # --------------------------------------------------------------------------- the check stage

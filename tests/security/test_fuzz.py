@@ -175,3 +175,159 @@ def test_mutated_games_end_refused_or_rendered_never_in_a_bug(chunk, tmp_path):
     assert stages == {"refused by check", "rendered"}
     assert {o.target for o in outcomes} == {"game.yaml", "cards.yaml", "setups.yaml", "layout.yaml",
                                             "symbols/bomb.svg", "rules.md", "templates/rulebook.html"}
+
+
+# --------------------------------------------------------------------------- a game's languages
+# The two readers of a translator's files: a game's gettext catalog (i18n/<lang>.po, through Babel)
+# and a translator's sheet (i18n/<lang>.csv). Each either reports findings or gives what renders:
+# a catalog without errors fills in every message of cardgen's, a sheet read back is YAML.
+
+import re  # noqa: E402
+
+from babel.messages.pofile import read_po  # noqa: E402
+
+from cardgen.inputs.catalogs import POT, load_words  # noqa: E402
+from cardgen.load.translator_sheet import translation_as_yaml  # noqa: E402
+from cardgen.model.words import gettext, ngettext, speaking  # noqa: E402
+
+FRENCH_GAME = TINY_GAME.parent / "petit_jeu"
+po_pieces = st.sampled_from([
+    "msgid ", "msgstr ", "msgid_plural ", "msgstr[0] ", "msgstr[1] ", "msgstr[7] ", "msgstr[x] ", "msgctxt ",
+    "#~ ", "#, fuzzy\n", "#, python-format\n", "#: a.py:1\n", "#-", '"', '""', '"Contents"', '"Deck"',
+    '"%(num)s card"', '"%(num)s cards"', '"%(x)s"', '"%(num)9s"', '"%"', '"%%"', '"\\n"', '"\\a"', '"\\', "\n", "\n",
+    " ", "\t", "\r", "é", "\x1b", "\ufeff", '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"',
+    '"Plural-Forms: nplurals=0;\\n"', '"Plural-Forms: nplurals=99999999999;\\n"',
+    '"Content-Type: text/plain; charset=latin-1\\n"', '"Language: xx\\n"', '"PO-Revision-Date: 2020-13-45\\n"',
+    'msgid ""\nmsgstr ""\n', 'msgid "Contents"\nmsgstr "Sommaire"\n'])
+po_texts = st.lists(po_pieces, max_size=40).map("".join)
+
+
+@pytest.fixture(scope="module")
+def messages():
+    """Every message of cardgen's (the catalogs' template), as (singular, plural or None)."""
+    with open(POT, "rb") as template:
+        return [(m.id[0], m.id[1]) if isinstance(m.id, tuple) else (m.id, None) for m in read_po(template) if m.id]
+
+
+@settings(max_examples=200 * FUZZ_SCALE, **SETTINGS)
+@given(text=po_texts, latin_1=st.booleans())
+def test_random_catalogs_are_refused_or_fill_in_every_message(tmp_path_factory, messages, text, latin_1):
+    folder = tmp_path_factory.mktemp("po")
+    (folder / "i18n").mkdir()
+    (folder / "i18n" / "fr.po").write_bytes(text.encode("latin-1", "replace") if latin_1 else text.encode())
+    words, findings = load_words("fr", folder)
+    if any(f.level == "error" for f in findings):
+        assert all(f.where and f.where.file.endswith("fr.po") for f in findings)
+        return
+    with speaking(words):
+        for singular, plural in messages:
+            values = {name: "x" for name in re.findall(r"%\((\w+)\)", singular)}
+            try:
+                singular % values  # noqa: B018 - a message the documents fill in: so must they its translation
+            except (ValueError, TypeError):
+                continue
+            said = ngettext(singular, plural, 2) if plural else gettext(singular)
+            assert isinstance(said % values, str)
+
+
+sheet_cells = st.one_of(st.sampled_from([
+    "key", "en", "fr", "title", "setup_steps/0", "setup_steps/9999", "setup_steps/²", "cheatsheet/sections/3/items/2",
+    "cheatsheet/sections/0/title", "cards/boom/name", "cards/boom", "a/b/c/d/e/f/g/h/i", "=1+1", "", " ", "\x1b",
+    "é", "\n", '"', ","]), st.text(max_size=12))
+sheet_rows = st.lists(st.lists(sheet_cells, max_size=4), max_size=12)
+
+
+@settings(max_examples=200 * FUZZ_SCALE, **SETTINGS)
+@given(rows=sheet_rows, header=st.booleans())
+def test_random_translators_sheets_are_refused_or_read_as_yaml(tmp_path_factory, rows, header):
+    import csv
+
+    folder = tmp_path_factory.mktemp("sheet")
+    (folder / "i18n").mkdir()
+    out = io.StringIO()
+    csv.writer(out).writerows(([["key", "en", "fr"]] if header else []) + rows)
+    (folder / "i18n" / "fr.csv").write_text(out.getvalue(), encoding="utf-8")
+    text, findings = translation_as_yaml(folder / "i18n" / "fr.csv", "fr", folder)
+    if text is None:
+        assert findings and all(f.where.file.endswith("fr.csv") for f in findings)
+    else:
+        assert findings == [] and isinstance(yaml.safe_load(text), (dict, type(None)))
+
+
+# --------------------------------------------------------------------------- preflight's PDF walk
+# Random pages for `cardgen preflight`: content streams of real operators with random operands
+# (numbers, names, strings, too few or too many), placing forms and images whose dictionaries
+# miss or twist their keys, color spaces and graphics states of every kind. The walk runs in this
+# process (no worker), so any exception escaping it is a bug; it must end with its points.
+
+import pikepdf  # noqa: E402
+
+from cardgen.build.preflight import examine  # noqa: E402
+
+operands = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=True, allow_infinity=True, width=32),
+                     st.sampled_from(["/X", "/F", "/I", "/CS0", "/GS0", "/Sh0", "/Nope", "(text)", "[1 2]", "<<>>",
+                                      "true", "null", "1e400", "-0", ".5"]))
+operators = st.sampled_from(["q", "Q", "cm", "w", "S", "s", "B", "f", "re", "m", "l", "rg", "RG", "k", "K", "cs", "CS",
+                             "sc", "scn", "gs", "sh", "Do", "BT", "ET", "Tf", "Tj", "Td", "W", "n", "d", "BI"])
+instructions = st.lists(st.tuples(st.lists(operands, max_size=7), operators), max_size=40)
+values = st.one_of(st.none(), st.integers(-5, 10**5), st.floats(-1e9, 1e9, width=32), st.just("/DeviceRGB"),
+                   st.just("/Lab"), st.lists(st.integers(-3, 300), max_size=7))
+
+
+def content(parts) -> bytes:
+    def word(value) -> str:
+        return repr(value) if isinstance(value, float) else str(value)
+    return "\n".join(" ".join([*map(word, args), op]) for args, op in parts).encode("latin-1", "replace")
+
+
+def pdf_object(pdf: pikepdf.Pdf, value):
+    if isinstance(value, str):
+        return pikepdf.Name(value)
+    if isinstance(value, list):
+        return pikepdf.Array(value)
+    return value
+
+
+@settings(max_examples=1000 * FUZZ_SCALE, **SETTINGS)  # the long profile (HYPOTHESIS_PROFILE=long): 10,000
+@given(page=instructions, inner=instructions,
+       form_keys=st.dictionaries(st.sampled_from(["/BBox", "/Matrix", "/Resources"]), values, max_size=3),
+       image_keys=st.dictionaries(st.sampled_from(["/Width", "/Height", "/ColorSpace", "/BitsPerComponent", "/SMask"]),
+                                  values, max_size=5),
+       space=st.sampled_from(["/DeviceRGB", "lab", "icc", "icc-no-n", "indexed", "self"]),
+       state=st.dictionaries(st.sampled_from(["/ca", "/CA", "/BM", "/SMask"]), values, max_size=3),
+       boxes=st.dictionaries(st.sampled_from(["/TrimBox", "/BleedBox", "/MediaBox", "/Annots"]), values, max_size=3))
+def test_preflight_walks_random_pages_to_its_points(page, inner, form_keys, image_keys, space, state, boxes):
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(200, 200))
+    form = pdf.make_stream(content(inner), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form, BBox=[0, 0, 10, 10])
+    image = pdf.make_stream(b"\x00" * 64, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=4, Height=4,
+                            BitsPerComponent=8, ColorSpace=pikepdf.Name.DeviceGray)
+    for target, keys in ((form, form_keys), (image, image_keys)):
+        for key, value in keys.items():
+            if value is not None:
+                target[key] = pdf_object(pdf, value)
+            elif key in target:
+                del target[key]
+    spaces = {"/DeviceRGB": pikepdf.Name.DeviceRGB,
+              "lab": pikepdf.Array([pikepdf.Name.Lab, pikepdf.Dictionary(WhitePoint=[1, 1, 1])]),
+              "icc": pikepdf.Array([pikepdf.Name.ICCBased, pdf.make_stream(b"", N=3)]),
+              "icc-no-n": pikepdf.Array([pikepdf.Name.ICCBased, pdf.make_stream(b"")]),
+              "indexed": pikepdf.Array([pikepdf.Name.Indexed, pikepdf.Name.DeviceRGB, 1, b"\x00" * 6])}
+    color_space = pdf.make_indirect(pikepdf.Array([pikepdf.Name.Indexed]))
+    color_space.append(spaces.get(space, color_space))  # "self": an Indexed space based on itself
+    resources = pikepdf.Dictionary(
+        XObject=pikepdf.Dictionary(X=form, F=form, I=image), ColorSpace=pikepdf.Dictionary(CS0=color_space),
+        ExtGState=pikepdf.Dictionary(GS0=pikepdf.Dictionary({k: pdf_object(pdf, v) for k, v in state.items()
+                                                             if v is not None})),
+        Shading=pikepdf.Dictionary(Sh0=pikepdf.Dictionary(ShadingType=2, ColorSpace=spaces.get(space, color_space))))
+    if "/Resources" not in form_keys:
+        form.Resources = resources  # the form can place itself
+    first = pdf.pages[0].obj
+    first.Resources, first.Contents = resources, pdf.make_stream(content(page))
+    for key, value in boxes.items():
+        if value is not None:
+            first[key] = pdf_object(pdf, value)
+    out = io.BytesIO()
+    pdf.save(out)
+    examined = examine(out.getvalue())
+    assert examined.unreadable or len(examined.points) == 18

@@ -2,25 +2,22 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Union
 
-from PIL import Image as PILImage
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph
 
 from cardgen.errors import BuildError
-from cardgen.inputs import images, symbols
-from cardgen.inputs.paths import game_roots
-from cardgen.layout import sheet as layout
-from cardgen.layout.colors import back_design, ink_of, luminance, mix, name_color, symbol_ink
+from cardgen.inputs import symbols
+from cardgen.layout.colors import back_design, ink_of, mix
 from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import INLINE_SYMBOL, CardText, ink_extent
 from cardgen.model import markup
+from cardgen.model.faces import ART, IMAGE, REPEAT, SYMBOL, TEXT, Element, Face
 from cardgen.model.game import Card, Color, Game
-from cardgen.model.layout import BackDesign, NumberBadge, SymbolBadge
-from cardgen.render import print_color
+from cardgen.model.layout import BackDesign
+from cardgen.render.cards.elements import ElementDrawing, hex_of, is_static, symbol_name
 
 
 def _recolored(drawing, color):
@@ -45,16 +42,24 @@ def form_name(kind: str, *keys: str) -> str:
     return f"{kind}-{digest}"
 
 
-class CardPainter:
+# a face as drawn: runs of elements alike on every card of a color (one form each), or one element
+Step = Union[tuple[str, tuple[Element, ...]], Element]
+
+
+class CardPainter(ElementDrawing):
     """Draws card faces and the back as PDF forms on one canvas (each form once)."""
 
     def __init__(self, game: Game, canvas: Canvas, sheet: Sheet):
         self.game, self.canvas, self.sheet = game, canvas, sheet
         self.design = game.design
+        self.faces = self.design.faces
         self.texts = CardText(game, sheet.card_w, sheet.card_h)
         self.fonts, self.scale = self.texts.fonts, self.texts.scale
+        self.sheet_bleed = sheet.bleed
         self.forms: set[str] = set()
+        self._plans: dict[str, list[Step]] = {}
         self._symbol_colors = {c.symbol: c.hex for c in game.colors}
+        self._inline_default = "#000000"
         canvas.setNamedCB(INLINE_SYMBOL, self._inline_symbol)
 
     # -- forms
@@ -62,9 +67,10 @@ class CardPainter:
     def face_form(self, card: Card) -> str:
         name = form_name("face", card.id)
         if name not in self.forms:
+            face = self.faces.of(card)
             try:
-                self._prepare(card)
-                self._form(name, lambda: self._draw_face(card))
+                self._prepare(card, face)
+                self._form(name, lambda: self._draw_face(card, face))
             except BuildError:
                 raise
             except Exception as exc:  # ReportLab and svglib fail with many exception types
@@ -109,23 +115,62 @@ class CardPainter:
         self.forms.add(name)
         return name
 
-    def _prepare(self, card: Card) -> None:
+    def _plan(self, face: Face) -> list[Step]:
+        """The face as drawn: runs of elements alike on every card of a color and symbol (one
+        form each, per color and symbol) and the elements each card draws itself. Made once per
+        face: a card only evaluates the `when:`s and fills in the texts."""
+        if face.id not in self._plans:
+            steps: list[Step] = []
+            for index, element in enumerate(face.elements):
+                last = steps[-1] if steps else None
+                if not is_static(element):
+                    steps.append(element)
+                elif isinstance(last, tuple) and last[1][-1].when is element.when:
+                    steps[-1] = (last[0], (*last[1], element))
+                else:
+                    steps.append((f"{face.id}-{index}", (element,)))
+            self._plans[face.id] = steps
+        return self._plans[face.id]
+
+    def _shown(self, step: Step, card: Card) -> bool:
+        when = step[1][0].when if isinstance(step, tuple) else step.when
+        return when is None or when.holds(card.value)
+
+    def _prepare(self, card: Card, face: Face) -> None:
         """Forms a face uses must exist before its own form starts (forms do not nest)."""
         color = self.game.color(card.color)
-        self.symbol_form(self.game.symbol_of(card), ink_of(color.hex))
-        star = self.design.star
-        self.symbol_form("star", star.outline)
-        self.symbol_form("star", star.fill)
-        for symbol in markup.symbol_names(card.text) + markup.symbol_names(card.flavor):
-            self.symbol_form(symbol, self._inline_color(symbol))
         symbol = self.game.symbol_of(card)
-        self._part("chrome", color, lambda c: self._draw_chrome(c, symbol), symbol)
-        if card.number is not None:
-            self._part("number-badge", color, lambda c: self._draw_badge(self.design.number, c))
-        if card.art_file is None:
-            self._placeholder_form(color, symbol)
-            self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(c, symbol), symbol)
-        self._part("text-box", color, self._draw_text_box)
+        for step in self._plan(face):
+            if not self._shown(step, card):
+                continue
+            for element in step[1] if isinstance(step, tuple) else (step,):
+                self._prepare_element(element, card, color)
+            if isinstance(step, tuple):
+                self._run_form(step, card, color, symbol)
+
+    def _prepare_element(self, element: Element, card: Card, color: Color) -> None:
+        if element.kind == SYMBOL:
+            self.symbol_form(symbol_name(element, self.game, card), hex_of(element.color, self.game, card, color))
+        elif element.kind == TEXT and element.markup:
+            for symbol in markup.symbol_names(self.texts.value(element, card)):
+                self.symbol_form(symbol, self._inline_color(symbol, hex_of(element.color, self.game, card, color)))
+        elif element.kind == IMAGE and element.image == ART and card.art_file is None:
+            symbol = self.game.symbol_of(card)
+            box = self.scale.box(element)
+            self._placeholder_form(color, symbol, box)
+            self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(element, card, c, symbol, box),
+                       symbol)
+        elif element.kind == REPEAT and element.item is not None:
+            self._prepare_element(element.item, card, color)
+
+    def _run_form(self, step: tuple[str, tuple[Element, ...]], card: Card, color: Color, symbol: str) -> str:
+        run, elements = step
+
+        def draw(on: Color) -> None:
+            for element in elements:
+                self.draw_element(element, card, on)
+
+        return self._part(run, color, draw, symbol)
 
     def _part(self, part: str, color: Color, draw, *keys: str) -> str:
         """A part of the face that depends on nothing but the card's color (frame, badges, boxes):
@@ -149,201 +194,37 @@ class CardPainter:
 
     # -- the face
 
-    def _draw_face(self, card: Card) -> None:
+    def _draw_face(self, card: Card, face: Face) -> None:
         color = self.game.color(card.color)
         symbol = self.game.symbol_of(card)
-        self.canvas.doForm(self._part("chrome", color, lambda c: self._draw_chrome(c, symbol), symbol))
-        if card.star:
-            self._draw_star()
-        if card.number is not None:
-            self._draw_number(card, color)
-        self._draw_name(card, color)
-        self._draw_flavor(card)
-        self._draw_art(card, color)
-        self._draw_tags(card)
-        self._draw_text(card, color)
-
-    def _draw_chrome(self, color: Color, symbol: str) -> None:
-        self._draw_frame(color)
-        self._draw_symbol_badge(color, symbol)
-
-    def _draw_frame(self, color: Color) -> None:
-        c, s, frame = self.canvas, self.scale, self.design.frame
-        b = self.sheet.bleed
-        c.setFillColor(HexColor(color.hex))
-        c.rect(-b, -b, s.card_w + 2 * b, s.card_h + 2 * b, stroke=0, fill=1)
-        inset = s.length(frame.inset)
-        top = s.y(frame.header)
-        c.setFillColor(HexColor(frame.panel))
-        c.roundRect(inset, inset, s.card_w - 2 * inset, top - inset, s.length(frame.radius), stroke=0, fill=1)
-
-    def _draw_badge(self, spec: SymbolBadge | NumberBadge, color: Color) -> tuple[float, float]:
-        """The round badge of a corner (symbol, number): filled with the spec's badge color,
-        ringed in the color's ink. Returns its centre."""
-        c, s = self.canvas, self.scale
-        x, y = s.point(spec)
-        c.setFillColor(HexColor(spec.badge))
-        c.setStrokeColor(HexColor(ink_of(color.hex)))
-        c.setLineWidth(s.points(0.8))
-        c.circle(x, y, s.length(spec.radius), stroke=1, fill=1)
-        return x, y
-
-    def _draw_symbol_badge(self, color: Color, symbol: str) -> None:
-        spec = self.design.symbol
-        x, y = self._draw_badge(spec, color)
-        self._draw_symbol(symbol, symbol_ink(color), x, y, self.scale.length(spec.size))
-
-    def _draw_star(self) -> None:
-        s, spec = self.scale, self.design.star
-        x, y = s.point(spec)
-        size = s.length(spec.size)
-        self._draw_symbol("star", spec.outline, x, y, size * 1.3)
-        self._draw_symbol("star", spec.fill, x, y, size)
-
-    def _draw_number(self, card: Card, color: Color) -> None:
-        c, s, spec = self.canvas, self.scale, self.design.number
-        c.doForm(self._part("number-badge", color, lambda c: self._draw_badge(spec, c)))
-        x, y = s.point(spec)
-        text = str(card.number)
-        font, size = self.fonts[spec.font], s.points(spec.size)
-        width_room = 1.6 * s.length(spec.radius)
-        size = min(size, size * width_room / max(pdfmetrics.stringWidth(text, font, size), 0.01))
-        c.setFillColor(HexColor(ink_of(color.hex)))
-        c.setFont(font, size)
-        c.drawCentredString(x, y - 0.36 * size, text)
-
-    def _draw_name(self, card: Card, color: Color) -> None:
-        spec, s = self.design.name, self.scale
-        title = name_color(self.game, card)
-        offset = s.points(spec.shadow)
-        box = self.texts.name_box()
-        paragraph = _fitted(self.texts.name(card, title), card, "name")
-        if offset:
-            # a soft drop shadow in the band's own dark (or light) tone, for layouts that want one
-            tone = mix(color.hex, "#000000" if luminance(title) > 0.3 else "#ffffff", 0.55)
-            shadow = Paragraph(markup.escape(card.name), self.texts.style(spec, tone)(paragraph.style.fontSize))
-            shadow.wrap(box.w, box.h)
-            draw_centred(self.canvas, shadow, box.moved(offset, -offset))
-        draw_centred(self.canvas, paragraph, box)
-
-    def _draw_flavor(self, card: Card) -> None:
-        if not card.flavor:
-            return
-        paragraph = _fitted(self.texts.flavor(card, self.design.flavor.color), card, "flavor")
-        draw_centred(self.canvas, paragraph, self.texts.flavor_box())
-
-    def _draw_art(self, card: Card, color: Color) -> None:
-        if card.art_file is None:
-            symbol = self.game.symbol_of(card)
-            self.canvas.doForm(self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(c, symbol),
-                                          symbol))
-        else:
-            art = self._art(card)
-            self._draw_framed_art(color, lambda box: self._draw_image(art, box))
-
-    def _draw_placeholder_art(self, color: Color, symbol: str) -> None:
-        c = self.canvas
-
-        def placeholder(box: Rect) -> None:
-            c.translate(box.x, box.y)
-            c.doForm(self._placeholder_form(color, symbol))
-
-        self._draw_framed_art(color, placeholder)
-
-    def _draw_framed_art(self, color: Color, draw) -> None:
-        """The art box: `draw(box)` clipped to its rounded corners, then its border."""
-        c, s, spec = self.canvas, self.scale, self.design.art
-        box = s.box(spec)
-        radius = s.length(spec.radius)
-        c.saveState()
-        path = c.beginPath()
-        path.roundRect(box.x, box.y, box.w, box.h, radius)
-        c.clipPath(path, stroke=0, fill=0)
-        draw(box)
-        c.restoreState()
-        if spec.border > 0:  # a line width of 0 is PDF's thinnest line, not none
-            c.setStrokeColor(HexColor(ink_of(color.hex)))
-            c.setLineWidth(s.points(spec.border))
-            c.roundRect(box.x, box.y, box.w, box.h, radius, stroke=1, fill=0)
-
-    def _art(self, card: Card) -> bytes:
-        """The bytes of the card's art as checked (load checked the file; were it changed since,
-        it is checked again): what is drawn is what was checked."""
-        try:
-            if card.art_file is None:
-                raise images.BadImage("is not there")
-            return images.checked(card.art_file, game_roots(self.game.folder))
-        except images.BadImage as exc:
-            name = card.art_file.name if card.art_file else ""
-            raise BuildError(f"card '{card.name}': art '{name}' {exc}", card.where, exc.hint) from None
-
-    def _draw_image(self, data: bytes, box: Rect) -> None:
-        """Cover the box, centred, cropping what sticks out."""
-        from reportlab.lib.utils import ImageReader
-
-        drawable = images.drawable(data)
-        if isinstance(self.canvas, print_color.CmykCanvas):  # what shows through its transparency: the panel
-            pixels = drawable if isinstance(drawable, PILImage.Image) else PILImage.open(drawable)
-            drawable = print_color.cmyk_image(pixels, HexColor(self.design.frame.panel).bitmap_rgb())
-        image = ImageReader(drawable)
-        placed = layout.cover(box, *image.getSize())
-        self.canvas.drawImage(image, placed.x, placed.y, placed.w, placed.h, mask="auto")
-
-    def _draw_tags(self, card: Card) -> None:
-        if not card.tags:
-            return
-        c, s, spec = self.canvas, self.scale, self.design.tags
-        names = {t.id: t.name for t in self.game.tags}
-        font, size = self.fonts[spec.font], s.points(spec.size)
-        height = s.length(spec.height)
-        pad, gap = height * 0.7, s.length(spec.gap)
-        widths = [pdfmetrics.stringWidth(names[t], font, size) + 2 * pad for t in card.tags]
-        x = (s.card_w - sum(widths) - gap * (len(widths) - 1)) / 2
-        y = s.y(spec.y) - height
-        c.setLineWidth(s.points(0.9))
-        for tag, width in zip(card.tags, widths):
-            c.setFillColor(HexColor(spec.fill))
-            c.setStrokeColor(HexColor(self.design.frame.panel))
-            c.roundRect(x, y, width, height, height / 2, stroke=1, fill=1)
-            c.setFillColor(HexColor(spec.color))
-            c.setFont(font, size)
-            c.drawCentredString(x + width / 2, y + (height - 0.7 * size) / 2, names[tag])
-            x += width + gap
-
-    def _draw_text(self, card: Card, color: Color) -> None:
-        spec = self.design.text
-        self.canvas.doForm(self._part("text-box", color, self._draw_text_box))
-        if card.text:
-            draw_from_top(self.canvas, _fitted(self.texts.text(card, spec.color), card, "text"), self.texts.text_box())
-
-    def _draw_text_box(self, color: Color) -> None:
-        c, s, spec = self.canvas, self.scale, self.design.text
-        box = s.box(spec)
-        c.setFillColor(HexColor(spec.fill))
-        c.setStrokeColor(HexColor(color.hex if luminance(color.hex) < 0.6 else ink_of(color.hex)))
-        c.setLineWidth(s.points(spec.border))
-        c.roundRect(box.x, box.y, box.w, box.h, s.length(spec.radius), stroke=1 if spec.border > 0 else 0, fill=1)
+        for step in self._plan(face):
+            if not self._shown(step, card):
+                continue
+            if isinstance(step, tuple):
+                self.canvas.doForm(self._run_form(step, card, color, symbol))
+            else:
+                self.draw_element(step, card, color)
 
     # -- text fitting
 
-    def _inline_color(self, symbol: str) -> str:
-        return ink_of(self._symbol_colors.get(symbol, self.design.text.color))
+    def _inline_color(self, symbol: str, default: str) -> str:
+        """An inline symbol's color: its color's ink, else the ink of the text around it."""
+        return ink_of(self._symbol_colors.get(symbol, default))
 
     def _inline_symbol(self, canvas: Canvas, kind: str, label: str) -> None:
         info = canvas._curr_tx_info  # ReportLab's documented onDraw context: position and size
         size = info["tx"]._fontsize or info["xs"].style.fontSize
         x, y = info["cur_x"], info["cur_y"]
-        self._draw_symbol(label, self._inline_color(label), x + 0.525 * size, y + 0.36 * size, 0.95 * size)
+        self._draw_symbol(label, self._inline_color(label, self._inline_default), x + 0.525 * size, y + 0.36 * size, 0.95 * size)
 
     # -- art
 
-
-    def _placeholder_form(self, color: Color, symbol_name: str) -> str:
-        """The color's pattern with the card's symbol large in the middle, drawn once per color and symbol."""
-        name = form_name("placeholder", color.id, symbol_name)
+    def _placeholder_form(self, color: Color, symbol_name: str, box: Rect) -> str:
+        """The color's pattern with the card's symbol large in the middle, drawn once per color,
+        symbol and size."""
+        name = form_name("placeholder", color.id, symbol_name, f"{box.w:.3f}x{box.h:.3f}")
         if name in self.forms:
             return name
-        box = self.scale.box(self.design.art)
         ink = ink_of(color.hex)
         symbol = self.symbol_form(symbol_name, ink)
         light = mix(color.hex, "#ffffff", 0.72)
@@ -453,23 +334,3 @@ class CardPainter:
                     stroke=1, fill=1)
         paragraph.drawOn(c, (s.card_w - width) / 2, y + pad - bottom)
 
-
-def _fitted(paragraph, card: Card, what: str):
-    """A text set to fit: check measured every card the same way, so only a card size given at
-    build time (--size) can leave one that does not fit."""
-    if paragraph is None:
-        raise BuildError(f"card '{card.name}': the {what} does not fit its box at this card size", card.where,
-                         f"shorten the {what} or enlarge the box in layout.yaml")
-    return paragraph
-
-
-def draw_from_top(canvas: Canvas, paragraph, box: Rect) -> None:
-    """Draw a wrapped paragraph with its glyphs' top at the top of the box."""
-    bottom, top = ink_extent(paragraph)
-    paragraph.drawOn(canvas, box.x, box.top - top)
-
-
-def draw_centred(canvas: Canvas, paragraph, box: Rect) -> None:
-    """Draw a wrapped paragraph with its glyphs centred vertically in the box."""
-    bottom, top = ink_extent(paragraph)
-    paragraph.drawOn(canvas, box.x, box.y + (box.h - (top - bottom)) / 2 - bottom)

@@ -1,0 +1,125 @@
+"""faces (check stage): what a game's faces name, against its cards. A field a face reads (in a
+`when:`, `for:`, a text pattern, an image, a symbol or a count) that is no field at all is an error
+with did-you-mean (a typo); a field no card has a value for is a warning (the element never
+shows); a word compared with a list or choice field (`kind == creatrue`) that none of the cards
+has is an error; a card's own `face:` that no face has is an error; a symbol or an image a card's
+face would draw that is not there is an error naming the card. Each at its line."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cardgen.inputs import images, symbols
+from cardgen.inputs.paths import game_roots
+from cardgen.load.reader import did_you_mean
+from cardgen.model.conditions import Condition
+from cardgen.model.faces import ART, CARD_SYMBOL, DEFAULT_FACE, IMAGE, REPEAT, SYMBOL, Element, Face, fill_in
+from cardgen.model.fields import BUILTIN_FIELDS
+from cardgen.model.game import ERROR, WARNING, Card, Finding, Game
+from cardgen.model.where import Where
+
+LIST_FIELDS = ("kind", "tags", "color")
+
+
+def check_faces(game: Game) -> list[Finding]:
+    if game.layout is None:
+        return []
+    faces = game.design.faces
+    findings = [f for face in faces.by_id.values() if face.id != DEFAULT_FACE for f in _face_fields(game, face)]
+    findings += _card_faces(game)
+    findings += _drawn_files(game)
+    return findings
+
+
+def _known_fields(game: Game) -> set[str]:
+    return {*BUILTIN_FIELDS, *(f.id for f in game.fields)}
+
+
+def _elements(face: Face) -> Iterator[Element]:
+    for element in face.elements:
+        yield element
+        if element.kind == REPEAT and element.item is not None:
+            yield element.item
+
+
+def _face_fields(game: Game, face: Face) -> list[Finding]:
+    known, findings = _known_fields(game), []
+    conditions: list[tuple[Condition, Where | None]] = [(face.cards, face.where)] if face.cards else []
+    for element in _elements(face):
+        if element.when is not None:
+            conditions.append((element.when, element.where))
+        for name in element.pattern_fields():
+            findings += _field(game, known, name, f"face {face.id}, {element.named}", element.where)
+    for condition, where in conditions:
+        for read in condition.fields():
+            findings += _field(game, known, read.id, f"face {face.id}: '{condition.text}'", where)
+        for field, word in condition.words():
+            findings += _word(game, field, word, f"face {face.id}: '{condition.text}'", where)
+    return findings
+
+
+def _field(game: Game, known: set[str], name: str, what: str, where: Where | None) -> list[Finding]:
+    if name not in known:
+        return [Finding(ERROR, "unknown-field", f"{what}: no field '{name}'", where,
+                        did_you_mean(name, sorted(known)) or "fields are: " + ", ".join(sorted(known)))]
+    if not any(card.value(name) not in (None, "", ()) for card in game.cards):
+        return [Finding(WARNING, "field-never-set", f"{what}: no card has a value for '{name}'", where,
+                        "give some card a value for it, or leave it out of the face")]
+    return []
+
+
+def _word(game: Game, field: str, word: str, what: str, where: Where | None) -> list[Finding]:
+    """A bare word compared with a field must be a value some card has (a kind, tag, color or
+    choice): else it is a typo that would hide the element on every card."""
+    values: set[str] = set()
+    for card in game.cards:
+        value = card.value(field)
+        values.update(value if isinstance(value, tuple) else () if value is None else (str(value),))
+    if field in LIST_FIELDS or any(f.id == field and f.choices for f in game.fields):
+        if word not in values:
+            return [Finding(ERROR, "unknown-value", f"{what}: no card has {field} '{word}'", where,
+                            did_you_mean(word, sorted(values)) or f"its values are: {', '.join(sorted(values))}")]
+    return []
+
+
+def _card_faces(game: Game) -> list[Finding]:
+    faces = game.design.faces.by_id
+    findings = []
+    for card in game.cards:
+        if card.face is not None and card.face not in faces:
+            place = card.places.get("face")
+            findings.append(Finding(ERROR, "unknown-face", f"card '{card.name}': no face '{card.face}'",
+                                    place.where if place else card.where,
+                                    did_you_mean(card.face, list(faces)) or f"faces are: {', '.join(faces)}"))
+    return findings
+
+
+def _drawn_files(game: Game) -> list[Finding]:
+    """Each symbol and image a printed card's face draws, there and readable (once each)."""
+    findings, seen = [], set()
+    for card in game.cards:
+        if not card.printed:
+            continue
+        face = game.design.faces.of(card)
+        for element in _elements(face):
+            if element.when is not None and not element.when.holds(card.value):
+                continue
+            problem = _missing(game, card, element)
+            if problem and (element.where, problem) not in seen:
+                seen.add((element.where, problem))
+                findings.append(Finding(ERROR, "face-file-missing", f"card '{card.name}', face {face.id}, "
+                                        f"{element.named}: {problem}", element.where,
+                                        "add the file, or change the face or the card's value"))
+    return findings
+
+
+def _missing(game: Game, card: Card, element: Element) -> str | None:
+    if element.kind == SYMBOL and element.symbol != CARD_SYMBOL:
+        name = fill_in(element.symbol, card.value)
+        return None if symbols.symbol_path(game, name) else f"no symbol '{name}' in symbols/ or art/symbols/"
+    if element.kind == IMAGE and element.image != ART:
+        relative = fill_in(element.image, card.value)
+        try:
+            images.checked(game.folder / relative, game_roots(game.folder))
+        except images.BadImage as exc:
+            return f"image '{relative}' {exc}"
+    return None

@@ -1,0 +1,187 @@
+"""Card faces as data: a face is a list of elements drawn in order, on the layout's design size in
+millimetres (top-left origin). Load resolves each face (its `extends`, the old layout keys) into
+the elements here; render draws them and check measures them, element by element.
+
+Kinds: text (a pattern of field values in a font role), image (the card's art or a file pattern),
+symbol (by name, by field or the card's own), shape (rect, rounded, circle, ellipse), repeat (one
+element N times, N from a field) and tags (the card's tags as pills, centred on a line)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from cardgen.model.conditions import Condition
+from cardgen.model.fields import FieldValue
+from cardgen.model.where import Where
+
+TEXT, IMAGE, SYMBOL, SHAPE, REPEAT, TAGS = "text", "image", "symbol", "shape", "repeat", "tags"
+KINDS = (TEXT, IMAGE, SYMBOL, SHAPE, REPEAT, TAGS)
+SHAPES = ("rect", "rounded", "circle", "ellipse")
+ALIGNS = ("left", "center", "right")
+VALIGNS = ("top", "middle", "bottom")
+ROTATIONS = (0, 90, 180, 270)
+FITS = ("cover", "contain")
+ALONG = ("row", "column")
+ART = "art"  # image: the card's own art (or its placeholder)
+CARD_SYMBOL = "card"  # symbol: the card's own symbol (else its color's)
+# colors derived from the card's color (else "#rrggbb"): its color, the ink that reads on it, the
+# symbol's ink on it, the name's color, and the card's color or its ink where the color is light
+DERIVED_COLORS = ("card", "ink", "symbol-ink", "title", "outline")
+DEFAULT_FACE = "default"
+MAX_REPEAT = 100
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")
+
+
+class HasValues(Protocol):
+    @property
+    def face(self) -> str | None: ...
+
+    def value(self, name: str) -> FieldValue: ...
+
+
+@dataclass(frozen=True)
+class Element:
+    kind: str  # one of KINDS
+    id: str = ""  # what extends and the old layout keys name it by
+    x: float = 0.0
+    y: float = 0.0
+    width: float = 0.0
+    height: float = 0.0
+    when: Condition | None = None  # drawn only on the cards it holds for
+    bleed: bool = False  # decoration meant to run off the edge: touching an edge, it runs on into the bleed
+    rotation: int = 0  # degrees anticlockwise, about the box's centre
+    # text
+    text: str = ""  # a pattern: "{name}", "Deal {attack} damage"
+    font: str = "text"  # a font role
+    size: float = 8.0  # points
+    min_size: float = 6.0  # shrinks to fit down to this, never cut
+    leading: float = 1.18
+    align: str = "center"
+    valign: str = "middle"
+    color: str = "#000000"
+    padding: float = 0.0
+    line: bool = False  # one line, shrunk to the box's width (ranks, costs, numbers)
+    markup: bool = True  # **bold**, *italic*, :symbol: and line breaks in the values (else plain)
+    same_size: bool = False  # one size on every card: the largest every card's text fits at
+    one_line_min: float = 0.0  # set on one line while it stays at least this big (0: no)
+    split_words: bool = False  # as a last resort, split words that fit no line
+    shadow: float = 0.0  # drop shadow offset in points (0: none)
+    # image
+    image: str = ""  # ART or a file pattern under the game folder: "art/{suit}.png"
+    fit: str = "cover"
+    # symbol
+    symbol: str = ""  # a symbol name, "{field}", or CARD_SYMBOL
+    # shape, and the frame of an image or the pills of tags
+    shape: str = "rect"
+    fill: str = ""  # "" : none
+    border: str = ""  # the border's color ("" : none)
+    border_width: float = 0.0  # points
+    radius: float = 0.0  # corner radius, mm
+    # repeat
+    count: str = ""  # a number, or a field: "{cost}"
+    along: str = "row"
+    gap: float = 0.0  # mm between repeats (and between tags)
+    columns: int = 0  # repeats per row (a grid); 0: one line
+    item: Element | None = None  # the element repeated
+    where: Where | None = None  # its line in the face file
+    label: str = ""  # how findings name it ("" : element '<id>')
+
+    @property
+    def named(self) -> str:
+        return self.label or self.id or self.kind
+
+    @property
+    def turned(self) -> bool:
+        return self.rotation in (90, 270)
+
+    def pattern_fields(self) -> list[str]:
+        """The fields its text, image, symbol or count read."""
+        return [name for source in (self.text, self.image, self.symbol, self.count) for name in _FIELD.findall(source)]
+
+
+@dataclass(frozen=True)
+class Face:
+    id: str
+    elements: tuple[Element, ...]
+    cards: Condition | None = None  # `for:` the cards that take this face (else: by their own face:)
+    where: Where | None = None
+
+    def uses(self, kind: str) -> bool:
+        return any(e.kind == kind for e in self.elements)
+
+
+def choose_face(faces: Mapping[str, Face], default: str, card: HasValues) -> Face:
+    """A card's face: its own `face:`, else the first face whose `for:` holds, else the default."""
+    if card.face is not None and card.face in faces:
+        return faces[card.face]
+    for face in faces.values():
+        if face.cards is not None and face.cards.holds(card.value):
+            return face
+    return faces[default]
+
+
+def formatted(value: FieldValue) -> str:
+    """A field's value as a face prints it."""
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return "yes"
+    if isinstance(value, tuple):
+        return ", ".join(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def fill_in(pattern: str, value: Callable[[str], FieldValue], escape: Callable[[str], str] = lambda text: text) -> str:
+    """The pattern with each {field} replaced by the card's value (escaped by `escape`)."""
+    if "{" not in pattern:
+        return pattern
+    return _FIELD.sub(lambda match: escape(formatted(value(match.group(1)))), pattern)
+
+
+def single_field(pattern: str) -> str | None:
+    """The field a pattern is made of alone ("{text}" -> text), else None."""
+    match = _FIELD.fullmatch(pattern)
+    return match.group(1) if match else None
+
+
+def count_of(element: Element, value: Callable[[str], FieldValue]) -> int:
+    """How many times a repeat draws its element on a card (0 for a value that is not a count)."""
+    text = fill_in(element.count, value)
+    try:
+        number = int(float(text))
+    except ValueError:
+        return 0
+    return max(0, min(number, MAX_REPEAT))
+
+
+def repeated(element: Element, times: int) -> list[Element]:
+    """The repeat's element at each of its places."""
+    item = element.item
+    if item is None:
+        return []
+    places = []
+    for index in range(times):
+        along, across = (index % element.columns, index // element.columns) if element.columns else (index, 0)
+        column, row = (along, across) if element.along == "row" else (across, along)
+        places.append(_moved(item, column * (item.width + element.gap), row * (item.height + element.gap)))
+    return places
+
+
+def _moved(item: Element, dx: float, dy: float) -> Element:
+    return replace(item, x=item.x + dx, y=item.y + dy)
+
+
+@dataclass(frozen=True)
+class Faces:
+    """A game's faces by id (the shipped default among them), resolved by load."""
+
+    by_id: Mapping[str, Face] = field(default_factory=dict)
+    default: str = DEFAULT_FACE
+    where: Where | None = None  # where layout.yaml names the default (`face:`)
+
+    def of(self, card: HasValues) -> Face:
+        return choose_face(self.by_id, self.default, card)
