@@ -2,11 +2,14 @@
 each card's values under the fields' display names."""
 from __future__ import annotations
 
+import io
 import re
 
+import pdfplumber
 from conftest import TEST_DATA, checked, edit, page_texts
 
-from cardgen.render import documents
+from cardgen.load import load_game
+from cardgen.render import card_images, documents
 from cardgen.render.documents.cheatsheet import write_cheatsheet
 
 CREATURES = TEST_DATA / "creature_mini"
@@ -38,3 +41,15 @@ def test_a_text_field_keeps_its_markup_and_symbols_in_the_documents(game_copy, t
     write_cheatsheet(game, report, tmp_path)
     text = flat(page_texts(tmp_path / "cheatsheet.pdf"))
     assert "Type Spell" in text and "**" not in text
+
+
+def test_a_face_shows_the_games_own_fields(game_copy):
+    folder = game_copy(CREATURES)
+    (folder / "layout.yaml").write_text(
+        "faces:\n  creature:\n    extends: default\n    for: type_line == Creature\n    elements:\n"
+        '      - {id: cost, text: "{cost}", line: true, x: 6, y: 6, width: 8, height: 8, font: heavy, size: 14}\n'
+        '      - {id: stats, text: "{attack}/{health}", line: true, x: 44, y: 76, width: 12, height: 6, font: heavy, '
+        "size: 12}\n", encoding="utf-8")
+    game = load_game(folder).game
+    with pdfplumber.open(io.BytesIO(card_images.face_pdf(game, game.card("inferno-drake")))) as pdf:
+        assert pdf.pages[0].extract_text().split() == ["5", "Inferno", "Drake", "5/4"]
