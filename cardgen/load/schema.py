@@ -436,6 +436,7 @@ TRANSLATION = Fields("translation", {
     "tags": Field(Table(Identifier(), _texts("tag", "name", "meaning"))),
     "kinds": Field(Table(Identifier(), _texts("kind", "name", "plural", "meaning"))),
     "piles": Field(Table(Identifier(), _texts("pile", "name"))),
+    "fields": Field(Table(Identifier(), _texts("field", "name")), doc="the game's own card fields' display names"),
     "components": Field(Table(Identifier(), _texts("component", "name", "plural", "meaning"))),
     "backs": Field(Table(Identifier(), _texts("back", "title"))),
     "checks": Field(Table(Identifier(), _texts("check", "message"))),

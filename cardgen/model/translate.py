@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from cardgen.model.fields import translatable_fields
+from cardgen.model.fields import CardField, translatable_fields
 from cardgen.model.game import (
     Back,
     Card,
@@ -52,6 +52,7 @@ def translated(game: Game, language: str, texts: _Texts | None = None) -> tuple[
         cards=tuple(_card(c, translatable_fields(game.fields), texts) for c in game.cards),
         setups=tuple(_setup(s, texts) for s in game.setups),
         steps=_steps(game.steps, texts), piles=tuple(_pile(p, texts) for p in game.piles),
+        fields=tuple(_field(f, texts) for f in game.fields),
         components=tuple(_component(c, texts) for c in game.components),
         backs=tuple(_back(b, texts) for b in game.backs),
         checks=tuple(_check(c, texts) for c in game.checks),
@@ -157,6 +158,12 @@ def _steps(steps: tuple[Step, ...], texts: _Texts) -> tuple[Step, ...]:
             number += 1
         out.append(step)
     return tuple(out)
+
+
+def _field(card_field: CardField, texts: _Texts) -> CardField:
+    """A card field's display name (the documents' label) in the language."""
+    return replace(card_field, name=texts.text(f"fields/{card_field.id}/name", card_field.name,
+                                               f"field '{card_field.id}': name", card_field.where))
 
 
 def _pile(pile: Pile, texts: _Texts) -> Pile:

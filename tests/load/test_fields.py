@@ -198,3 +198,13 @@ def test_an_unknown_symbol_in_a_text_field_is_found_at_its_place(game_copy):
     edit(folder / "cards.yaml", "    type_line: Spell\n    rarity: rare", "    type_line: \"Spell :nosuch:\"\n    rarity: rare")
     [found] = [f for f in load_game(folder).findings if "nosuch" in f.message]
     assert (found.level, found.where.line, found.where.column) == ("warning", 19, 23)
+
+
+def test_a_fields_display_name_is_translatable(game_copy):
+    folder = game_copy(CREATURES)
+    edit(folder / "game.yaml", "card_size: poker\n", "card_size: poker\nlanguages: [en, de]\n")
+    (folder / "i18n").mkdir()
+    (folder / "i18n" / "de.yaml").write_text("fields:\n  attack: {name: Angriff}\n", encoding="utf-8")
+    german, missing = translated(loaded(folder).game, "de")
+    assert [f.name for f in german.fields][:3] == ["Cost", "Angriff", "Health"]
+    assert {"fields/cost/name", "fields/health/name"} <= {m.key for m in missing}

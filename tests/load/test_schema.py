@@ -201,7 +201,7 @@ def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_decl
     (with_layout / "game.yaml").write_text((with_layout / "game.yaml").read_text() + "languages: [en, fr]\n")
     (with_layout / "i18n").mkdir()
     write(with_layout / "i18n" / "fr.yaml", {
-        "title": "T", **{part: {"x": {"name": "N"}} for part in ("colors", "tags", "kinds", "piles", "components")},
+        "title": "T", **{part: {"x": {"name": "N"}} for part in ("colors", "tags", "kinds", "piles", "components", "fields")},
         "backs": {"x": {"title": "T"}}, "checks": {"x": {"message": "M"}}, "cards": {"x": {"text": "T"}},
         "setups": {"x": {"name": "N"}}, "variations": {"x": {"text": "T"}},
         "cheatsheet": {"sections": [{"title": "T"}], "combos": {"rows": [{"cards": "C"}]}}})
