@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -138,11 +139,13 @@ def field_type(field: CardField) -> Type:
             YESNO: Boolean()}[field.type]
 
 
+@lru_cache(maxsize=16)  # read with for every card entry and selector: made once per game
 def card_spec(fields: tuple[CardField, ...]) -> Fields:
     """A card's keys in cards.yaml (a column of cards.csv): the built-in ones and the game's own."""
     return schema.CARD.with_fields({f.id: Field(field_type(f), label=f.id, doc=f.name) for f in fields})
 
 
+@lru_cache(maxsize=16)
 def select_spec(fields: tuple[CardField, ...]) -> Fields:
     """A selector's keys: the built-in ones and one per field of the game."""
     return schema.SELECT.with_fields({f.id: Field(_selection_type(f), label=f"select: {f.id}") for f in fields})
