@@ -18,7 +18,7 @@ from cardgen.model.sizes import DEFAULT_PAPER, MM
 from cardgen.model.words import gettext, marked
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.sheets import draw_registration_marks, new_canvas, write_output
-from cardgen.render.write import output_dir
+from cardgen.render.write import output_dir, tagged_subsets
 
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 
@@ -44,7 +44,7 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = DEFAULT_PAPER, o
         _draw_calibration_back(canvas, sheet, fonts)
         canvas.showPage()
         canvas.save()
-    return write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
+    return write_output(tagged_subsets(buffer.getvalue()), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
 
 
 def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: str, png: bool = False) -> Path:
@@ -68,7 +68,8 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
                                      line)
         canvas.showPage()
         canvas.save()
-    path = write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf", png)
+    path = write_output(tagged_subsets(buffer.getvalue()), output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf",
+                        png)
     write_cut_files(path, sheet, squares)
     return path
 

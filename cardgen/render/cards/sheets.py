@@ -31,7 +31,7 @@ from cardgen.model.words import gettext, marked
 from cardgen.render import print_color
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.painter import CardPainter
-from cardgen.render.write import atomic_write, output_dir
+from cardgen.render.write import atomic_write, output_dir, tagged_subsets
 
 PNG_DPI = 150
 CROP_MARK_WIDTH = 0.3  # points
@@ -81,7 +81,7 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
     faces, gutterfold); in CMYK as PDF/X-1a when `cmyk`. The names of cards drawn with
     placeholders (no art) go into `placeholders` when given."""
     with reproducible():
-        pdf = _render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps)
+        pdf = tagged_subsets(_render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps))
     return print_color.pdfx(pdf) if cmyk else pdf
 
 
@@ -97,8 +97,8 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
     painter = CardPainter(game, canvas, sheet)
     _note_placeholders(cards, placeholders)
     for page in layout.pages(placing_order(game, cards, sheet), sheet.per_page):
-        faces = [(sheet.slot(i), sheet.cell(i)) for i in range(len(page))]
-        placed = [(sheet.back_slot(i), sheet.back_cell(i)) for i in range(len(page))] if backs else []
+        faces = [(sheet.slot(i), sheet.cell(i, len(page))) for i in range(len(page))]
+        placed = [(sheet.back_slot(i), sheet.back_cell(i, len(page))) for i in range(len(page))] if backs else []
         _set_boxes(canvas, faces + (placed if sheet.backs_beside_faces else []))
         for card, (slot, cell) in zip(page, faces):
             place(canvas, painter.face_form(card), slot, cell, sheet.face_turn)
@@ -143,7 +143,7 @@ def _draw_swap_list(canvas: Canvas, sheet: Sheet, fonts: Fonts, swaps: tuple[str
 
 def placing_order(game: Game, cards: list[Card], sheet: Sheet) -> list[Card]:
     """The cards in the order they fill the slots: grouped by their edge color where cards share
-    cut lines, else as given."""
+    cut lines (`--layout shared-cuts`), else as given."""
     if not sheet.shares_cuts:
         return cards
     return layout.edge_order(cards, lambda card: game.color(card.color).hex.lower())
