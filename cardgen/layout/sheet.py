@@ -333,10 +333,12 @@ def make_sheet(paper: str = DEFAULT_PAPER, card_size: Any = DEFAULT_CARD_SIZE, b
 
 
 def fit_sheet(paper: str, card_size: Any, bleed_mm: float, offset_mm: tuple[float, float], mode: str,
-              spacing: str, room: Room) -> Sheet:
-    """The fullest sheet the room allows (see make_sheet)."""
+              spacing: str, room: Room, landscape: bool = False) -> Sheet:
+    """The fullest sheet the room allows (see make_sheet), on the paper upright or turned."""
     _check_options(bleed_mm, offset_mm, mode, spacing)
     page_w, page_h = paper_size_mm(paper)
+    if landscape:
+        page_w, page_h = page_h, page_w
     card_w, card_h = card_size_mm(card_size)
     half = mode == "gutterfold"
     candidates = [sheet for sideways in ((False, True) if spacing == "dense" else (False,))

@@ -38,7 +38,7 @@ BLACK = CMYKColor(0, 0, 0, 1)
 # that names them by `pdfx`: black overprints (OPM 1: only its own black plate); other colors knock out
 OVERPRINT, KNOCKOUT = "CardgenOverprint", "CardgenKnockout"
 STROKE_OVERPRINT, STROKE_KNOCKOUT = "CardgenStrokeOverprint", "CardgenStrokeKnockout"
-STATES = {OVERPRINT: {"/OP": True, "/op": True, "/OPM": 1}, KNOCKOUT: {"/OP": False, "/op": False},
+STATES: dict[str, dict[str, bool | int]] = {OVERPRINT: {"/OP": True, "/op": True, "/OPM": 1}, KNOCKOUT: {"/OP": False, "/op": False},
           STROKE_OVERPRINT: {"/OP": True, "/OPM": 1}, STROKE_KNOCKOUT: {"/OP": False}}
 FILL_OP = re.compile(r"(?<![\w.])(-?[\d.]+ -?[\d.]+ -?[\d.]+ -?[\d.]+) k\b")
 FONT_SIZE = re.compile(r"/\S+ ([\d.]+) Tf")
@@ -188,8 +188,8 @@ def pdfx(pdf: bytes) -> bytes:
 
 def _add_states(document: pikepdf.Pdf) -> None:
     """The overprint graphics states in the resources of every page and form that names them."""
-    states = {name: document.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, **{
-        key[1:]: value for key, value in entries.items()})) for name, entries in STATES.items()}
+    states = {name: document.make_indirect(pikepdf.Dictionary({"/Type": pikepdf.Name.ExtGState, **entries}))
+              for name, entries in STATES.items()}
     holders = [*document.pages, *(obj for obj in document.objects
                                   if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == pikepdf.Name.Form)]
     for holder in holders:

@@ -55,7 +55,9 @@ def _retag(font: pikepdf.Dictionary) -> None:
     """A font's subset tag, in its name, its descendant's (a composite font) and its descriptor's."""
     named = [font, *font.get("/DescendantFonts", [])]
     descriptor = next((part["/FontDescriptor"] for part in named if "/FontDescriptor" in part), None)
-    program = next((descriptor[key] for key in FONT_FILES if key in descriptor), None) if descriptor else None
+    if descriptor is None:
+        return
+    program = next((descriptor[key] for key in FONT_FILES if key in descriptor), None)
     name = str(font.get("/BaseFont", ""))
     if program is None or not _is_subset(name[1:]):
         return

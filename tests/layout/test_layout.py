@@ -106,7 +106,8 @@ def test_the_docs_table_of_cards_inside_a_machines_marks_is_the_layouts():
     for size, cells in documented.items():
         made = [cutter.make_machine_sheet(paper, size, bleed, (0, 0), "long-edge", "dense", "silhouette")
                 for paper in ("a4", "letter") for bleed in (3, 1)]
-        assert cells == [f"{s.per_page}" + (" (on their side)" if s.sideways else "") for s in made], size
+        assert cells == [f"{s.per_page}" + (" (on their side)" if s.sideways else "")
+                         + (" (landscape)" if s.page_w > s.page_h else "") for s in made], size
 
 
 def test_cards_are_grouped_by_edge_color_in_the_order_they_come():

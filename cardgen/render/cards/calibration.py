@@ -87,7 +87,7 @@ def _lines(text: str, font: str, size: float, width: float) -> list[str]:
 
 def _test_squares(spec: cutter.Machine, sheet: Sheet) -> list[cutter.Outline]:
     """Squares near the corners of the marks' frame (clear of the marks) and one in the middle."""
-    side, reach = TEST_SQUARE_MM * MM, (spec.inset + spec.length + spec.clear) * MM
+    side, reach = TEST_SQUARE_MM * MM, (spec.inset + spec.keep + spec.thickness) * MM
     places = [(reach, sheet.page_h - reach - side), (sheet.page_w - reach - side, reach),
               (reach, reach), (sheet.page_w - reach - side, sheet.page_h - reach - side),
               ((sheet.page_w - side) / 2, (sheet.page_h - side) / 2)]

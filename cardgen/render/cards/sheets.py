@@ -63,14 +63,15 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
     name = sheet_file_name(setup.id)
     path = output_dir(game, out_dir) / (name.replace(".pdf", "-reprint.pdf") if reprint is not None else name)
-    return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps), path, sheet, png)
+    return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps), path, sheet, png,
+                       len(cards))
 
 
 def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None, *, backs: bool = True,
                       png: bool = False, placeholders: set[str] | None = None, cmyk: bool = False) -> Path:
     """cards-all-types.pdf: one of every card type."""
     return write_sheet(game, render_sheets(game, list(game.cards), sheet, backs, placeholders, cmyk),
-                       output_dir(game, out_dir) / "cards-all-types.pdf", sheet, png)
+                       output_dir(game, out_dir) / "cards-all-types.pdf", sheet, png, len(game.cards))
 
 
 
@@ -156,11 +157,14 @@ def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[
         place(canvas, painter.back_form(card), slot, cell, sheet.back_turn)
 
 
-def write_sheet(game: Game, pdf: bytes, path: Path, sheet: Sheet, png: bool) -> Path:
-    """The card sheets' PDF, and beside it the cut file of a print-then-cut sheet."""
+def write_sheet(game: Game, pdf: bytes, path: Path, sheet: Sheet, png: bool, cards: int) -> Path:
+    """The card sheets' PDF, and beside it, for a print-then-cut sheet, the cut files of each
+    sheet (<name>-sheet01.cut.svg ...), cutting only where that sheet has a card."""
     write_output(pdf, path, png)
     if sheet.machine:
-        write_cut_files(path, sheet, cutter.outlines(sheet, game.design.design.corner))
+        for number, count in enumerate(cutter.sheet_counts(cards, sheet.per_page), start=1):
+            outlines = cutter.outlines(sheet, game.design.design.corner, count)
+            write_cut_files(path.with_name(f"{path.stem}-sheet{number:02d}.pdf"), sheet, outlines)
     return path
 
 
@@ -267,13 +271,25 @@ def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
 
 
 def draw_registration_marks(canvas: Canvas, sheet: Sheet) -> None:
-    """A cutting machine's marks, solid black, where its software looks for them."""
+    """A cutting machine's marks, solid black, where its software looks for them: the square
+    filled and outlined, the Ls stroked, square caps and mitred corners."""
     if not sheet.machine:
         return
+    marks = cutter.registration_marks(cutter.machine(sheet.machine), sheet.page_w, sheet.page_h)
     canvas.saveState()
     canvas.setFillColorRGB(0, 0, 0)
-    for mark in cutter.registration_marks(cutter.machine(sheet.machine), sheet.page_w, sheet.page_h):
-        canvas.rect(mark.x, mark.y, mark.w, mark.h, stroke=0, fill=1)
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(marks.line)
+    canvas.setLineCap(2)
+    canvas.setLineJoin(0)
+    square = marks.square
+    canvas.rect(square.x, square.y, square.w, square.h, stroke=1, fill=1)
+    for start, corner, end in marks.corners:
+        path = canvas.beginPath()
+        path.moveTo(*start)
+        path.lineTo(*corner)
+        path.lineTo(*end)
+        canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
 
 
