@@ -189,12 +189,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="how the backs are printed: double-sided flipping on the long or the short edge, or "
                         "gutterfold (single-sided: backs beside the faces, fold and glue)")
     p.add_argument("--layout", choices=SPACINGS, default=DEFAULT_SPACING, dest="spacing",
-                   help="dense: as many cards a sheet as fit without bleed, gutters of twice the bleed where they "
-                        "cost no card, else one cut shared between neighbours (default); gutter: every card with "
-                        "bleed on every side; shared-cuts: one cut between all neighbours")
+                   help="dense: as many cards a sheet as fit with gaps of twice the bleed where they cost no card, "
+                        "else narrower, down to 1 mm of bleed each side (default); gutter: every card with its full "
+                        "bleed on every side; shared-cuts: one cut between all neighbours, no bleed between them")
     p.add_argument("--marks", choices=sorted(MACHINES),
                    help="print-then-cut: a cutting machine's registration marks on the sheet (no crop marks) and "
-                        "a cut file of every card's outline beside it (.cut.svg, .cut.dxf)")
+                        "a cut file per sheet of its cards' outlines beside it (-sheet01.cut.svg, .cut.dxf, ...)")
     p.add_argument("--color", choices=COLOR_MODES, default="rgb",
                    help="rgb (default) or cmyk: every color and image in the shipped ISO Coated v2 (FOGRA39) "
                         "profile, as PDF/X-1a for a print shop")
