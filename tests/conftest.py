@@ -90,6 +90,24 @@ def puppy_rulebook(tmp_path_factory):
     return report.game, report, documents.write_rulebook(report.game, report, tmp_path_factory.mktemp("rulebook"))
 
 
+SHIPPED_GAMES = sorted(folder.name for folder in CARD_DATA.iterdir() if (folder / "game.yaml").is_file())
+
+
+@pytest.fixture(scope="session")
+def shipped_documents(tmp_path_factory) -> list[Path]:
+    """Every document (rulebook, checklists, cheat sheets) of every shipped game in each of its
+    languages, built once by the commands."""
+    out = tmp_path_factory.mktemp("shipped")
+    for name in SHIPPED_GAMES:
+        game = loaded(name).game
+        commands = ["rulebook"] + ["checklist"] * bool(game.setups) + ["cheatsheet"] * bool(game.cheatsheet)
+        for language in game.every_language:
+            for command in commands:
+                code, _, err = cardgen(command, CARD_DATA / name, "--out", out / name, "--lang", language)
+                assert code == 0, err
+    return sorted(out.rglob("*.pdf"))
+
+
 def loaded(folder):
     """The load result of a game (a name under card_data/ or a path) that must load cleanly."""
     result = load_game(folder)

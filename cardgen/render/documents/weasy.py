@@ -25,6 +25,7 @@ from cardgen.inputs.paths import display_path, game_roots, inside, local_file
 from cardgen.model.game import Game
 from cardgen.render.documents.diagram import example_card, example_card_png
 from cardgen.render.documents.overflow import lost_texts
+from cardgen.render.documents.tagged import finish_tagged
 
 MAX_CSS_BYTES = 1024 * 1024
 # WeasyPrint warnings about the machine, not the document: not build failures
@@ -129,7 +130,8 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         with _font_subsetting(), _no_user_fontconfig():
             laid_out = document.render(font_config=_font_config(), cache=_image_cache())
             lost = lost_texts(html, laid_out.pages)
-            pdf: bytes = b"" if lost else laid_out.write_pdf()
+            pdf: bytes = b"" if lost else finish_tagged(laid_out.write_pdf(pdf_variant="pdf/ua-1"), html,
+                                                          symbol_texts(game))
     except FatalURLFetchingError as exc:
         if fetcher.refused:
             raise fetcher.refused[0] from None
@@ -254,6 +256,14 @@ def symbol_font_name(game: Game, names: list[str] | None = None) -> tuple[str, s
     family = f"{symbols.FONT_FAMILY}-{digest}"
     return family, f"{GENERATED}:{family}.otf"
 
+
+
+def symbol_texts(game: Game) -> dict[str, str]:
+    """What each symbol's character reads as in a tagged PDF: the name of the color it stands for,
+    else the symbol's own name."""
+    colors = {color.symbol: color.name for color in game.colors}
+    return {character: colors.get(name) or name.replace("-", " ").replace("_", " ")
+            for name, character in symbols.code_points(game).items()}
 
 
 def example_card_url(game: Game) -> str:
