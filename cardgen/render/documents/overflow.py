@@ -2,7 +2,8 @@
 
 WeasyPrint drops without a word what a page cannot hold in some places (a float longer than the
 page is cut at its end) and clips what a box with `overflow: hidden` cannot hold. After layout,
-every text of the HTML must be on a page, inside the page and inside every box that clips it;
+every text of the HTML must be on a page, inside the page's text area (not in its margins) and
+inside every box that clips it;
 `lost_texts` names those that are not.
 
 The comparison is of characters, case and white space aside (text-transform and hyphenation
@@ -61,12 +62,17 @@ def html_texts(html: str) -> list[tuple[str, str]]:
 
 
 def visible_text(pages: list[Any]) -> str:
-    """The text of every text box wholly inside its page and every box that clips it."""
-    return "".join(normalized(text) for page in pages for text in _visible(page._page_box, _page_rect(page)))
+    """The text of every text box wholly inside its page's text area (its margin boxes, the running
+    heads and page numbers: inside the page) and every box that clips it."""
+    return "".join(normalized(text) for page in pages for text in _page_texts(page._page_box))
 
 
-def _page_rect(page: Any) -> tuple[float, float, float, float]:
-    return (0.0, 0.0, float(page.width), float(page.height))
+def _page_texts(page_box: Any) -> Iterator[str]:
+    whole = (0.0, 0.0, float(page_box.margin_width()), float(page_box.margin_height()))
+    text_area = (page_box.content_box_x(), page_box.content_box_y(),
+                 page_box.content_box_x() + page_box.width, page_box.content_box_y() + page_box.height)
+    for child in page_box.children:
+        yield from _visible(child, whole if type(child).__name__ == "MarginBox" else text_area)
 
 
 def _visible(box: Any, clip: tuple[float, float, float, float]) -> Iterator[str]:
