@@ -98,3 +98,13 @@ def test_text_in_a_pages_margin_is_lost_content(game_copy, tmp_path):
     done = cardgen("rulebook", str(game), "--out", str(tmp_path / "out"))
     assert done.returncode == 1, done.stderr
     assert "rulebook.html cannot show all its text" in done.stderr and "would be cut off or left out" in done.stderr
+
+
+@pytest.mark.slow
+def test_hyphenated_line_ends_leave_three_letters_each_side(shipped_documents):
+    breaks = []
+    for path in shipped_documents:
+        if path.name == "rulebook.pdf":  # PDFium joins a hyphenated word's parts with U+FFFE
+            breaks += re.findall(r"(\w+)\ufffe\s*(\w+)", " ".join(page_texts(path)))
+    assert len(breaks) > 20  # English and German
+    assert [b for b in breaks if len(b[0]) < 3 or len(b[1]) < 3] == []
