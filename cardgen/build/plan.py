@@ -23,6 +23,7 @@ class OutputKind(str, Enum):
     """What an output is: each kind has its renderer (build/workers.py) and its file names."""
 
     RULEBOOK = "rulebook"
+    RULEBOOK_HTML = "rulebook-html"
     CHECKLISTS = "checklists"
     CHEATSHEET = "cheatsheet"
     SETUP_SHEETS = "cards"
@@ -111,7 +112,7 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
     """`cardgen build`: the rulebook, the checklists, the cheat sheet when the game has one, the
     card sheets of every setup, and the exports game.yaml names or `exports` asks for (of the
     default setup, or of every card type when the game has no setups)."""
-    outputs, skipped = [Output(OutputKind.RULEBOOK, "the rulebook", paper)], []
+    outputs, skipped = list(plan_rulebook(game, paper).outputs), []
     if game.setups:
         outputs.append(Output(OutputKind.CHECKLISTS, "the checklists", paper))
     else:
@@ -131,7 +132,9 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
 
 
 def plan_rulebook(game: Game, paper: str = DEFAULT_PAPER) -> Plan:
-    return Plan((Output(OutputKind.RULEBOOK, "the rulebook", paper),))
+    """The rulebook PDF and its HTML edition (rulebook.html, one self-contained file)."""
+    return Plan((Output(OutputKind.RULEBOOK, "the rulebook", paper),
+                 Output(OutputKind.RULEBOOK_HTML, "the rulebook's HTML edition", paper)))
 
 
 def plan_checklists(game: Game, paper: str = DEFAULT_PAPER, setup: str | None = None,

@@ -353,6 +353,10 @@ def _render_rulebook(output: Output, game, report, to: _Rendering) -> None:
     documents.write_rulebook(game, report, to.folder, output.paper, report.changes)
 
 
+def _render_rulebook_html(output: Output, game, report, to: _Rendering) -> None:
+    documents.write_rulebook_html(game, report, to.folder, output.paper, report.changes)
+
+
 def _render_checklists(output: Output, game, report, to: _Rendering) -> None:
     documents.write_checklists(game, report, to.folder, output.paper, output.setup, output.players)
 
@@ -385,6 +389,7 @@ def _render_export(output: Output, game, report, to: _Rendering) -> None:
 
 RENDERERS: dict[OutputKind, Callable[[Output, Game, GameReport, _Rendering], None]] = {
     OutputKind.RULEBOOK: _render_rulebook,
+    OutputKind.RULEBOOK_HTML: _render_rulebook_html,
     OutputKind.CHECKLISTS: _render_checklists,
     OutputKind.CHEATSHEET: _render_cheatsheet,
     OutputKind.SETUP_SHEETS: _render_setup_sheets,
@@ -396,6 +401,7 @@ RENDERERS: dict[OutputKind, Callable[[Output, Game, GameReport, _Rendering], Non
 
 LIKELY_CAUSES = {
     OutputKind.RULEBOOK: "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
+    OutputKind.RULEBOOK_HTML: "rules.md, the game's templates, or the images, fonts and symbols it inlines",
     OutputKind.CHECKLISTS: "the game's templates or its setups",
     OutputKind.CHEATSHEET: "the cheat-sheet section, the game's templates or its symbols",
     OutputKind.SETUP_SHEETS: "the number of cards, or the art, symbols and fonts they are drawn with",

@@ -19,9 +19,9 @@ from cardgen.model.texts import component_count, format_count, format_number, pl
 from cardgen.model.words import gettext, marked, ngettext
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
-from cardgen.render.documents.html import render_pdf, symbol_context
+from cardgen.render.documents.html import render_html, render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_html, markdown_inline
-from cardgen.render.documents.weasy import example_card_url
+from cardgen.render.documents.weasy import example_card_url, self_contained
 from cardgen.render.write import atomic_write
 
 _HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
@@ -309,6 +309,7 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
         "title_hex": game.title_hex,
         "changes": changes if changes is not None and not changes.empty else None,
+        "html_edition": False,
     }
 
 
@@ -362,4 +363,13 @@ def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = D
                    changes: GameDiff | None = None) -> Path:
     pdf = render_pdf(game, "rulebook.html", rulebook_context(game, report, changes), paper)
     return atomic_write(Path(out_dir) / "rulebook.pdf", pdf)
+
+
+def write_rulebook_html(game: Game, report: GameReport, out_dir: Path, paper: str = DEFAULT_PAPER,
+                        changes: GameDiff | None = None) -> Path:
+    """rulebook.html: the rulebook's template and text for a browser (the screen style sheet
+    added), fonts and images inlined: one file, no network."""
+    context = dict(rulebook_context(game, report, changes), html_edition=True)
+    html = self_contained(game, render_html(game, "rulebook.html", context, paper))
+    return atomic_write(Path(out_dir) / "rulebook.html", html.encode("utf-8"))
 

@@ -8,10 +8,12 @@ are served from memory under the `cardgen-generated:` scheme. The fonts: the gam
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import logging
 import mimetypes
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -256,6 +258,24 @@ def symbol_font_name(game: Game, names: list[str] | None = None) -> tuple[str, s
     family = f"{symbols.FONT_FAMILY}-{digest}"
     return family, f"{GENERATED}:{family}.otf"
 
+
+
+_RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc=")([^"')\s]+)""")
+
+
+def self_contained(game: Game, html: str) -> str:
+    """The HTML with every font and image it names inlined (data: URLs), read through the same
+    checks as WeasyPrint's fetcher: one file that opens anywhere and asks no network."""
+    fetcher = _fetcher_class()(game, "template rulebook.html or the game data", symbols.used_in(game, html))
+
+    def inlined(match: re.Match[str]) -> str:
+        url = match.group(2)
+        if url.startswith(("data:", "#")):
+            return match.group(0)
+        response = fetcher.fetch(url if ":" in url else game.folder.resolve().as_uri() + "/" + url)
+        return match.group(1) + f"data:{response.content_type};base64," + base64.b64encode(response.read()).decode("ascii")
+
+    return _RESOURCE.sub(inlined, html)
 
 
 def symbol_texts(game: Game) -> dict[str, str]:
