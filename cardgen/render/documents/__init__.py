@@ -18,8 +18,14 @@ from cardgen.render.documents.checklists import checklist_pages, checklists_cont
 from cardgen.render.documents.diagram import example_card_png
 from cardgen.render.documents.html import environment, render_html, render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_html, markdown_inline
-from cardgen.render.documents.rulebook import (Part, parse_rules, rulebook_context, rulebook_outline, write_rulebook,
-                                              write_rulebook_html)
+from cardgen.render.documents.rulebook import (
+                                              Part,
+                                              parse_rules,
+                                              rulebook_context,
+                                              rulebook_outline,
+                                              write_rulebook,
+                                              write_rulebook_html,
+)
 from cardgen.render.documents.weasy import example_card_url, font_face_css, html_to_pdf, symbol_font_name
 
 __all__ = [

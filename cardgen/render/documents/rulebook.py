@@ -310,6 +310,7 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "title_hex": game.title_hex,
         "changes": changes if changes is not None and not changes.empty else None,
         "html_edition": False,
+        "booklet": False,
     }
 
 

@@ -112,7 +112,7 @@ def _mark_artifacts(pdf: pikepdf.Pdf, reachable: set[tuple[int, int]]) -> None:
 def _scope_headers(row: pikepdf.Dictionary) -> None:
     cells = list(_elements(row))
     named = {str(header) for cell in cells if cell.get("/S") == "/TD"
-             for header in cell.get("/A", {}).get("/Headers", [])}
+             for header in cell.get("/A", pikepdf.Dictionary()).get("/Headers", pikepdf.Array())}
     for cell in cells:
         if cell.get("/S") == "/TH":
             attributes = cell.get("/A") or pikepdf.Dictionary(O=pikepdf.Name.Table)
@@ -125,7 +125,7 @@ def _describe_links(pdf: pikepdf.Pdf, texts: dict[str, str]) -> None:
         for annotation in page.obj.get("/Annots", []):
             if annotation.get("/Subtype") != "/Link":
                 continue
-            target = f"#{annotation.Dest}" if "/Dest" in annotation else str(annotation.get("/A", {}).get("/URI", ""))
+            target = f"#{annotation.Dest}" if "/Dest" in annotation else str(annotation.get("/A", pikepdf.Dictionary()).get("/URI", ""))
             annotation.Contents = pikepdf.String(texts.get(target) or target.lstrip("#"))
 
 
@@ -133,7 +133,7 @@ def _name_symbols(pdf: pikepdf.Pdf, names: dict[str, str]) -> None:
     """The symbol font's characters read as the symbols' names (copied text, screen readers)."""
     done: set[tuple[int, int]] = set()
     for page in pdf.pages:
-        for font in page.obj.get("/Resources", {}).get("/Font", {}).values():
+        for font in page.obj.get("/Resources", pikepdf.Dictionary()).get("/Font", pikepdf.Dictionary()).values():
             cmap = font.get("/ToUnicode")
             if cmap is None or cmap.objgen in done:
                 continue
