@@ -62,17 +62,24 @@ def html_texts(html: str) -> list[tuple[str, str]]:
 
 
 def visible_text(pages: list[Any]) -> str:
-    """The text of every text box wholly inside its page's text area (its margin boxes, the running
-    heads and page numbers: inside the page) and every box that clips it."""
-    return "".join(normalized(text) for page in pages for text in _page_texts(page._page_box))
+    """The text of every text box wholly inside its page's text area and every box that clips it,
+    page after page; then the text of the pages' margin boxes (running heads, page numbers: inside
+    the page), apart, so that a text running on to the next page reads on unbroken."""
+    boxes = [page._page_box for page in pages]
+    body = (text for box in boxes for child in box.children if not _in_margin(child)
+            for text in _visible(child, _text_area(box)))
+    margins = (text for box in boxes for child in box.children if _in_margin(child)
+               for text in _visible(child, (0.0, 0.0, float(box.margin_width()), float(box.margin_height()))))
+    return "".join(normalized(text) for text in (*body, *margins))
 
 
-def _page_texts(page_box: Any) -> Iterator[str]:
-    whole = (0.0, 0.0, float(page_box.margin_width()), float(page_box.margin_height()))
-    text_area = (page_box.content_box_x(), page_box.content_box_y(),
-                 page_box.content_box_x() + page_box.width, page_box.content_box_y() + page_box.height)
-    for child in page_box.children:
-        yield from _visible(child, whole if type(child).__name__ == "MarginBox" else text_area)
+def _in_margin(box: Any) -> bool:
+    return type(box).__name__ == "MarginBox"
+
+
+def _text_area(page_box: Any) -> tuple[float, float, float, float]:
+    return (page_box.content_box_x(), page_box.content_box_y(),
+            page_box.content_box_x() + page_box.width, page_box.content_box_y() + page_box.height)
 
 
 def _visible(box: Any, clip: tuple[float, float, float, float]) -> Iterator[str]:
