@@ -6,11 +6,14 @@ import contextlib
 import io
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pypdfium2
 import pytest
 from hypothesis import settings
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 
 from cardgen import cli
 from cardgen.check import check_game
@@ -106,6 +109,26 @@ def shipped_documents(tmp_path_factory) -> list[Path]:
                 code, _, err = cardgen(command, CARD_DATA / name, "--out", out / name, "--lang", language)
                 assert code == 0, err
     return sorted(out.rglob("*.pdf"))
+
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"  # the distribution's: nothing downloaded
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run", "--disable-sync", "--window-size=1200,1000"]
+
+
+@contextlib.contextmanager
+def headless_chromium(*flags: str):
+    """The system's Chromium, headless, driven through its chromedriver, with a profile of its own."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    with tempfile.TemporaryDirectory(prefix="cardgen-chromium-") as profile:
+        for flag in [*CHROMIUM_FLAGS, *flags, f"--user-data-dir={profile}"]:
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        try:
+            yield driver
+        finally:
+            driver.quit()
 
 
 def loaded(folder):

@@ -9,7 +9,6 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -17,18 +16,11 @@ from pathlib import Path
 
 import pypdf
 import pytest
-from conftest import ROOT, TEST_DATA, edit
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from conftest import ROOT, TEST_DATA, edit, headless_chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 pytestmark = pytest.mark.slow  # starts servers and a browser
-
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-sync", "--window-size=1200,1000"]
-
 
 class Served:
     """`cardgen serve GAME --port 0` in a subprocess whose temporary files go to `tmp`."""
@@ -83,15 +75,8 @@ def _alive(pid: int) -> bool:
 
 @pytest.fixture
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.TemporaryDirectory(prefix="cardgen-chromium-")
-    for flag in CHROMIUM_FLAGS + [f"--user-data-dir={profile.name}"]:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
-    profile.cleanup()
+    with headless_chromium() as driver:
+        yield driver
 
 
 def text_of(driver, selector: str) -> str:

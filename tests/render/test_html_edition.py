@@ -4,20 +4,14 @@ with every heading and card name of the PDF."""
 from __future__ import annotations
 
 import re
-import tempfile
 from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import CARD_DATA, cardgen, loaded
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from conftest import CARD_DATA, cardgen, headless_chromium, loaded
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-sync", "--hide-scrollbars"]
 WIDTHS = (390, 1280)
 
 
@@ -31,15 +25,8 @@ def puppy_html(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.TemporaryDirectory(prefix="cardgen-chromium-")
-    for flag in FLAGS + [f"--user-data-dir={profile.name}"]:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
-    profile.cleanup()
+    with headless_chromium("--hide-scrollbars") as driver:
+        yield driver
 
 
 def flat(text: str) -> str:
