@@ -34,17 +34,21 @@ def write_rulebook_booklet(game, report: GameReport, out_dir: Path, paper: str =
 
 
 def imposed(pages_pdf: bytes, paper: str) -> bytes:
-    """The booklet's pages two to a landscape sheet side, in saddle-stitch order."""
+    """The booklet's pages two to a landscape sheet side, in saddle-stitch order: each page a form
+    drawn at full size (half the sheet), named by its number (same input, same bytes)."""
     short, long = (side * PT_A_MM for side in PAPERS_MM[paper])
     width, height = long, short  # landscape
     with pikepdf.open(io.BytesIO(pages_pdf)) as pages, pikepdf.new() as sheets:
         count = len(pages.pages)
         for left, right in saddle_stitch_sides(count):
             side = sheets.add_blank_page(page_size=(width, height))
+            drawn = []
             for number, x in ((left, 0.0), (right, width / 2)):
-                if number <= count:
-                    side.add_overlay(pages.pages[number - 1], pikepdf.Rectangle(x, 0, x + width / 2, height))
-            side.contents_add(sheets.make_stream(_fold_mark(width, height)), prepend=False)
+                if number <= count:  # beyond: a blank page
+                    form = sheets.copy_foreign(pages.pages[number - 1].as_form_xobject())
+                    name = side.add_resource(form, pikepdf.Name.XObject, name=f"/Page{number}")
+                    drawn.append(f"q 1 0 0 1 {x:.2f} 0 cm {name} Do Q")
+            side.contents_add(sheets.make_stream(" ".join(drawn).encode() + b" " + _fold_mark(width, height)))
         sheets.docinfo["/Title"] = pages.docinfo.get("/Title", "")
         out = io.BytesIO()
         sheets.save(out, deterministic_id=True)
