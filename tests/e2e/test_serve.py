@@ -162,6 +162,8 @@ def test_serve_switches_between_the_games_languages(game_copy, tmp_path):
         assert [c["name"] for c in state["cards"]] == ["Explosion", "Bouclier", "Coup d’œil", "Non"]
         pdf = urllib.request.urlopen(served.url + "documents/checklists.pdf", timeout=10).read()
         assert "Réunir les cartes" in pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+        edition = urllib.request.urlopen(served.url + "documents/rulebook.html", timeout=10)  # the HTML edition
+        assert edition.headers["Content-Type"].startswith("text/html") and b'<html lang="fr">' in edition.read()
         try:
             urllib.request.urlopen(served.url + "language/de", timeout=10)
             raise AssertionError("a language the game does not have was chosen")
