@@ -59,8 +59,12 @@ def test_fits_the_width_and_holds_every_heading_and_card_name(puppy_html, browse
     for title in bookmarks:  # the PDF's headings (its bookmarks), the symbols aside
         assert any(title.strip() in heading for heading in headings), title
     text = flat(browser.execute_script("return document.body.innerText"))
-    for card in loaded("exploding_puppy").game.cards:
+    cards = loaded("exploding_puppy").game.cards
+    for card in cards:
         assert card.name in text, card.name
+    pictures = browser.execute_script(  # each card's picture, loaded, beside its explanation
+        "return [...document.querySelectorAll('.card-entry img.card-picture')].filter(i => i.naturalWidth > 100).length")
+    assert pictures == len(cards)
     browser.save_screenshot(str(tmp_path / f"rulebook-{width}.png"))
 
 
