@@ -18,9 +18,9 @@ from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER, card_size_mm
 from cardgen.model.targets import CardPixels
-from cardgen.render import card_images
 from cardgen.model.texts import component_count, format_count, format_number, players_label
 from cardgen.model.words import gettext, marked, ngettext
+from cardgen.render import card_images
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
 from cardgen.render.documents.html import render_html, render_pdf, symbol_context
