@@ -153,8 +153,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="a text a translation (i18n/<lang>.yaml, rules.<lang>.md) lacks is an error, not a warning")
     p.set_defaults(run=cmd_check)
 
-    p = sub.add_parser("rulebook", help="the rulebook PDF")
+    p = sub.add_parser("rulebook", help="the rulebook PDF and its HTML edition")
     _document_options(p, game_required=True)
+    _booklet_option(p)
     p.set_defaults(run=cmd_rulebook)
 
     p = sub.add_parser("checklist", help="deck-setup checklists, one page per setup")
@@ -253,6 +254,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
     _document_options(p, game_required=False, every_language=True)
+    _booklet_option(p)
     p.add_argument("--export", action="append", default=[], metavar="TARGET",
                    help="also export for a print service or Tabletop Simulator, as `cardgen export --to` "
                         "(repeatable; game.yaml's exports: are always made)")
@@ -265,6 +267,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="also show the changes since an earlier version (see `cardgen diff`), updated on every save")
     p.set_defaults(run=cmd_serve)
     return parser
+
+
+def _booklet_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--booklet", action="store_true",
+                   help="also rulebook-booklet.pdf: A5 pages (half-letter on Letter) two to a landscape sheet in "
+                        "saddle-stitch order, to print duplex (flip on the short edge), fold and staple")
 
 
 def _language_option(p: argparse.ArgumentParser, every: bool = False) -> None:
@@ -372,7 +380,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_rulebook(args) -> int:
-    return _build(args, lambda game, checked: build.plan_rulebook(game, args.paper))
+    return _build(args, lambda game, checked: build.plan_rulebook(game, args.paper, args.booklet))
 
 
 def cmd_checklist(args) -> int:
@@ -441,7 +449,8 @@ def cmd_export(args) -> int:
 
 
 def cmd_build(args) -> int:
-    return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper, args.export), summary=True)
+    return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper, args.export, args.booklet),
+                  summary=True)
 
 
 def _announce(text: str) -> None:
