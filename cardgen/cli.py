@@ -160,8 +160,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="a text a translation (i18n/<lang>.yaml, rules.<lang>.md) lacks is an error, not a warning")
     p.set_defaults(run=cmd_check)
 
-    p = sub.add_parser("rulebook", help="the rulebook PDF")
+    p = sub.add_parser("rulebook", help="the rulebook PDF and its HTML edition")
     _document_options(p, game_required=True)
+    _booklet_option(p)
     p.set_defaults(run=cmd_rulebook)
 
     p = sub.add_parser("checklist", help="deck-setup checklists, one page per setup")
@@ -196,12 +197,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="how the backs are printed: double-sided flipping on the long or the short edge, or "
                         "gutterfold (single-sided: backs beside the faces, fold and glue)")
     p.add_argument("--layout", choices=SPACINGS, default=DEFAULT_SPACING, dest="spacing",
-                   help="dense: as many cards a sheet as fit without bleed, gutters of twice the bleed where they "
-                        "cost no card, else one cut shared between neighbours (default); gutter: every card with "
-                        "bleed on every side; shared-cuts: one cut between all neighbours")
+                   help="dense: as many cards a sheet as fit with gaps of twice the bleed where they cost no card, "
+                        "else narrower, down to 1 mm of bleed each side (default); gutter: every card with its full "
+                        "bleed on every side; shared-cuts: one cut between all neighbours, no bleed between them")
     p.add_argument("--marks", choices=sorted(MACHINES),
                    help="print-then-cut: a cutting machine's registration marks on the sheet (no crop marks) and "
-                        "a cut file of every card's outline beside it (.cut.svg, .cut.dxf)")
+                        "a cut file per sheet of its cards' outlines beside it (-sheet01.cut.svg, .cut.dxf, ...)")
     p.add_argument("--color", choices=COLOR_MODES, default="rgb",
                    help="rgb (default) or cmyk: every color and image in the shipped ISO Coated v2 (FOGRA39) "
                         "profile, as PDF/X-1a for a print shop")
@@ -260,6 +261,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="every output for the game: card sheets, rulebook, checklists, cheat sheet")
     _document_options(p, game_required=False, every_language=True)
+    _booklet_option(p)
     p.add_argument("--export", action="append", default=[], metavar="TARGET",
                    help="also export for a print service or Tabletop Simulator, as `cardgen export --to` "
                         "(repeatable; game.yaml's exports: are always made)")
@@ -272,6 +274,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="also show the changes since an earlier version (see `cardgen diff`), updated on every save")
     p.set_defaults(run=cmd_serve)
     return parser
+
+
+def _booklet_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--booklet", action="store_true",
+                   help="also rulebook-booklet.pdf: A5 pages (half-letter on Letter) two to a landscape sheet in "
+                        "saddle-stitch order, to print duplex (flip on the short edge), fold and staple")
 
 
 def _language_option(p: argparse.ArgumentParser, every: bool = False) -> None:
@@ -404,7 +412,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_rulebook(args) -> int:
-    return _build(args, lambda game, checked: build.plan_rulebook(game, args.paper))
+    return _build(args, lambda game, checked: build.plan_rulebook(game, args.paper, args.booklet))
 
 
 def cmd_checklist(args) -> int:
@@ -473,7 +481,8 @@ def cmd_export(args) -> int:
 
 
 def cmd_build(args) -> int:
-    return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper, args.export), summary=True)
+    return _build(args, lambda game, checked: build.plan_all(game, checked, args.paper, args.export, args.booklet),
+                  summary=True)
 
 
 def _announce(text: str) -> None:

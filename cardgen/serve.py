@@ -434,6 +434,9 @@ def _handler(preview: Preview):
                 pdf = preview.shown_dir / parts[1]
                 if pdf.is_file() and "/" not in parts[1] and not parts[1].startswith("."):
                     return self._send(pdf.read_bytes(), "application/pdf")
+            if parts == ["documents", "rulebook.html"] and (preview.shown_dir / "rulebook.html").is_file():
+                # the rulebook's HTML edition: self-contained, it asks the preview for nothing else
+                return self._send((preview.shown_dir / "rulebook.html").read_bytes(), "text/html; charset=utf-8")
             if len(parts) == 3 and parts[0] == "documents" and parts[2].endswith(".png") \
                     and _number(parts[2][:-4]) is not None:
                 image = preview.page_image(parts[1], _number(parts[2][:-4]) or 0)

@@ -6,11 +6,14 @@ import contextlib
 import io
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pypdfium2
 import pytest
 from hypothesis import settings
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 
 from cardgen import cli
 from cardgen.check import check_game
@@ -88,6 +91,44 @@ def puppy_rulebook(tmp_path_factory):
 
     report = report_for("exploding_puppy")
     return report.game, report, documents.write_rulebook(report.game, report, tmp_path_factory.mktemp("rulebook"))
+
+
+SHIPPED_GAMES = sorted(folder.name for folder in CARD_DATA.iterdir() if (folder / "game.yaml").is_file())
+
+
+@pytest.fixture(scope="session")
+def shipped_documents(tmp_path_factory) -> list[Path]:
+    """Every document (rulebook, checklists, cheat sheets) of every shipped game in each of its
+    languages, built once by the commands."""
+    out = tmp_path_factory.mktemp("shipped")
+    for name in SHIPPED_GAMES:
+        game = loaded(name).game
+        commands = ["rulebook"] + ["checklist"] * bool(game.setups) + ["cheatsheet"] * bool(game.cheatsheet)
+        for language in game.every_language:
+            for command in commands:
+                code, _, err = cardgen(command, CARD_DATA / name, "--out", out / name, "--lang", language)
+                assert code == 0, err
+    return sorted(out.rglob("*.pdf"))
+
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"  # the distribution's: nothing downloaded
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run", "--disable-sync", "--window-size=1200,1000"]
+
+
+@contextlib.contextmanager
+def headless_chromium(*flags: str):
+    """The system's Chromium, headless, driven through its chromedriver, with a profile of its own."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    with tempfile.TemporaryDirectory(prefix="cardgen-chromium-") as profile:
+        for flag in [*CHROMIUM_FLAGS, *flags, f"--user-data-dir={profile}"]:
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        try:
+            yield driver
+        finally:
+            driver.quit()
 
 
 def loaded(folder):

@@ -162,7 +162,8 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
                 placeholders.update(known[keys[output]]["placeholders"])
                 result.warnings += known[keys[output]].get("warnings", [])
                 on_event(Event("reused", output))
-        if any(output.kind in (OutputKind.RULEBOOK, OutputKind.CHECKLISTS) for output in todo):
+        if any(output.kind in (OutputKind.RULEBOOK, OutputKind.RULEBOOK_HTML, OutputKind.RULEBOOK_BOOKLET,
+                               OutputKind.CHECKLISTS) for output in todo):
             add_how_it_plays(game, report, out, limits, clean)
         made: dict[str, dict] = {}
         stage = new_stage(out)

@@ -23,6 +23,8 @@ class OutputKind(str, Enum):
     """What an output is: each kind has its renderer (build/workers.py) and its file names."""
 
     RULEBOOK = "rulebook"
+    RULEBOOK_HTML = "rulebook-html"
+    RULEBOOK_BOOKLET = "rulebook-booklet"
     CHECKLISTS = "checklists"
     CHEATSHEET = "cheatsheet"
     SETUP_SHEETS = "cards"
@@ -107,11 +109,12 @@ class Plan:
     notes: tuple[str, ...] = ()  # what the user should know about the outputs (fewer cards a sheet)
 
 
-def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports: Sequence[str] = ()) -> Plan:
+def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports: Sequence[str] = (),
+             booklet: bool = False) -> Plan:
     """`cardgen build`: the rulebook, the checklists, the cheat sheet when the game has one, the
     card sheets of every setup, and the exports game.yaml names or `exports` asks for (of the
     default setup, or of every card type when the game has no setups)."""
-    outputs, skipped = [Output(OutputKind.RULEBOOK, "the rulebook", paper)], []
+    outputs, skipped = list(plan_rulebook(game, paper, booklet).outputs), []
     if game.setups:
         outputs.append(Output(OutputKind.CHECKLISTS, "the checklists", paper))
     else:
@@ -130,8 +133,14 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
     return Plan(tuple(outputs), tuple(skipped), notes)
 
 
-def plan_rulebook(game: Game, paper: str = DEFAULT_PAPER) -> Plan:
-    return Plan((Output(OutputKind.RULEBOOK, "the rulebook", paper),))
+def plan_rulebook(game: Game, paper: str = DEFAULT_PAPER, booklet: bool = False) -> Plan:
+    """The rulebook PDF and its HTML edition (rulebook.html, one self-contained file); with
+    `booklet`, also rulebook-booklet.pdf (half-size pages imposed for saddle stitching)."""
+    outputs = [Output(OutputKind.RULEBOOK, "the rulebook", paper),
+               Output(OutputKind.RULEBOOK_HTML, "the rulebook's HTML edition", paper)]
+    if booklet:
+        outputs.append(Output(OutputKind.RULEBOOK_BOOKLET, "the rulebook booklet", paper))
+    return Plan(tuple(outputs))
 
 
 def plan_checklists(game: Game, paper: str = DEFAULT_PAPER, setup: str | None = None,

@@ -30,7 +30,7 @@ from cardgen.errors import BuildError, CardgenError, UsageError
 from cardgen.model.game import Game
 from cardgen.model.words import speaking
 from cardgen.render import cards, documents, exports
-from cardgen.render.documents import cheatsheet
+from cardgen.render.documents import booklet, cheatsheet
 
 
 @dataclass(frozen=True)
@@ -444,6 +444,14 @@ def _render_rulebook(output: Output, game, report, to: _Rendering) -> None:
     documents.write_rulebook(game, report, to.folder, output.paper, report.changes)
 
 
+def _render_rulebook_html(output: Output, game, report, to: _Rendering) -> None:
+    documents.write_rulebook_html(game, report, to.folder, output.paper, report.changes)
+
+
+def _render_rulebook_booklet(output: Output, game, report, to: _Rendering) -> None:
+    booklet.write_rulebook_booklet(game, report, to.folder, output.paper, report.changes)
+
+
 def _render_checklists(output: Output, game, report, to: _Rendering) -> None:
     documents.write_checklists(game, report, to.folder, output.paper, output.setup, output.players)
 
@@ -476,6 +484,8 @@ def _render_export(output: Output, game, report, to: _Rendering) -> None:
 
 RENDERERS: dict[OutputKind, Callable[[Output, Game, GameReport, _Rendering], None]] = {
     OutputKind.RULEBOOK: _render_rulebook,
+    OutputKind.RULEBOOK_HTML: _render_rulebook_html,
+    OutputKind.RULEBOOK_BOOKLET: _render_rulebook_booklet,
     OutputKind.CHECKLISTS: _render_checklists,
     OutputKind.CHEATSHEET: _render_cheatsheet,
     OutputKind.SETUP_SHEETS: _render_setup_sheets,
@@ -487,6 +497,8 @@ RENDERERS: dict[OutputKind, Callable[[Output, Game, GameReport, _Rendering], Non
 
 LIKELY_CAUSES = {
     OutputKind.RULEBOOK: "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
+    OutputKind.RULEBOOK_HTML: "rules.md, the game's templates, or the images, fonts and symbols it inlines",
+    OutputKind.RULEBOOK_BOOKLET: "rules.md (its length, headings or wide tables on the half-size page) or the game's templates",
     OutputKind.CHECKLISTS: "the game's templates or its setups",
     OutputKind.CHEATSHEET: "the cheat-sheet section, the game's templates or its symbols",
     OutputKind.SETUP_SHEETS: "the number of cards, or the art, symbols and fonts they are drawn with",

@@ -29,6 +29,9 @@ MARK_MAX_MM = 5.0  # ...and at most this long
 MAX_OFFSET_MM = 20.0  # a duplex drift beyond this is a misreading, not a printer
 INFO_MM = 4.5  # the strip of the scale ruler and print hint, along the printer's blank edge
 INFO_CLEAR_MM = 0.5  # between the strip and the crop marks' tips
+MISCUT_MM = 0.5  # how far off its line a careful cut may land
+SAFE_BLEED_MM = 2 * MISCUT_MM  # the least bleed a dense sheet gives a card towards its neighbours
+GAP_STEP_MM = 1.0  # the gaps a dense sheet tries between neighbours, from twice the bleed down
 
 
 
@@ -107,10 +110,11 @@ class Sheet:
     cols: int
     rows: int
     mode: str = "long-edge"  # one of PRINT_MODES
-    gutters: tuple[bool, bool] = (True, True)  # between columns, between rows: else a shared cut
+    gaps: tuple[float, float] | None = None  # between columns' and rows' trim lines; None: twice the bleed
     back_offset: tuple[float, float] = (0.0, 0.0)  # points, as seen from the front
     sideways: bool = False  # the cards lie on their side (top to the left), as more of them fit so
     machine: str = ""  # a cutting machine cuts the sheet along its registration marks: no crop marks, no ruler
+    shift: tuple[float, float] = (0.0, 0.0)  # the grid's move from the middle of its area, to make room for the ruler
 
     @property
     def per_page(self) -> int:
@@ -126,16 +130,24 @@ class Sheet:
 
     @property
     def gutter_x(self) -> float:
-        """The gap between neighbouring columns' trim lines: twice the bleed, or none."""
-        return 2 * self.bleed if self.gutters[0] else 0.0
+        """The gap between neighbouring columns' trim lines: twice the bleed, less on a dense
+        sheet, none where they share a cut."""
+        return 2 * self.bleed if self.gaps is None else self.gaps[0]
 
     @property
     def gutter_y(self) -> float:
-        return 2 * self.bleed if self.gutters[1] else 0.0
+        return 2 * self.bleed if self.gaps is None else self.gaps[1]
 
     @property
     def shares_cuts(self) -> bool:
-        return not all(self.gutters)
+        """Neighbours lie on one cut line: a cut off the line shows a sliver of the neighbour."""
+        return self.bleed > 0 and ((self.cols > 1 and self.gutter_x < 1e-6) or (self.rows > 1 and self.gutter_y < 1e-6))
+
+    @property
+    def shared_bleed(self) -> float:
+        """The least bleed a card has towards a neighbour (the full bleed when it has none)."""
+        return min([self.bleed] + [gap / 2 for gap, count in ((self.gutter_x, self.cols), (self.gutter_y, self.rows))
+                                   if count > 1])
 
     @property
     def area(self) -> Rect:
@@ -150,7 +162,7 @@ class Sheet:
         w = self.cols * self.slot_w + (self.cols - 1) * self.gutter_x
         h = self.rows * self.slot_h + (self.rows - 1) * self.gutter_y
         area = self.area
-        return Rect(area.x + (area.w - w) / 2, area.y + (area.h - h) / 2, w, h)
+        return Rect(area.x + (area.w - w) / 2 + self.shift[0], area.y + (area.h - h) / 2 + self.shift[1], w, h)
 
     @property
     def outer(self) -> Rect:
@@ -165,14 +177,21 @@ class Sheet:
         y = grid.top - (row + 1) * self.slot_h - row * self.gutter_y
         return Rect(x, y, self.slot_w, self.slot_h)
 
-    def cell(self, index: int) -> Rect:
+    def cell(self, index: int, count: int | None = None) -> Rect:
         """A slot's trim box plus the bleed it paints: the full bleed on every side, except
-        towards neighbours it shares a cut line with."""
+        towards a card in the next slot, where it paints up to the middle of the gap between
+        them (nothing where they share a cut). The first `count` slots hold cards (all of them
+        when None): towards an empty slot a card keeps its full bleed."""
         row, col = divmod(index, self.cols)
-        b = self.bleed
-        bx, by = (b if gutter else 0.0 for gutter in self.gutters)
-        return self.slot(index).grow(b if col == 0 else bx, b if row == self.rows - 1 else by,
-                                     b if col == self.cols - 1 else bx, b if row == 0 else by)
+        filled = self.per_page if count is None else count
+        b, bx, by = self.bleed, min(self.bleed, self.gutter_x / 2), min(self.bleed, self.gutter_y / 2)
+
+        def towards(neighbour_row: int, neighbour_col: int, shared: float) -> float:
+            inside = 0 <= neighbour_row < self.rows and 0 <= neighbour_col < self.cols
+            return shared if inside and neighbour_row * self.cols + neighbour_col < filled else b
+
+        return self.slot(index).grow(towards(row, col - 1, bx), towards(row + 1, col, by),
+                                     towards(row, col + 1, bx), towards(row - 1, col, by))
 
     @property
     def face_turn(self) -> int:
@@ -207,8 +226,8 @@ class Sheet:
         from the front), then turned through the sheet."""
         return self.turn(self.slot(index).moved(*self.back_offset))
 
-    def back_cell(self, index: int) -> Rect:
-        return self.turn(self.cell(index).moved(*self.back_offset))
+    def back_cell(self, index: int, count: int | None = None) -> Rect:
+        return self.turn(self.cell(index, count).moved(*self.back_offset))
 
     @property
     def fold_line(self) -> Line | None:
@@ -303,20 +322,23 @@ class Room:
 def make_sheet(paper: str = DEFAULT_PAPER, card_size: Any = DEFAULT_CARD_SIZE, bleed_mm: float = DEFAULT_BLEED_MM,
                offset_mm: tuple[float, float] = (0.0, 0.0), mode: str = "long-edge",
                spacing: str = DEFAULT_SPACING) -> Sheet:
-    """As many cards as fit, with room for the ruler, centred (in the left half for gutterfold).
-    `dense`: the cards a sheet holds without bleed, upright or on their side, with gutters of
-    twice the bleed where they cost no card and no ruler, shared cuts elsewhere; `gutter` and
-    `shared-cuts` use one spacing everywhere, upright. Crop marks of MARK_MIN_MM fit outside the
+    """As many cards as fit, with room for the ruler, centred (in the left half for gutterfold)
+    unless moving the grid towards one edge leaves the ruler room at the other. `dense`: upright
+    or on their side, with gaps between neighbours of twice the bleed where they cost no card and
+    no ruler, else narrower, down to SAFE_BLEED_MM of bleed on each side; `gutter` (twice the
+    bleed) and `shared-cuts` (none) use one gap everywhere, upright. Crop marks of MARK_MIN_MM fit outside the
     printer's blank edge (over the bleed, when there is no more room); the bleed may reach it."""
     room = Room(max(MARK_GAP_MM + MARK_MIN_MM + PRINT_EDGE_MM, bleed_mm), lambda sheet: sheet.info_box() is not None)
     return fit_sheet(paper, card_size, bleed_mm, offset_mm, mode, spacing, room)
 
 
 def fit_sheet(paper: str, card_size: Any, bleed_mm: float, offset_mm: tuple[float, float], mode: str,
-              spacing: str, room: Room) -> Sheet:
-    """The fullest sheet the room allows (see make_sheet)."""
+              spacing: str, room: Room, landscape: bool = False) -> Sheet:
+    """The fullest sheet the room allows (see make_sheet), on the paper upright or turned."""
     _check_options(bleed_mm, offset_mm, mode, spacing)
     page_w, page_h = paper_size_mm(paper)
+    if landscape:
+        page_w, page_h = page_h, page_w
     card_w, card_h = card_size_mm(card_size)
     half = mode == "gutterfold"
     candidates = [sheet for sideways in ((False, True) if spacing == "dense" else (False,))
@@ -347,22 +369,22 @@ def _check_options(bleed_mm: float, offset_mm: tuple[float, float], mode: str, s
 def _fullest(page_w: float, page_h: float, card_w: float, card_h: float, bleed_mm: float,
              offset_mm: tuple[float, float], mode: str, spacing: str, sideways: bool, room: Room) -> Sheet | None:
     """The sheet with the most cards lying one way that the room accepts: a row (or column) given
-    up only when no spacing leaves room for the ruler (or clear of a machine's marks)."""
-    slot_w, slot_h = (card_h, card_w) if sideways else (card_w, card_h)
-    width = page_w / 2 if mode == "gutterfold" else page_w
-    margin, gutter = room.margin_mm, 2 * bleed_mm
-    shared = _fit(width, slot_w, margin, 0.0), _fit(page_h, slot_h, margin, 0.0)
-    spaced = _fit(width, slot_w, margin, gutter), _fit(page_h, slot_h, margin, gutter)
-    if spacing == "gutter":
-        cols, rows = spaced
-    else:
-        cols, rows = shared
+    up only when no gaps and no place of the grid leave room for the ruler (or clear a machine's
+    marks)."""
+    slot = (card_h, card_w) if sideways else (card_w, card_h)
+    length = (page_w / 2 if mode == "gutterfold" else page_w) - 2 * room.margin_mm, page_h - 2 * room.margin_mm
+    least = _least_gap(spacing, bleed_mm)
+    cols, rows = (_fit(length[axis], slot[axis], least) for axis in (0, 1))
     while cols and rows:
-        for gutters in _spacings(spacing, (spaced[0] >= cols, spaced[1] >= rows), (cols, rows)):
-            sheet = Sheet(page_w * MM, page_h * MM, card_w * MM, card_h * MM, bleed_mm * MM, cols, rows, mode,
-                          gutters, (offset_mm[0] * MM, offset_mm[1] * MM), sideways, room.machine)
-            if room.accept(sheet):
-                return sheet
+        for gaps in _gap_tries(spacing, bleed_mm, length, slot, (cols, rows)):
+            spare = [length[axis] - counts * slot[axis] - (counts - 1) * gaps[axis]
+                     for axis, counts in enumerate((cols, rows))]
+            for shift in _shifts(spare):
+                sheet = Sheet(page_w * MM, page_h * MM, card_w * MM, card_h * MM, bleed_mm * MM, cols, rows, mode,
+                              (gaps[0] * MM, gaps[1] * MM), (offset_mm[0] * MM, offset_mm[1] * MM), sideways,
+                              room.machine, (shift[0] * MM, shift[1] * MM))
+                if room.accept(sheet):
+                    return sheet
         if rows > cols:
             rows -= 1
         else:
@@ -370,28 +392,45 @@ def _fullest(page_w: float, page_h: float, card_w: float, card_h: float, bleed_m
     return None
 
 
-def _spacings(spacing: str, free: tuple[bool, bool], counts: tuple[int, int]) -> list[tuple[bool, bool]]:
-    """The gutters to try, best first: for `dense`, gutters on each axis where they cost no
-    card, then fewer of them (each gutter takes room the ruler may need). A single column (or
-    row) has nothing to share: it counts as spaced."""
+def _least_gap(spacing: str, bleed_mm: float) -> float:
+    """The narrowest gap between neighbours a spacing allows (mm): `dense` keeps SAFE_BLEED_MM
+    of bleed on each side of it, so that a cut off the line by MISCUT_MM shows no neighbour."""
+    return {"dense": 2 * min(bleed_mm, SAFE_BLEED_MM), "gutter": 2 * bleed_mm, "shared-cuts": 0.0}[spacing]
+
+
+def _gap_tries(spacing: str, bleed_mm: float, length: tuple[float, float], slot: tuple[float, float],
+               counts: tuple[int, int]) -> list[tuple[float, float]]:
+    """The gaps between columns and between rows to try, best first (the widest narrowest bleed,
+    then the most bleed): `dense` from twice the bleed down to its least gap, GAP_STEP_MM at a
+    time, as far as they fit; the other spacings one gap everywhere."""
+    least = _least_gap(spacing, bleed_mm)
     if spacing != "dense":
-        return [(spacing == "gutter", spacing == "gutter")]
-    between_cols, between_rows = free
-    tries = [(between_cols, between_rows), (False, between_rows), (between_cols, False), (False, False)]
-    return list(dict.fromkeys((cols or counts[0] == 1, rows or counts[1] == 1) for cols, rows in tries))
+        return [(least, least)]
+    steps = [2 * bleed_mm - n * GAP_STEP_MM for n in range(int((2 * bleed_mm - least) / GAP_STEP_MM) + 1)]
+    axes = [[gap for gap in [*steps, least] if count * size + (count - 1) * gap <= room + 1e-9]
+            if count > 1 else [2 * bleed_mm] for room, size, count in zip(length, slot, counts)]
+    tries = {(x, y) for x in axes[0] for y in axes[1]}
+    shared = [count > 1 for count in counts]
+    return sorted(tries, key=lambda gaps: (min([bleed_mm * 2] + [g for g, s in zip(gaps, shared) if s]),
+                                           sum(gaps)), reverse=True)
 
 
-def _fit(paper: float, card: float, margin: float, gutter: float) -> int:
-    """Cards along one paper edge (mm): the cards and the gutters between them, `margin` from
-    both ends of the paper."""
-    room = paper - 2 * margin
-    return max(0, math.floor((room + gutter) / (card + gutter) + 1e-9))
+def _shifts(spare: list[float]) -> list[tuple[float, float]]:
+    """Where the grid may go (mm from the middle): the middle, then against the top, the left or
+    the right margin, or the bottom, leaving the spare room on the other side for the ruler."""
+    x, y = (max(0.0, room) / 2 for room in spare)
+    return list(dict.fromkeys([(0.0, 0.0), (0.0, y), (-x, 0.0), (x, 0.0), (0.0, -y)]))
+
+
+def _fit(length: float, card: float, gap: float) -> int:
+    """Cards along a length (mm), with the gaps between them."""
+    return max(0, math.floor((length + gap) / (card + gap) + 1e-9))
 
 
 def edge_order(cards: list[T], edge: Callable[[T], str]) -> list[T]:
     """The cards grouped by the color of their edges, each group where its first card was: on a
-    sheet of shared cuts, neighbours then mostly share their edge color, and a cut slightly off
-    the line shows no sliver of another color."""
+    sheet of shared cuts (`--layout shared-cuts`), neighbours then mostly share their edge color,
+    and a cut slightly off the line shows fewer slivers of another color."""
     first: dict[str, int] = {}
     for index, card in enumerate(cards):
         first.setdefault(edge(card), index)
@@ -399,31 +438,35 @@ def edge_order(cards: list[T], edge: Callable[[T], str]) -> list[T]:
 
 
 def spacing_note(sheet: Sheet, paper: str, spacing: str) -> str | None:
-    """What the spacing costs or asks, for the output summary: the cards that gutters cost (with
-    --layout gutter), or cutting exactly on the shared lines."""
+    """What the spacing costs or risks, for the output summary: the cards a sheet each spacing
+    gives, and how much bleed a card has towards its neighbours."""
+    if sheet.machine:
+        return None
     size = f"{sheet.card_w / MM:g}x{sheet.card_h / MM:g}"
+    counts = {other: _count(sheet, paper, other) for other in SPACINGS}
     if spacing == "gutter":
-        dense = make_sheet(paper, size, sheet.bleed / MM, mode=sheet.mode, spacing="dense").per_page
-        if dense <= sheet.per_page:
+        if counts["dense"] <= sheet.per_page:
             return None
         return (f"note: --layout gutter: {sheet.per_page} {size} mm cards a sheet on {paper}, each with its bleed "
-                f"on every side ({dense} a sheet without --layout gutter)")
-    if sheet.shares_cuts and sheet.bleed and not sheet.machine:
-        between = {(False, False): "all neighbouring cards", (False, True): "cards side by side",
-                   (True, False): "cards one above the other"}[sheet.gutters]
-        return (f"note: {between} share one cut line, with no bleed towards each other (the sheet's outer edges "
-                f"have it): cut exactly on the lines, or use --layout gutter ({_gutter_count(sheet, paper)} "
-                "cards a sheet)")
+                f"on every side ({counts['dense']} a sheet without --layout gutter)")
+    if sheet.shares_cuts:
+        return (f"note: --layout shared-cuts: neighbouring cards share one cut line, with no bleed towards each "
+                f"other: a cut {MISCUT_MM:g} mm off the line shows a sliver of the neighbour (the default layout: "
+                f"{counts['dense']} cards a sheet with bleed between them; --layout gutter: {counts['gutter']})")
+    if sheet.shared_bleed < sheet.bleed - 1e-6 and counts["gutter"] < sheet.per_page:
+        return (f"note: {sheet.per_page} {size} mm cards a sheet on {paper} with {sheet.shared_bleed / MM:g} mm of "
+                f"bleed towards their neighbours (a cut {MISCUT_MM:g} mm off the line shows no neighbour); "
+                f"--layout gutter: {counts['gutter']} a sheet, with {sheet.bleed / MM:g} mm everywhere")
     return None
 
 
-def _gutter_count(sheet: Sheet, paper: str) -> int:
+def _count(sheet: Sheet, paper: str, spacing: str) -> int:
+    """The cards a sheet of another spacing holds (0: none fits)."""
     size = f"{sheet.card_w / MM:g}x{sheet.card_h / MM:g}"
     try:
-        return make_sheet(paper, size, sheet.bleed / MM, mode=sheet.mode, spacing="gutter").per_page
+        return make_sheet(paper, size, sheet.bleed / MM, mode=sheet.mode, spacing=spacing).per_page
     except ValueError:
         return 0
-
 
 
 def pages(items: list[T], per_page: int) -> Iterator[list[T]]:

@@ -47,9 +47,9 @@ SAFE_ZONE_MM = 3.0
 PRINT_MODES = ("long-edge", "short-edge", "gutterfold")
 
 
-# The space between cards: dense (as many cards as fit without bleed; gutters where they cost
-# none, else cuts shared between neighbours), a gutter of twice the bleed everywhere (every card
-# has bleed on every side), or none (neighbours share one cut line and have no bleed there).
+# The space between cards: dense (gaps of twice the bleed where they cost no card, else narrower,
+# down to 1 mm of bleed on each side), a gutter of twice the bleed everywhere (every card has its
+# bleed on every side), or none (neighbours share one cut line and have no bleed there).
 SPACINGS = ("dense", "gutter", "shared-cuts")
 DEFAULT_SPACING = "dense"
 

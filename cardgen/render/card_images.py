@@ -18,6 +18,7 @@ from cardgen.model.targets import CardPixels
 from cardgen.render import print_color
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.cards.sheets import place
+from cardgen.render.write import tagged_subsets
 
 
 def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
@@ -35,7 +36,7 @@ def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: boo
     """One page per (card, 'front'|'back'), each the card with its bleed; in CMYK as PDF/X-1a
     when `cmyk`."""
     with reproducible():
-        pdf = _card_pdf(game, sheet, sides, boxes, cmyk)
+        pdf = tagged_subsets(_card_pdf(game, sheet, sides, boxes, cmyk))
     return print_color.pdfx(pdf) if cmyk else pdf
 
 

@@ -21,6 +21,7 @@ from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM, paper_size_mm
 from cardgen.model.texts import counted
 from cardgen.render import card_images
+from cardgen.render.write import tagged_subsets
 
 DPI = 110  # the faces' pictures: enough to read them, small enough to draw a few hundred
 TEXT_FIELDS = ("name", "flavor", "text")
@@ -50,7 +51,7 @@ def diff_pdf(old: Game, new: Game, diff: GameDiff, since: str, paper: str) -> by
             _heading(canvas, fonts, f"No card changed since {since}")
             canvas.showPage()
         canvas.save()
-        return buffer.getvalue()
+        return tagged_subsets(buffer.getvalue())
 
 
 class _Pictures:

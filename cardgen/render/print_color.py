@@ -3,12 +3,16 @@ output profile (ISO Coated v2 300 %, FOGRA39) through littleCMS (Pillow's ImageC
 then gets the profile as its PDF/X output intent (pikepdf), so that a shop's preflight accepts
 it as PDF/X-1a:2003.
 
-Black: text, lines and marks in a neutral dark are printed with black ink alone (no four inks
-to register at the size of a letter); areas go through the profile, which gives dark fills a
-rich black within the profile's 300 % ink limit."""
+Black: text under 12 pt, lines and marks in black or a near-black (a neutral color darker than
+L* 20) are printed in black ink alone at 100 %, overprinting what is under them (no four inks to
+register at the size of a letter, no white halo where the plates shift); darker grays in black
+ink alone; areas and larger text go through the profile, which gives dark fills a rich black
+within the profile's 300 % ink limit."""
 from __future__ import annotations
 
 import io
+import math
+import re
 import zlib
 from functools import cache, lru_cache
 from typing import Any
@@ -25,8 +29,19 @@ PROFILE = ART / "icc" / "ISOcoated_v2_300_bas.icc"
 CONDITION = "FOGRA39"  # the registered printing condition the profile characterises
 CONDITION_NAME = "ISO Coated v2 300% (FOGRA39, basICColor)"
 PDFX_VERSION, PDFX_CONFORMANCE = "PDF/X-1:2003", "PDF/X-1a:2003"  # ISO 15930-4: the part, then the conformance level
-NEUTRAL = 8 / 255  # channels this close are a gray
-DARK = 0.5  # grays darker than this are black ink alone in text and lines
+NEUTRAL_CHROMA = 8.0  # colors this close to gray (CIE C*ab) are printed as a gray in text and lines
+DARK = 50.0  # grays darker than this L* are black ink alone in text and lines
+BLACK_LIGHTNESS = 20.0  # grays darker than this L* are black: 100 % K, overprinting
+SMALL_TEXT_PT = 12.0  # text under this size is ink for lines, not for areas
+BLACK = CMYKColor(0, 0, 0, 1)
+# the graphics states (ExtGState) black text and lines are drawn in, added to each page and form
+# that names them by `pdfx`: black overprints (OPM 1: only its own black plate); other colors knock out
+OVERPRINT, KNOCKOUT = "CardgenOverprint", "CardgenKnockout"
+STROKE_OVERPRINT, STROKE_KNOCKOUT = "CardgenStrokeOverprint", "CardgenStrokeKnockout"
+STATES: dict[str, dict[str, bool | int]] = {OVERPRINT: {"/OP": True, "/op": True, "/OPM": 1}, KNOCKOUT: {"/OP": False, "/op": False},
+          STROKE_OVERPRINT: {"/OP": True, "/OPM": 1}, STROKE_KNOCKOUT: {"/OP": False}}
+FILL_OP = re.compile(r"(?<![\w.])(-?[\d.]+ -?[\d.]+ -?[\d.]+ -?[\d.]+) k\b")
+FONT_SIZE = re.compile(r"/\S+ ([\d.]+) Tf")
 
 
 @cache
@@ -45,10 +60,26 @@ def area_ink(rgb: tuple[float, float, float]) -> CMYKColor:
 
 
 def line_ink(rgb: tuple[float, float, float]) -> CMYKColor:
-    """Text and lines: a dark gray in black ink alone, any other color as an area."""
-    if max(rgb) - min(rgb) <= NEUTRAL and sum(rgb) / 3 < DARK:
-        return CMYKColor(0, 0, 0, 1 - sum(rgb) / 3)
-    return area_ink(rgb)
+    """Text and lines: black and near-black as black ink at 100 %, a dark gray in black ink
+    alone, any other color as an area."""
+    lightness, a, b = lab(rgb)
+    if math.hypot(a, b) >= NEUTRAL_CHROMA or lightness >= DARK:
+        return area_ink(rgb)
+    if lightness < BLACK_LIGHTNESS:
+        return BLACK
+    return CMYKColor(0, 0, 0, 1 - lightness / 100)
+
+
+def lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB color."""
+    linear = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+    xyz = [sum(w * v for w, v in zip(row, linear)) / white for row, white in zip(_SRGB_TO_XYZ, _D65)]
+    fx, fy, fz = (t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+_SRGB_TO_XYZ = ((0.4124, 0.3576, 0.1805), (0.2126, 0.7152, 0.0722), (0.0193, 0.1192, 0.9505))
+_D65 = (0.95047, 1.0, 1.08883)
 
 
 def _cmyk(color: Any, ink: Any) -> CMYKColor:
@@ -70,13 +101,33 @@ def _line(color: Any) -> CMYKColor:
 
 
 class CmykCanvas(Canvas):
-    """A canvas that sets every color in CMYK: fills as areas, strokes and text as lines."""
+    """A canvas that sets every color in CMYK: fills as areas, strokes and small text as lines;
+    black strokes and small black text overprint."""
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, enforceColorSpace=_fill, **kwargs)
+        self._fill_source: Any = None
+
+    def setFillColor(self, aColor: Any, alpha: float | None = None) -> None:  # noqa: N802 (ReportLab's name)
+        self._fill_source = aColor
+        super().setFillColor(aColor, alpha)
 
     def setStrokeColor(self, aColor: Any, alpha: float | None = None) -> None:  # noqa: N802 (ReportLab's name)
-        super().setStrokeColor(_line(aColor), alpha)
+        ink = _line(aColor)
+        super().setStrokeColor(ink, alpha)
+        self._code.append(f"/{STROKE_OVERPRINT if ink == BLACK else STROKE_KNOCKOUT} gs")
+
+    def drawText(self, aTextObject: PDFTextObject) -> None:  # noqa: N802
+        """Text under SMALL_TEXT_PT in the ink for lines (its own color changes already are), and
+        each black run overprinting."""
+        code = aTextObject.getCode()  # once: each call closes the text object again
+        sizes = [float(size) for size in FONT_SIZE.findall(code)] or [self._fontsize]
+        if max(sizes) >= SMALL_TEXT_PT or self._fill_source is None:
+            self._code.append(code)
+            return
+        first = _line(self._fill_source)
+        self._code.append(f"q {_text_ink(first.cyan, first.magenta, first.yellow, first.black)} "
+                          f"{FILL_OP.sub(lambda m: _text_ink(*map(float, m.group(1).split())), code)} Q")
 
     def setStrokeColorRGB(self, r: float, g: float, b: float, alpha: float | None = None) -> None:  # noqa: N802
         self.setStrokeColor(Color(r, g, b), alpha)
@@ -85,6 +136,12 @@ class CmykCanvas(Canvas):
         text = super().beginText(x, y, direction)
         text._enforceColorSpace = _line
         return text
+
+
+def _text_ink(c: float, m: float, y: float, k: float) -> str:
+    """The fill operator of a text run in CMYK, with its overprint state."""
+    state = OVERPRINT if (c, m, y, k) == (0, 0, 0, 1) else KNOCKOUT
+    return f"/{state} gs {c:g} {m:g} {y:g} {k:g} k"
 
 
 def cmyk_image(image: Image.Image, background: tuple[int, int, int]) -> Image.Image:
@@ -123,6 +180,35 @@ def pdfx(pdf: bytes) -> bytes:
         document.docinfo[pikepdf.Name.GTS_PDFXVersion] = PDFX_VERSION
         document.docinfo[pikepdf.Name.GTS_PDFXConformance] = PDFX_CONFORMANCE
         document.docinfo[pikepdf.Name.Trapped] = pikepdf.Name("/False")
+        _add_states(document)
         out = io.BytesIO()
         document.save(out, deterministic_id=True, min_version="1.4", force_version="1.4")
         return out.getvalue()
+
+
+def _add_states(document: pikepdf.Pdf) -> None:
+    """The overprint graphics states in the resources of every page and form that names them."""
+    states = {name: document.make_indirect(pikepdf.Dictionary({"/Type": pikepdf.Name.ExtGState, **entries}))
+              for name, entries in STATES.items()}
+    holders = [*document.pages, *(obj for obj in document.objects
+                                  if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == pikepdf.Name.Form)]
+    for holder in holders:
+        content = _content(holder)
+        named = [name for name in states if f"/{name} gs".encode() in content]
+        if not named:
+            continue
+        resources = holder.obj if isinstance(holder, pikepdf.Page) else holder
+        if "/Resources" not in resources:
+            resources.Resources = pikepdf.Dictionary()
+        if "/ExtGState" not in resources.Resources:
+            resources.Resources.ExtGState = pikepdf.Dictionary()
+        for name in named:
+            resources.Resources.ExtGState[f"/{name}"] = states[name]
+
+
+def _content(holder: pikepdf.Page | pikepdf.Stream) -> bytes:
+    if isinstance(holder, pikepdf.Stream):
+        return holder.read_bytes()
+    contents = holder.obj.get("/Contents")
+    streams = contents if isinstance(contents, pikepdf.Array) else [] if contents is None else [contents]
+    return b"".join(stream.read_bytes() for stream in streams)

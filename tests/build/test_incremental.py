@@ -33,7 +33,7 @@ def test_nothing_changed_nothing_is_written_a_changed_output_is_built_again_clea
     code, err = build(capsys, game, "--out", out)
     assert code == 0
     assert written(err) == set()
-    assert f"3 files in {out}/ (3 up to date)" in err
+    assert f"4 files in {out}/ (4 up to date)" in err
     assert stamps(out) == before
 
     good = (out / "cards-starter.pdf").read_bytes()
@@ -44,7 +44,7 @@ def test_nothing_changed_nothing_is_written_a_changed_output_is_built_again_clea
     assert (out / "cards-starter.pdf").read_bytes() == good
 
     code, err = build(capsys, game, "--out", out, "--clean")
-    assert written(err) == {"cards-starter.pdf", "rulebook.pdf", "checklists.pdf"}
+    assert written(err) == {"cards-starter.pdf", "rulebook.pdf", "rulebook.html", "checklists.pdf"}
 
 
 @pytest.mark.slow  # three builds, the last a clean one to compare with
@@ -55,7 +55,7 @@ def test_a_card_edit_rebuilds_what_shows_the_card_with_the_bytes_of_a_clean_buil
     cards.write_text(cards.read_text().replace("You are out.", "You are out, sorry."))
     code, err = build(capsys, game, "--out", out)
     assert code == 0
-    assert written(err) == {"cards-starter.pdf", "rulebook.pdf", "checklists.pdf"}
+    assert written(err) == {"cards-starter.pdf", "rulebook.pdf", "rulebook.html", "checklists.pdf"}
     assert "You are out, sorry." in page_texts(out / "cards-starter.pdf")[0]
     assert build(capsys, game, "--out", tmp_path / "clean", "--clean")[0] == 0
     assert outputs(out) == outputs(tmp_path / "clean")

@@ -23,13 +23,14 @@ def test_build_piped_writes_plain_lines_ending_with_a_summary_of_outputs_and_ski
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout + done.stderr
     lines = done.stderr.splitlines()
-    for name in ("rulebook.pdf", "checklists.pdf", "cards-starter.pdf"):
+    for name in ("rulebook.pdf", "rulebook.html", "checklists.pdf", "cards-starter.pdf"):
         assert (tmp_path / name).is_file()
         assert f"wrote {tmp_path / name}" in lines
-    summary = lines[lines.index(f"Tiny Hazards: 3 files in {tmp_path}/ (3 written)"):]
-    assert [line.split()[0] for line in summary[1:4]] == ["cards-starter.pdf", "checklists.pdf", "rulebook.pdf"]
-    assert all(line.endswith(" KB") for line in summary[1:4])
-    assert summary[4:] == [SKIPPED]
+    summary = lines[lines.index(f"Tiny Hazards: 4 files in {tmp_path}/ (4 written)"):]
+    assert [line.split()[0] for line in summary[1:5]] == ["cards-starter.pdf", "checklists.pdf", "rulebook.html",
+                                                          "rulebook.pdf"]
+    assert all(line.endswith((" KB", " MB")) for line in summary[1:5])
+    assert summary[5:] == [SKIPPED]
 
 
 def test_build_on_a_terminal_shows_each_output_as_it_is_done_and_a_summary(tmp_path):
@@ -53,7 +54,7 @@ def test_build_on_a_terminal_shows_each_output_as_it_is_done_and_a_summary(tmp_p
     for label in ("the rulebook", "the checklists", "the card sheets of Starter"):
         assert f"✓ {label}" in text
     assert "building Tiny Hazards" in text
-    assert f"Tiny Hazards: 3 files in {tmp_path}/ (3 written)" in text
+    assert f"Tiny Hazards: 4 files in {tmp_path}/ (4 written)" in text
     for name in ("rulebook.pdf", "checklists.pdf", "cards-starter.pdf"):
         assert name in text and (tmp_path / name).is_file()
     assert SKIPPED in text

@@ -9,7 +9,6 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -17,18 +16,11 @@ from pathlib import Path
 
 import pypdf
 import pytest
-from conftest import ROOT, TEST_DATA, edit
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from conftest import ROOT, TEST_DATA, edit, headless_chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 pytestmark = pytest.mark.slow  # starts servers and a browser
-
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-sync", "--window-size=1200,1000"]
-
 
 class Served:
     """`cardgen serve GAME --port 0` in a subprocess whose temporary files go to `tmp`."""
@@ -84,15 +76,8 @@ def _alive(pid: int) -> bool:
 
 @pytest.fixture
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.TemporaryDirectory(prefix="cardgen-chromium-")
-    for flag in CHROMIUM_FLAGS + [f"--user-data-dir={profile.name}"]:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
-    profile.cleanup()
+    with headless_chromium() as driver:
+        yield driver
 
 
 def text_of(driver, selector: str) -> str:
@@ -193,6 +178,8 @@ def test_serve_switches_between_the_games_languages(game_copy, tmp_path):
         assert [c["name"] for c in state["cards"]] == ["Explosion", "Bouclier", "Coup d’œil", "Non"]
         pdf = urllib.request.urlopen(served.url + "documents/checklists.pdf", timeout=10).read()
         assert "Réunir les cartes" in pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+        edition = urllib.request.urlopen(served.url + "documents/rulebook.html", timeout=10)  # the HTML edition
+        assert edition.headers["Content-Type"].startswith("text/html") and b'<html lang="fr">' in edition.read()
         try:
             urllib.request.urlopen(served.url + "language/de", timeout=10)
             raise AssertionError("a language the game does not have was chosen")

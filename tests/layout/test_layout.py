@@ -32,10 +32,10 @@ PER_PAGE = {
     ("a4", "bridge"): [(9, 9, 9, 4), (9, 9, 9, 4), (9, 6, 9, 4)],
     ("a4", "tarot"): [(4, 4, 4, 2), (4, 4, 4, 2), (4, 4, 4, 2)],
     ("a4", "mini"): [(18, 16, 16, 8), (18, 16, 16, 8), (18, 12, 16, 8)],
-    ("letter", "poker"): [(9, 9, 9, 4), (9, 4, 9, 4), (8, 4, 6, 3)],
+    ("letter", "poker"): [(9, 9, 9, 4), (8, 4, 9, 4), (8, 4, 9, 3)],
     ("letter", "bridge"): [(8, 6, 6, 4), (8, 6, 6, 4), (8, 6, 6, 4)],
     ("letter", "tarot"): [(4, 4, 4, 2), (4, 4, 4, 2), (4, 4, 4, 2)],
-    ("letter", "mini"): [(18, 16, 16, 8), (18, 12, 16, 8), (16, 9, 16, 6)],
+    ("letter", "mini"): [(18, 16, 16, 8), (16, 12, 16, 8), (16, 9, 16, 6)],
 }
 COMBOS = [(paper, size, bleed) for paper, size in PER_PAGE for bleed in (0, 3, 5)]
 SHEETS = [(paper, size, bleed, mode, spacing) for paper, size, bleed in COMBOS
@@ -51,13 +51,20 @@ def test_cards_a_sheet(paper, size):
     assert got == PER_PAGE[paper, size]
 
 
-def test_dense_holds_the_cards_a_sheet_holds_without_bleed():
-    """Poker and bridge cards: 9 a sheet on A4 and on Letter (bridge on Letter: 8, on their side)."""
+def test_dense_keeps_a_safe_bleed_between_neighbours():
+    """Gaps of twice the bleed where they cost no card, else narrower down to a bleed of
+    SAFE_BLEED_MM each side: never a shared cut (with bleed)."""
     for paper, size in PER_PAGE:
-        bare = layout.make_sheet(paper, size, 0, spacing="shared-cuts").per_page
-        assert layout.make_sheet(paper, size, 3).per_page >= bare
+        for bleed in (1, 3, 5):
+            sheet = layout.make_sheet(paper, size, bleed)
+            assert not sheet.shares_cuts
+            assert sheet.shared_bleed >= min(bleed, layout.SAFE_BLEED_MM) * MM - 1e-6
     a4 = layout.make_sheet("a4", "bridge", 3)
-    assert (a4.cols, a4.rows, a4.gutters, a4.sideways) == (3, 3, (True, True), False)  # gutters cost no card
+    assert (a4.cols, a4.rows, a4.sideways) == (3, 3, False)  # gaps of twice the bleed cost no card
+    assert (a4.gutter_x, a4.gutter_y) == (pytest.approx(6 * MM), pytest.approx(6 * MM))
+    poker = layout.make_sheet("a4", "poker", 3)  # 3 mm between columns; the grid moves up to leave the ruler room
+    assert (poker.per_page, poker.gutter_x / MM, poker.gutter_y / MM) == (9, pytest.approx(3), pytest.approx(6))
+    assert poker.shift[1] > 0 and poker.info_side == "bottom"
     mini = layout.make_sheet("a4", "mini", 3)
     assert (mini.cols, mini.rows, mini.sideways, mini.face_turn) == (3, 6, True, 90)
 
@@ -66,11 +73,16 @@ def test_what_gutters_cost_is_said():
     gutter = layout.make_sheet("letter", "poker", 3, spacing="gutter")
     assert layout.spacing_note(gutter, "letter", "gutter") == (
         "note: --layout gutter: 4 63x88 mm cards a sheet on letter, each with its bleed on every side "
-        "(9 a sheet without --layout gutter)")
-    dense = layout.make_sheet("letter", "poker", 3)
-    assert layout.spacing_note(dense, "letter", "dense") == (
-        "note: all neighbouring cards share one cut line, with no bleed towards each other (the sheet's outer "
-        "edges have it): cut exactly on the lines, or use --layout gutter (4 cards a sheet)")
+        "(8 a sheet without --layout gutter)")
+    dense = layout.make_sheet("a4", "poker", 3)
+    assert layout.spacing_note(dense, "a4", "dense") == (
+        "note: 9 63x88 mm cards a sheet on a4 with 1.5 mm of bleed towards their neighbours (a cut 0.5 mm off the "
+        "line shows no neighbour); --layout gutter: 6 a sheet, with 3 mm everywhere")
+    shared = layout.make_sheet("letter", "poker", 3, spacing="shared-cuts")
+    assert layout.spacing_note(shared, "letter", "shared-cuts") == (
+        "note: --layout shared-cuts: neighbouring cards share one cut line, with no bleed towards each other: a cut "
+        "0.5 mm off the line shows a sliver of the neighbour (the default layout: 8 cards a sheet with bleed between "
+        "them; --layout gutter: 4)")
     assert layout.spacing_note(layout.make_sheet("a4", "tarot", 3), "a4", "dense") is None
 
 
@@ -94,7 +106,8 @@ def test_the_docs_table_of_cards_inside_a_machines_marks_is_the_layouts():
     for size, cells in documented.items():
         made = [cutter.make_machine_sheet(paper, size, bleed, (0, 0), "long-edge", "dense", "silhouette")
                 for paper in ("a4", "letter") for bleed in (3, 1)]
-        assert cells == [f"{s.per_page}" + (" (on their side)" if s.sideways else "") for s in made], size
+        assert cells == [f"{s.per_page}" + (" (on their side)" if s.sideways else "")
+                         + (" (landscape)" if s.page_w > s.page_h else "") for s in made], size
 
 
 def test_cards_are_grouped_by_edge_color_in_the_order_they_come():
@@ -168,15 +181,16 @@ def every_cell(sheet) -> list[Rect]:
 @pytest.mark.parametrize("paper, size, bleed, mode, spacing", SHEETS)
 def test_every_card_has_its_bleed_and_nothing_overlaps(paper, size, bleed, mode, spacing):
     sheet = sheet_of(paper, size, bleed, mode, spacing)
-    assert sheet.gutters == (True, True) or spacing != "gutter"
+    assert (sheet.gutter_x, sheet.gutter_y) == (2 * bleed * MM, 2 * bleed * MM) or spacing != "gutter"
     for i in range(sheet.per_page):
         slot, cell = sheet.slot(i), sheet.cell(i)
         sides = (slot.x - cell.x, slot.y - cell.y, cell.right - slot.right, cell.top - slot.top)
         row, col = divmod(i, sheet.cols)
         outside = (col == 0, row == sheet.rows - 1, col == sheet.cols - 1, row == 0)
-        spaced = (*sheet.gutters, *sheet.gutters)
-        # full bleed on the sheet's outer edges and towards a gutter; none towards a shared cut
-        assert [pytest.approx(bleed * MM if out or gap else 0) for out, gap in zip(outside, spaced)] == list(sides)
+        halves = (sheet.gutter_x / 2, sheet.gutter_y / 2) * 2
+        # full bleed on the sheet's outer edges; towards a neighbour up to the middle of the gap
+        assert [pytest.approx(bleed * MM if out else min(bleed * MM, half))
+                for out, half in zip(outside, halves)] == list(sides)
     cells = every_cell(sheet)
     trim_margin = (layout.PRINT_EDGE_MM + layout.MARK_GAP_MM + layout.MARK_MIN_MM) * MM
     for cell in cells:
@@ -276,3 +290,19 @@ def test_backs_of_cards_on_their_side_stand_as_their_faces_after_the_flip(size, 
 def test_pages():
     assert [len(p) for p in layout.pages(list(range(20)), 9)] == [9, 9, 2]
     assert list(layout.pages([], 9)) == []
+
+
+@pytest.mark.parametrize("paper, size", PER_PAGE)
+def test_a_card_beside_an_empty_slot_keeps_its_full_bleed(paper, size):
+    sheet = layout.make_sheet(paper, size, 3)
+    count = sheet.per_page - sheet.cols - 1  # the last row empty, and the slot before it
+    cells = [sheet.cell(i, count) for i in range(count)]
+    for i, cell in enumerate(cells):
+        row, col = divmod(i, sheet.cols)
+        slot = sheet.slot(i)
+        if i + 1 == count and col < sheet.cols - 1:
+            assert cell.right - slot.right == pytest.approx(3 * MM)
+        if i + sheet.cols >= count and row < sheet.rows - 1:
+            assert slot.y - cell.y == pytest.approx(3 * MM)
+    for i, j in itertools.permutations(range(count), 2):  # no card paints where a miscut of another lands
+        assert not overlaps(cells[i], sheet.slot(j).inset(-layout.MISCUT_MM * MM))

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from conftest import CARD_DATA, ROOT, TINY_GAME, checked, page_texts
 
 from cardgen.render import documents
@@ -60,3 +61,50 @@ def test_an_error_in_a_games_own_template_is_found_at_check(game_copy):
     assert done.returncode == 1
     assert "templates/rulebook.html:3" in done.stdout
     assert "'nosuchvar' is undefined [template-error]" in done.stdout
+
+
+# each document's left and right page margins (its CSS's @page), from the second page on (the
+# rulebook's title page runs to the edges); the pocket copies' margins follow their layout
+SIDE_MARGINS_MM = {"rulebook.pdf": 17, "checklists.pdf": 14, "cheatsheet.pdf": 10}
+MM = 72 / 25.4
+# a justified line's last glyph, read back, may end up to ~2.7 pt past the edge: WeasyPrint places
+# the glyphs by its own advances, pdfplumber measures them by the font's widths
+TOLERANCE_PT = 3.0
+
+
+@pytest.mark.slow
+def test_no_character_of_a_shipped_document_lies_in_its_side_margins(shipped_documents):
+    import pdfplumber
+
+    checked_pages = 0
+    for path in shipped_documents:
+        margin = SIDE_MARGINS_MM.get(path.name)
+        if margin is None:
+            continue
+        with pdfplumber.open(path) as pdf:
+            first = 2 if path.name == "rulebook.pdf" else 1
+            for number, page in enumerate(pdf.pages[first - 1:], first):
+                checked_pages += 1
+                outside = [c["text"] for c in page.chars if c["x0"] < margin * MM - TOLERANCE_PT
+                           or c["x1"] > page.width - margin * MM + TOLERANCE_PT]
+                assert not outside, f"{path} p. {number}: {''.join(outside)[:40]!r} in the side margins"
+    assert checked_pages > 50
+
+
+def test_text_in_a_pages_margin_is_lost_content(game_copy, tmp_path):
+    game = game_copy(TINY_GAME)
+    (game / "templates").mkdir()
+    (game / "templates" / "game.css").write_text(".setup-numbers { margin-right: -15mm; }\n")
+    done = cardgen("rulebook", str(game), "--out", str(tmp_path / "out"))
+    assert done.returncode == 1, done.stderr
+    assert "rulebook.html cannot show all its text" in done.stderr and "would be cut off or left out" in done.stderr
+
+
+@pytest.mark.slow
+def test_hyphenated_line_ends_leave_three_letters_each_side(shipped_documents):
+    breaks = []
+    for path in shipped_documents:
+        if path.name == "rulebook.pdf":  # PDFium joins a hyphenated word's parts with U+FFFE
+            breaks += re.findall(r"(\w+)\ufffe\s*(\w+)", " ".join(page_texts(path)))
+    assert len(breaks) > 20  # English and German
+    assert [b for b in breaks if len(b[0]) < 3 or len(b[1]) < 3] == []

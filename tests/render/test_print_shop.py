@@ -85,7 +85,9 @@ def assert_pdfx(path):
         assert "/OpenAction" not in pdf.Root and "/AA" not in pdf.Root
         images = 0
         for obj in every_object(pdf):
-            assert obj.get("/ColorSpace") != "/DeviceRGB" and obj.get("/Type") != "/ExtGState"
+            assert obj.get("/ColorSpace") != "/DeviceRGB"
+            if obj.get("/Type") == "/ExtGState":  # overprint only: no transparency
+                assert set(obj.keys()) <= {"/Type", "/OP", "/op", "/OPM"}, obj
             if obj.get("/Subtype") == "/Image":
                 images += 1
                 assert obj.ColorSpace == "/DeviceCMYK" and "/SMask" not in obj

@@ -179,9 +179,9 @@ def test_every_card_paints_its_full_bleed_on_every_outer_edge_and_towards_a_gutt
         assert close(painted(p), sheet.cell(i), EXACT), (p.form, bleed_sides(p, bleed))
         row, col = divmod(i, sheet.cols)
         outer = (col == 0, row == sheet.rows - 1, col == sheet.cols - 1, row == 0)
-        spaced = (*sheet.gutters, *sheet.gutters)
-        for side, out, gap in zip(bleed_sides(p, bleed), outer, spaced):
-            assert side == pytest.approx(bleed if out or gap else 0, abs=EXACT)
+        halves = (sheet.gutter_x / 2, sheet.gutter_y / 2) * 2
+        for side, out, half in zip(bleed_sides(p, bleed), outer, halves):
+            assert side == pytest.approx(bleed if out else min(bleed, half), abs=EXACT)
     back_cells = [sheet.back_cell(i) for i in range(sheet.per_page)]
     for p in backs:
         assert any(close(painted(p), cell, EXACT) for cell in back_cells)
@@ -347,13 +347,13 @@ def rgb(hex_color: str) -> tuple[int, int, int]:
     return tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
 
 
-def bleed_probes(slot: Rect, cell: Rect, inside: float) -> list[tuple[float, float]]:
-    """Points just inside the outer edge of a card's bleed, mid-side, where it has bleed."""
-    probes = [(slot.x - inside, slot.y + slot.h / 2, cell.x < slot.x),
-              (slot.right + inside, slot.y + slot.h / 2, cell.right > slot.right),
-              (slot.x + slot.w / 2, slot.y - inside, cell.y < slot.y),
-              (slot.x + slot.w / 2, slot.top + inside, cell.top > slot.top)]
-    return [(x, y) for x, y, has_bleed in probes if has_bleed]
+def bleed_probes(slot: Rect, cell: Rect, margin: float) -> list[tuple[float, float]]:
+    """Points `margin` inside the outer edge of a card's bleed, mid-side, where it has bleed."""
+    sides = [(slot.x - cell.x, -1, 0), (cell.right - slot.right, 1, 0), (slot.y - cell.y, 0, -1),
+             (cell.top - slot.top, 0, 1)]
+    middle = (slot.x + slot.w / 2, slot.y + slot.h / 2)
+    return [(middle[0] + dx * (slot.w / 2 + bleed - margin), middle[1] + dy * (slot.h / 2 + bleed - margin))
+            for bleed, dx, dy in sides if bleed > margin]
 
 
 def same_color(got, want) -> bool:
@@ -367,7 +367,7 @@ def test_each_card_and_its_own_back_paint_their_bleed(mode, spacing):
     its own background (the shields' back is green, the game's dark): no neighbour painted over
     them. With shared cuts only the sheet's outer edges have bleed."""
     sheet, deck, pdf, _, _ = built("poker", "a4", 3, mode, (0, 0), spacing)
-    game, inside = two_backs_game(), 3 * MM - 0.4 * MM
+    game, inside = two_backs_game(), 0.4 * MM
     faces = pixels(pdf, 0)
     backs = faces if sheet.backs_beside_faces else pixels(pdf, 1)
     for i, card in enumerate(deck):
@@ -556,8 +556,8 @@ def test_cards_says_what_gutters_cost_and_what_shared_cuts_mean(tmp_path, capsys
 
     assert main(["cards", str(TINY_GAME), "--all-types", "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err
-    assert ("note: all neighbouring cards share one cut line, with no bleed towards each other (the sheet's "
-            "outer edges have it): cut exactly on the lines, or use --layout gutter (16 cards a sheet)") in err
+    assert ("note: 18 44x63 mm cards a sheet on a4 with 1 mm of bleed towards their neighbours (a cut 0.5 mm off "
+            "the line shows no neighbour); --layout gutter: 16 a sheet, with 3 mm everywhere") in err
     assert main(["cards", str(TINY_GAME), "--all-types", "--layout", "gutter", "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err
     assert ("note: --layout gutter: 16 44x63 mm cards a sheet on a4, each with its bleed on every side "

@@ -81,7 +81,7 @@ def test_a_weasyprint_error_stops_the_command_naming_the_template(game_copy, tmp
 def test_a_reportlab_error_stops_the_card_sheets_naming_the_card(game_copy, tmp_path, monkeypatch):
     from cardgen.render import cards
 
-    def explode(self, card, color):
+    def explode(self, element, card, color, box):
         if card.name == "Peek":
             raise ValueError("paragraph parser gave up")
 

@@ -18,7 +18,7 @@ from cardgen.model.sizes import DEFAULT_PAPER, MM
 from cardgen.model.words import gettext, marked
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.sheets import draw_registration_marks, new_canvas, write_output
-from cardgen.render.write import output_dir
+from cardgen.render.write import output_dir, tagged_subsets
 
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 
@@ -44,7 +44,7 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = DEFAULT_PAPER, o
         _draw_calibration_back(canvas, sheet, fonts)
         canvas.showPage()
         canvas.save()
-    return write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
+    return write_output(tagged_subsets(buffer.getvalue()), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
 
 
 def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: str, png: bool = False) -> Path:
@@ -68,7 +68,8 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
                                      line)
         canvas.showPage()
         canvas.save()
-    path = write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf", png)
+    path = write_output(tagged_subsets(buffer.getvalue()), output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf",
+                        png)
     write_cut_files(path, sheet, squares)
     return path
 
@@ -86,7 +87,7 @@ def _lines(text: str, font: str, size: float, width: float) -> list[str]:
 
 def _test_squares(spec: cutter.Machine, sheet: Sheet) -> list[cutter.Outline]:
     """Squares near the corners of the marks' frame (clear of the marks) and one in the middle."""
-    side, reach = TEST_SQUARE_MM * MM, (spec.inset + spec.length + spec.clear) * MM
+    side, reach = TEST_SQUARE_MM * MM, (spec.inset + spec.keep + spec.thickness) * MM
     places = [(reach, sheet.page_h - reach - side), (sheet.page_w - reach - side, reach),
               (reach, reach), (sheet.page_w - reach - side, sheet.page_h - reach - side),
               ((sheet.page_w - side) / 2, (sheet.page_h - side) / 2)]

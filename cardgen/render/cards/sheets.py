@@ -31,7 +31,7 @@ from cardgen.model.words import gettext, marked
 from cardgen.render import print_color
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.painter import CardPainter
-from cardgen.render.write import atomic_write, output_dir
+from cardgen.render.write import atomic_write, output_dir, tagged_subsets
 
 PNG_DPI = 150
 CROP_MARK_WIDTH = 0.3  # points
@@ -63,14 +63,15 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
     name = sheet_file_name(setup.id)
     path = output_dir(game, out_dir) / (name.replace(".pdf", "-reprint.pdf") if reprint is not None else name)
-    return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps), path, sheet, png)
+    return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps), path, sheet, png,
+                       len(cards))
 
 
 def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None, *, backs: bool = True,
                       png: bool = False, placeholders: set[str] | None = None, cmyk: bool = False) -> Path:
     """cards-all-types.pdf: one of every card type."""
     return write_sheet(game, render_sheets(game, list(game.cards), sheet, backs, placeholders, cmyk),
-                       output_dir(game, out_dir) / "cards-all-types.pdf", sheet, png)
+                       output_dir(game, out_dir) / "cards-all-types.pdf", sheet, png, len(game.cards))
 
 
 
@@ -81,7 +82,7 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
     faces, gutterfold); in CMYK as PDF/X-1a when `cmyk`. The names of cards drawn with
     placeholders (no art) go into `placeholders` when given."""
     with reproducible():
-        pdf = _render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps)
+        pdf = tagged_subsets(_render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps))
     return print_color.pdfx(pdf) if cmyk else pdf
 
 
@@ -97,8 +98,8 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
     painter = CardPainter(game, canvas, sheet)
     _note_placeholders(cards, placeholders)
     for page in layout.pages(placing_order(game, cards, sheet), sheet.per_page):
-        faces = [(sheet.slot(i), sheet.cell(i)) for i in range(len(page))]
-        placed = [(sheet.back_slot(i), sheet.back_cell(i)) for i in range(len(page))] if backs else []
+        faces = [(sheet.slot(i), sheet.cell(i, len(page))) for i in range(len(page))]
+        placed = [(sheet.back_slot(i), sheet.back_cell(i, len(page))) for i in range(len(page))] if backs else []
         _set_boxes(canvas, faces + (placed if sheet.backs_beside_faces else []))
         for card, (slot, cell) in zip(page, faces):
             place(canvas, painter.face_form(card), slot, cell, sheet.face_turn)
@@ -143,7 +144,7 @@ def _draw_swap_list(canvas: Canvas, sheet: Sheet, fonts: Fonts, swaps: tuple[str
 
 def placing_order(game: Game, cards: list[Card], sheet: Sheet) -> list[Card]:
     """The cards in the order they fill the slots: grouped by their edge color where cards share
-    cut lines, else as given."""
+    cut lines (`--layout shared-cuts`), else as given."""
     if not sheet.shares_cuts:
         return cards
     return layout.edge_order(cards, lambda card: game.color(card.color).hex.lower())
@@ -156,11 +157,14 @@ def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[
         place(canvas, painter.back_form(card), slot, cell, sheet.back_turn)
 
 
-def write_sheet(game: Game, pdf: bytes, path: Path, sheet: Sheet, png: bool) -> Path:
-    """The card sheets' PDF, and beside it the cut file of a print-then-cut sheet."""
+def write_sheet(game: Game, pdf: bytes, path: Path, sheet: Sheet, png: bool, cards: int) -> Path:
+    """The card sheets' PDF, and beside it, for a print-then-cut sheet, the cut files of each
+    sheet (<name>-sheet01.cut.svg ...), cutting only where that sheet has a card."""
     write_output(pdf, path, png)
     if sheet.machine:
-        write_cut_files(path, sheet, cutter.outlines(sheet, game.design.design.corner))
+        for number, count in enumerate(cutter.sheet_counts(cards, sheet.per_page), start=1):
+            outlines = cutter.outlines(sheet, game.design.design.corner, count)
+            write_cut_files(path.with_name(f"{path.stem}-sheet{number:02d}.pdf"), sheet, outlines)
     return path
 
 
@@ -267,13 +271,25 @@ def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
 
 
 def draw_registration_marks(canvas: Canvas, sheet: Sheet) -> None:
-    """A cutting machine's marks, solid black, where its software looks for them."""
+    """A cutting machine's marks, solid black, where its software looks for them: the square
+    filled and outlined, the Ls stroked, square caps and mitred corners."""
     if not sheet.machine:
         return
+    marks = cutter.registration_marks(cutter.machine(sheet.machine), sheet.page_w, sheet.page_h)
     canvas.saveState()
     canvas.setFillColorRGB(0, 0, 0)
-    for mark in cutter.registration_marks(cutter.machine(sheet.machine), sheet.page_w, sheet.page_h):
-        canvas.rect(mark.x, mark.y, mark.w, mark.h, stroke=0, fill=1)
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(marks.line)
+    canvas.setLineCap(2)
+    canvas.setLineJoin(0)
+    square = marks.square
+    canvas.rect(square.x, square.y, square.w, square.h, stroke=1, fill=1)
+    for start, corner, end in marks.corners:
+        path = canvas.beginPath()
+        path.moveTo(*start)
+        path.lineTo(*corner)
+        path.lineTo(*end)
+        canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
 
 

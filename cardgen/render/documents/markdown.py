@@ -17,6 +17,8 @@ def markdown_html(text: str, game: Game, origin: str = "") -> Markup:
     for token in tokens:
         if token.type == "table_open":
             token.attrSet("class", "md-table")  # styled like the generated tables (base.css)
+        if token.type == "th_open":
+            token.attrSet("scope", "col")  # a Markdown table's headers are its first row's
     for token in markup.all_tokens(tokens):
         if token.type == "image":
             src = str(token.attrGet("src") or "")

@@ -2,7 +2,8 @@
 
 WeasyPrint drops without a word what a page cannot hold in some places (a float longer than the
 page is cut at its end) and clips what a box with `overflow: hidden` cannot hold. After layout,
-every text of the HTML must be on a page, inside the page and inside every box that clips it;
+every text of the HTML must be on a page, inside the page's text area (not in its margins) and
+inside every box that clips it;
 `lost_texts` names those that are not.
 
 The comparison is of characters, case and white space aside (text-transform and hyphenation
@@ -61,12 +62,24 @@ def html_texts(html: str) -> list[tuple[str, str]]:
 
 
 def visible_text(pages: list[Any]) -> str:
-    """The text of every text box wholly inside its page and every box that clips it."""
-    return "".join(normalized(text) for page in pages for text in _visible(page._page_box, _page_rect(page)))
+    """The text of every text box wholly inside its page's text area and every box that clips it,
+    page after page; then the text of the pages' margin boxes (running heads, page numbers: inside
+    the page), apart, so that a text running on to the next page reads on unbroken."""
+    boxes = [page._page_box for page in pages]
+    body = (text for box in boxes for child in box.children if not _in_margin(child)
+            for text in _visible(child, _text_area(box)))
+    margins = (text for box in boxes for child in box.children if _in_margin(child)
+               for text in _visible(child, (0.0, 0.0, float(box.margin_width()), float(box.margin_height()))))
+    return "".join(normalized(text) for text in (*body, *margins))
 
 
-def _page_rect(page: Any) -> tuple[float, float, float, float]:
-    return (0.0, 0.0, float(page.width), float(page.height))
+def _in_margin(box: Any) -> bool:
+    return type(box).__name__ == "MarginBox"
+
+
+def _text_area(page_box: Any) -> tuple[float, float, float, float]:
+    return (page_box.content_box_x(), page_box.content_box_y(),
+            page_box.content_box_x() + page_box.width, page_box.content_box_y() + page_box.height)
 
 
 def _visible(box: Any, clip: tuple[float, float, float, float]) -> Iterator[str]:

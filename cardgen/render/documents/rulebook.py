@@ -3,6 +3,8 @@ generated parts placed where they belong (the cards after their color's intro, o
 setup, the components, the variations, the card diagram), and the rulebook's template context."""
 from __future__ import annotations
 
+import base64
+import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,14 +17,16 @@ from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.model.fields import labelled
 from cardgen.model.game import Card, Color, Game, Variation
-from cardgen.model.sizes import DEFAULT_PAPER
+from cardgen.model.sizes import DEFAULT_PAPER, card_size_mm
+from cardgen.model.targets import CardPixels
 from cardgen.model.texts import component_count, format_count, format_number, players_label
 from cardgen.model.words import gettext, marked, ngettext
+from cardgen.render import card_images
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
-from cardgen.render.documents.html import render_pdf, symbol_context
+from cardgen.render.documents.html import render_html, render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_html, markdown_inline
-from cardgen.render.documents.weasy import example_card_url
+from cardgen.render.documents.weasy import example_card_url, self_contained
 from cardgen.render.write import atomic_write
 
 _HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
@@ -311,6 +315,9 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
         "title_hex": game.title_hex,
         "changes": changes if changes is not None and not changes.empty else None,
+        "html_edition": False,
+        "booklet": False,
+        "card_picture": lambda card_id: None,
     }
 
 
@@ -365,3 +372,32 @@ def write_rulebook(game: Game, report: GameReport, out_dir: Path, paper: str = D
     pdf = render_pdf(game, "rulebook.html", rulebook_context(game, report, changes), paper)
     return atomic_write(Path(out_dir) / "rulebook.pdf", pdf)
 
+
+def write_rulebook_html(game: Game, report: GameReport, out_dir: Path, paper: str = DEFAULT_PAPER,
+                        changes: GameDiff | None = None) -> Path:
+    """rulebook.html: the rulebook's template and text for a browser (the screen style sheet
+    added), fonts and images inlined: one file, no network."""
+    pictures = card_pictures(game)
+    context = dict(rulebook_context(game, report, changes), html_edition=True, card_picture=pictures.get)
+    html = self_contained(game, render_html(game, "rulebook.html", context, paper))
+    return atomic_write(Path(out_dir) / "rulebook.html", html.encode("utf-8"))
+
+
+
+PICTURE_DPI, PICTURE_QUALITY = 100, 82  # the HTML edition's card pictures: a screen's size, small files
+
+
+def card_pictures(game: Game) -> dict[str, str]:
+    """Each card's face as the sheets print it, as a data: URL of a JPEG (the HTML edition shows it
+    beside the card's explanation): one PDF of every face, rasterised once."""
+    width_mm, height_mm = card_size_mm(game.card_size)
+    size = (round(width_mm / 25.4 * PICTURE_DPI), round(height_mm / 25.4 * PICTURE_DPI))
+    sheet = card_images.one_card_sheet(CardPixels(size, 0, 0), PICTURE_DPI)
+    faces = card_images.rasterise(card_images.card_pdf(game, sheet, [(card, "front") for card in game.cards]),
+                                  size, PICTURE_DPI)
+    pictures = {}
+    for card, face in zip(game.cards, faces):
+        jpeg = io.BytesIO()
+        face.save(jpeg, "JPEG", quality=PICTURE_QUALITY)
+        pictures[card.id] = "data:image/jpeg;base64," + base64.b64encode(jpeg.getvalue()).decode("ascii")
+    return pictures

@@ -8,10 +8,12 @@ are served from memory under the `cardgen-generated:` scheme. The fonts: the gam
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import logging
 import mimetypes
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -25,6 +27,7 @@ from cardgen.inputs.paths import display_path, game_roots, inside, local_file
 from cardgen.model.game import Game
 from cardgen.render.documents.diagram import example_card, example_card_png
 from cardgen.render.documents.overflow import lost_texts
+from cardgen.render.documents.tagged import finish_tagged
 
 MAX_CSS_BYTES = 1024 * 1024
 # WeasyPrint warnings about the machine, not the document: not build failures
@@ -129,7 +132,8 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         with _font_subsetting(), _no_user_fontconfig():
             laid_out = document.render(font_config=_font_config(), cache=_image_cache())
             lost = lost_texts(html, laid_out.pages)
-            pdf: bytes = b"" if lost else laid_out.write_pdf()
+            pdf: bytes = b"" if lost else finish_tagged(laid_out.write_pdf(pdf_variant="pdf/ua-1"), html,
+                                                          symbol_texts(game))
     except FatalURLFetchingError as exc:
         if fetcher.refused:
             raise fetcher.refused[0] from None
@@ -254,6 +258,32 @@ def symbol_font_name(game: Game, names: list[str] | None = None) -> tuple[str, s
     family = f"{symbols.FONT_FAMILY}-{digest}"
     return family, f"{GENERATED}:{family}.otf"
 
+
+
+_RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc=")([^"')\s]+)""")
+
+
+def self_contained(game: Game, html: str) -> str:
+    """The HTML with every font and image it names inlined (data: URLs), read through the same
+    checks as WeasyPrint's fetcher: one file that opens anywhere and asks no network."""
+    fetcher = _fetcher_class()(game, "template rulebook.html or the game data", symbols.used_in(game, html))
+
+    def inlined(match: re.Match[str]) -> str:
+        url = match.group(2)
+        if url.startswith(("data:", "#")):
+            return match.group(0)
+        response = fetcher.fetch(url if ":" in url else game.folder.resolve().as_uri() + "/" + url)
+        return match.group(1) + f"data:{response.content_type};base64," + base64.b64encode(response.read()).decode("ascii")
+
+    return _RESOURCE.sub(inlined, html)
+
+
+def symbol_texts(game: Game) -> dict[str, str]:
+    """What each symbol's character reads as in a tagged PDF: the name of the color it stands for,
+    else the symbol's own name."""
+    colors = {color.symbol: color.name for color in game.colors}
+    return {character: colors.get(name) or name.replace("-", " ").replace("_", " ")
+            for name, character in symbols.code_points(game).items()}
 
 
 def example_card_url(game: Game) -> str:
