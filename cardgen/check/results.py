@@ -116,7 +116,7 @@ class PlayerCount:
     @property
     def seats_differ(self) -> bool:
         """Whether the seats start with different cards (in hand or in their own piles)."""
-        return len({(s.hand, tuple(s.piles.items())) for s in self.seats}) > 1
+        return len({(s.hand, tuple(s.piles.items()), repr(s.kinds)) for s in self.seats}) > 1
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -14,6 +14,7 @@ from cardgen.model.game import (
     START_PILE,
     WARNING,
     Check,
+    CountSpec,
     Finding,
     Pile,
     Step,
@@ -46,9 +47,8 @@ class StepParts(Parts):
                 steps.append(Step(source=self._pile(sm.get("shuffle"), piles, "shuffle"), **common))
                 continue
             if action in ("text", "set", "first_player"):
-                values = tuple((sm.read("set") or {}).items())
-                self.set_steps += [(ident, sm["set"]) for ident, _ in values]
-                steps.append(Step(values=values, first_player=sm.read("first_player", ""), **common))
+                steps.append(Step(values=self._set_values(sm.get("set")), first_player=sm.read("first_player", ""),
+                                  **common))
                 continue
             spec = g.mapping(sm[action], schema.declared(schema.STEP, action, schema.Fields))
             source = self._pile(spec.get("from"), piles, "from")
@@ -77,6 +77,16 @@ class StepParts(Parts):
         if len(counts) > 1:
             self.g.error(spec[counts[1]], "bad-step", f"a deal counts by one of count, by_seat and extras, "
                          f"not {' and '.join(counts)}")
+
+    def _set_values(self, node) -> tuple[tuple[str, CountSpec], ...]:
+        """A set: step's components and each player's starting value of them."""
+        values = []
+        for key_node, value_node in self.g.free_mapping(node, "set") if node is not None else ():
+            spec = self.g.count_spec(value_node, f"set: {key_node.value}")
+            if spec is not None:
+                values.append((key_node.value, spec))
+                self.set_steps.append((key_node.value, key_node))
+        return tuple(values)
 
     def _check_set_steps(self) -> None:
         """The components a `set:` step gives a starting value (read before the components are)."""
