@@ -55,8 +55,8 @@ class Groups:
             members.setdefault(signature, []).append(card.id)
         self.members = list(members.values())
         self.kinds: list[tuple[str, ...]] = [game.card(ids[0]).kinds for ids in self.members]
-        self.values: list[dict[str, str | None]] = [dict(zip(self.fields, signature[2]))  # type: ignore[arg-type]
-                                                    for signature in members]
+        self.values: list[dict[str, str | None]] = [{f: seat_value(game.card(ids[0]), f) for f in self.fields}
+                                                    for ids in self.members]
         self.group_of = {card_id: g for g, ids in enumerate(self.members) for card_id in ids}
         self.picked = {key: frozenset(g for g, signature in enumerate(members) if signature[3 + i])
                        for i, key in enumerate(unique)}

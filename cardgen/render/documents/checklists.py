@@ -10,7 +10,7 @@ from typing import Any
 from cardgen.check.results import GameReport, PlayerCount, SetupReport, StepReport
 from cardgen.check.tables import pile_rows, seat_name, supply_piles
 from cardgen.inputs import symbols
-from cardgen.model.game import HANDS, START_PILE, Card, Color, Component, Finding, Game, Kind, Pile, Setup, Step
+from cardgen.model.game import HANDS, START_PILE, Card, Color, Finding, Game, Kind, Pile, Setup, Step
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import cards, format_count, format_number, kind_count, players_label
 from cardgen.model.words import gettext, join, lower_first, ngettext
@@ -82,7 +82,7 @@ class ChecklistPage:
     players: PlayerCount
     groups: list[tuple[Color, list[tuple[Card, int]]]]
     total: int
-    steps: list[tuple[str, str]]  # (step text, the numbers for this player count)
+    steps: list[tuple[str, list[str]]]  # (step text, the numbers for this player count, in parts)
     column: int  # the player count's place among the setup's: its column in the tables of figures
 
 
@@ -104,8 +104,8 @@ def _checklist_page(game: Game, setup_report: SetupReport, players: int) -> Chec
         rows = [(card, deck[card.id]) for card in game.cards if card.color == color.id and deck.get(card.id)]
         if rows:
             groups.append((color, rows))
-    steps = [(step_text(group[0].step), _step_numbers(game, played, group)) for group in _text_groups(played.steps)
-             if not all(carried_out.does_nothing for carried_out in group)]
+    steps = [(step_text(group[0].step), _step_numbers(game, played, group))
+             for group in _text_groups(played.steps) if not all(carried_out.does_nothing for carried_out in group)]
     return ChecklistPage(setup_report, played, groups, sum(deck.values()), steps,
                          setup_report.players.index(played))
 
@@ -132,36 +132,33 @@ def _text_groups(steps: list[StepReport]) -> list[list[StepReport]]:
     return groups
 
 
-def _step_numbers(game: Game, played: PlayerCount, group: list[StepReport]) -> str:
-    """A step's numbers as the engine carried it out for this player count ('' when it has none):
-    the sum of its group when all of it moves cards the same way to the same pile."""
+def _step_numbers(game: Game, played: PlayerCount, group: list[StepReport]) -> list[str]:
+    """A step's numbers as the engine carried it out for this player count, in the parts a line may
+    break between (none: []): the sum of its group when all of it moves cards the same way to the same pile."""
     first = group[0]
     step = first.step
     if first.values:
-        return join([gettext("%(things)s: %(value)s each") % {"things": game_component(game, ident).plural,
-                                                              "value": value} for ident, value in first.values.items()])
+        components = {c.id: c for c in game.components}
+        return [join([gettext("%(things)s: %(value)s each") % {"things": components[ident].plural, "value": value}
+                      for ident, value in first.values.items()])]
     if step.extras:
-        return gettext("%(cards)s to each player") % {"cards": join(_extras_each(game, played))}
+        return [gettext("%(cards)s to each player") % {"cards": join(_extras_each(game, played))}]
     if step.moves_cards and (step.seat is not None or len(set(first.seats)) > 1):
-        return join([gettext("%(cards)s to the %(seat)s") % {"cards": cards(n), "seat": lower_first(seat_name(i + 1))}
-                     for i, n in enumerate(first.seats) if n])
+        return [gettext("%(cards)s to the %(seat)s") % {"cards": cards(n), "seat": lower_first(seat_name(i + 1))}
+                for i, n in enumerate(first.seats) if n]
     alike = [s for s in group if (s.step.action, s.step.target, s.step.per_player) ==
              (step.action, step.target, step.per_player) and not s.step.extras]
     if len(group) == 1 or len(alike) < len(group) or not step.moves_cards:
         if first.count is None:
-            return ""
+            return []
         count: float = first.count
     else:
         count = sum(s.moved for s in alike) / (played.players if step.per_player else 1)
     if count == 0:
-        return ngettext("none with %(num)s player", "none with %(num)s players", played.players) % {"num": played.players}
+        return [ngettext("none with %(num)s player", "none with %(num)s players", played.players) % {"num": played.players}]
     amount = gettext("up to %(cards)s") % {"cards": cards(count)} if step.up_to else cards(count)
     amount = gettext("%(cards)s to each player") % {"cards": amount} if step.per_player else amount
-    return gettext("%(cards)s, picked at random") % {"cards": amount} if step.random else amount
-
-
-def game_component(game: Game, ident: str) -> Component:
-    return next(c for c in game.components if c.id == ident)
+    return [gettext("%(cards)s, picked at random") % {"cards": amount} if step.random else amount]
 
 
 def checklists_context(game: Game, report: GameReport, setup: str | None = None,
