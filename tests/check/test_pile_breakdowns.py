@@ -7,6 +7,7 @@ import pytest
 from conftest import CARD_DATA, TEST_DATA, checked
 
 from cardgen.check.tables import pile_rows
+from cardgen.render.documents.cheatsheet import setup_table
 
 GAMES = sorted(p for root in (CARD_DATA, TEST_DATA) for p in root.iterdir() if (p / "game.yaml").is_file()
                and p.name != "broken")
@@ -33,7 +34,8 @@ def test_each_piles_breakdown_by_kind_sums_to_that_pile(folder):
 
 
 def test_two_draw_piles_each_have_their_own_breakdown(game_copy):
-    """Two shared draw piles, one per color: each pile's breakdown is its own cards, not both piles'."""
+    """Two shared draw piles, one per color: each pile's breakdown is its own cards, not both piles',
+    and the cheat sheet's table gives each pile its own rows once."""
     folder = game_copy(TEST_DATA / "faction_duel")
     game_yaml = folder / "game.yaml"
     text = game_yaml.read_text(encoding="utf-8")
@@ -51,3 +53,7 @@ def test_two_draw_piles_each_have_their_own_breakdown(game_copy):
     assert played.pile_kinds["water_deck"] == {"creature": 6, "spell": 3}
     rows = {row.label: row.kinds[0] for row in pile_rows(game, report.setups[0])}
     assert rows["Fire deck"] == {"creature": 6, "spell": 2} and rows["Water deck"] == {"creature": 6, "spell": 3}
+    sheet = [(row.label, row.values) for row in setup_table(game, report.setups[0], "").rows]
+    start = sheet.index(("Fire deck", ["8"]))
+    assert sheet[start:start + 6] == [("Fire deck", ["8"]), ("Creatures", ["6"]), ("Spells", ["2"]),
+                                      ("Water deck", ["9"]), ("Creatures", ["6"]), ("Spells", ["3"])]

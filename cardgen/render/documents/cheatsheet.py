@@ -217,11 +217,9 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
                     rows.append(PlayerRow(kind.plural or plural(kind.name), [format_count(v) for v in values],
                                           part=True))
     rows += [PlayerRow(row.label, [_count(v, row.blank) for v in row.values]) for row in component_rows(report)]
-    varying = [r for r in rows if len(set(r.values)) > 1 or len(counts) == 1]
-    constants = [r for r in rows if r not in varying and not r.part]
-    varying += [r for r in rows if r not in varying and r not in constants]
-    varying.sort(key=rows.index)
-    return SetupTable(report, counts, varying, constants)
+    # by identity: two piles' rows of one kind may read the same ("Creatures 6") and stay two rows
+    constant = {id(r) for r in rows if len(set(r.values)) == 1 and len(counts) > 1 and not r.part}
+    return SetupTable(report, counts, [r for r in rows if id(r) not in constant], [r for r in rows if id(r) in constant])
 
 
 def _count(value: float | None, blank: str) -> str:
