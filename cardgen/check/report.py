@@ -48,7 +48,7 @@ def as_text(report: GameReport) -> str:
         lines.append(f"  {finding}")
     if report.findings:
         lines.append("")
-    kinds = [k.id for k in game.kinds]
+    kinds = [k.id for k in game.kinds] if game.shared_draw_piles else []  # the shared draw piles by kind
     for s in report.setups:
         setup = s.setup
         colors = " · ".join(f"{game.color(c).name.lower()} {n}" for c, n in s.by_color.items())
