@@ -386,7 +386,8 @@ def _deal_by_seat(game: Game, step: Step, piles: Piles, variables: Variables, co
             findings.append(Finding(ERROR, "not-enough-cards", f"{context}: '{label}' gives each player the cards of "
                                     f"one {step.split_by}, but the {step.source} pile holds "
                                     f"{counted(len(present), step.split_by)} for {players} players", step.where,
-                                    "add cards of another value or narrow the setup's player range"))
+                                    f"split_by: takes color, kind, tag, an attribute or a field of the game; add "
+                                    f"cards of another {step.split_by} or narrow the setup's player range"))
     for seat in _seats(step, players, variables, findings, context, label):
         if step.split_by and owners[seat] is None:
             continue
