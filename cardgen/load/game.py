@@ -51,6 +51,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         self.extra_findings: list[Finding] = []
         self.piles: list[str] = list(self.START_PILES)
         self.component_ids: list[str] = []
+        self.set_steps = []
         self.symbol_refs: list[tuple[str, Where, str]] = []  # (name, where named, what names it)
 
     def build(self, docs: Mapping[str, yaml.Node]) -> Game:
@@ -79,6 +80,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         steps = self._steps(top.get("setup"))
         piles = self._piles(declared_piles, steps)
         components = self._components(top.get("components"))
+        self._check_set_steps()
         checks = self._checks(top.get("checks"))
         self._check_waivers(setups, checks)
         variations = tuple(

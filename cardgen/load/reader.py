@@ -315,13 +315,15 @@ class Reader:
             return (self.text(node, what),)
         return tuple(self.text(item, what) for item in self.sequence(node, what))
 
-    def count_spec(self, node, what: str):
-        """An integer, an expression, or a table by player count."""
+    def count_spec(self, node, what: str, by: str = "player"):
+        """An integer, an expression, or a table by player count (or by seat)."""
         if isinstance(node, yaml.MappingNode):
             table = {}
             for key_node, value_node in self.free_mapping(node, what):
-                players = self.integer(key_node, f"{what}: player count", 1, MAX_PLAYERS)
-                value = self.integer(value_node, f"{what} for {key_node.value} players")
+                players = self.integer(key_node, f"{what}: {by} count" if by == "player" else f"{what}: {by}",
+                                       1, MAX_PLAYERS)
+                value = self.integer(value_node, f"{what} for {key_node.value} {by}s" if by == "player"
+                                     else f"{what} for {by} {key_node.value}")
                 if players is not None and value is not None:
                     table[players] = value
             return table

@@ -173,6 +173,17 @@ class CountSpec(Type):
 
 
 @dataclass(frozen=True)
+class SeatCount(Type):
+    """A number of cards by seat: a whole number, an expression of `seat` and `players`, or a table by seat."""
+
+    def read(self, reader, node, what):
+        return reader.count_spec(node, what, by="seat")
+
+    def json(self, defs):
+        return CountSpec().json(defs)
+
+
+@dataclass(frozen=True)
 class ListOf(Type):
     item: Type
 
@@ -219,6 +230,7 @@ class Fields(Type):
     name: str  # how findings name the mapping
     fields: dict[str, Field]
     exactly_one: tuple[str, ...] = ()  # keys of which a mapping holds exactly one
+    alone: str = ""  # a key that may stand without any of exactly_one
     needs: Mapping[str, str] = field(default_factory=dict)  # key -> the key it is only read with
     shared: str = ""  # a name: the JSON Schema defines it once (needed for recursion)
     doc: str = ""
@@ -263,6 +275,8 @@ class Fields(Type):
             out["required"] = self.required()
         if self.exactly_one:
             out["oneOf"] = [{"required": [key]} for key in self.exactly_one]
+            if self.alone:
+                out["oneOf"].append({"required": [self.alone], "not": {"anyOf": out["oneOf"][:]}})
         if self.needs:
             out["dependencies"] = {key: [needed] for key, needed in self.needs.items()}
         return out
@@ -335,13 +349,24 @@ _PILE_MOVE = {"from": Field(Text(), doc="the pile to take from (default: deck)")
               "select": Field(SELECT), "count": Field(CountSpec()),
               "extras": Field(Boolean()), "up_to": Field(Boolean()), "random": Field(Boolean())}
 MOVE = Fields("move", {**_PILE_MOVE, "to": Field(Text(), True, doc="the pile to put the cards on")})
-DEAL = Fields("deal", {**_PILE_MOVE, "to": Field(Text(), doc="default: hands")})
-STEP_ACTIONS = ("move", "deal", "shuffle")
+DEAL = Fields("deal", {
+    **_PILE_MOVE, "to": Field(Text(), doc="default: hands"),
+    "seat": Field(CountSpec(), doc="deal to this seat only (1: the first player; an expression of players, "
+                                   "e.g. players for the last)"),
+    "by_seat": Field(SeatCount(), doc="each seat's count instead of count: a table by seat ({1: 3, 2: 4}) or an "
+                                      "expression of seat (and players)"),
+    "split_by": Field(Identifier(), doc="each seat takes every card of one value of this field (color, kind, tag "
+                                        "or a field of the game), in seat order: each player's own deck"),
+})
+STEP_ACTIONS = ("move", "deal", "shuffle", "set", "first_player")
 STEP = Fields("step", {
     "move": Field(MOVE), "deal": Field(DEAL), "shuffle": Field(Text(), label="pile"),
-    "text": Field(Text(), doc="the step as the checklist prints it"),
+    "set": Field(Table(Identifier(), CountSpec()), doc="each player's starting value of components, "
+                                                      "e.g. {health: 20}"),
+    "first_player": Field(Text(), doc="how the first player is chosen: random, or in the game's words"),
+    "text": Field(Text(), doc="the step as the checklist prints it; alone, a step that is only its text"),
     "when": Field(Expression(), doc="only at some player counts, e.g. players >= 4"),
-}, exactly_one=STEP_ACTIONS)
+}, exactly_one=STEP_ACTIONS, alone="text")
 SETUP_PROCEDURE = Fields("setup", {"steps": Field(ListOf(STEP), True)})
 CHECK = Fields("check", {
     "id": Field(Identifier(), True, "check id"),

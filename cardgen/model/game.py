@@ -252,7 +252,7 @@ class Setup:
 
 @dataclass(frozen=True)
 class Step:
-    action: str  # move | deal | shuffle
+    action: str  # move | deal | shuffle | set | first_player | text (a step that is only its text)
     source: str = "deck"
     target: str = "deck"
     select: Selector | None = None  # None: all cards
@@ -264,6 +264,15 @@ class Step:
     when: str | None = None
     text: str = ""
     where: Where | None = None
+    seat: CountSpec | None = None  # deal to this seat only (1: the first player); None: every seat
+    by_seat: CountSpec | None = None  # deal: each seat's count, a table by seat or an expression of `seat`
+    split_by: str = ""  # deal: each seat takes every card of one value of this field (color, kind, tag, a field)
+    values: tuple[tuple[str, CountSpec], ...] = ()  # set: (component id, each player's starting value)
+    first_player: str = ""  # first_player: "random", or how the first player is chosen, in the game's words
+
+    @property
+    def moves_cards(self) -> bool:
+        return self.action in ("move", "deal")
 
 
 DRAW, SUPPLY, DISCARD, ASIDE, BOX, HAND = "draw", "supply", "discard", "aside", "box", "hand"

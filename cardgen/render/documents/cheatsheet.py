@@ -214,23 +214,21 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
     if any(c != 1 for c in copies):
         rows.append(PlayerRow(copies_label or gettext("Copies"), [str(c) for c in copies]))
     for row in pile_rows(game, report):
-        rows.append(PlayerRow(row.label, [_count(v) for v in row.values]))
-        if row.pile is not None and row.pile.role == DRAW and not row.pile.each_player:
+        rows.append(PlayerRow(row.label, [_count(v, row.blank) for v in row.values]))
+        if row.pile is not None and row.pile.role == DRAW:
             for kind in game.kinds:
-                values = [p.draw_by_kind.get(kind.id, 0) for p in report.players]
+                values = [kinds.get(kind.id, 0) for kinds in row.kinds]
                 if any(values):
                     rows.append(PlayerRow(kind.plural or plural(kind.name), [format_count(v) for v in values],
                                           part=True))
-    rows += [PlayerRow(row.label, [_count(v) for v in row.values]) for row in component_rows(report)]
-    varying = [r for r in rows if len(set(r.values)) > 1 or len(counts) == 1]
-    constants = [r for r in rows if r not in varying and not r.part]
-    varying += [r for r in rows if r not in varying and r not in constants]
-    varying.sort(key=rows.index)
-    return SetupTable(report, counts, varying, constants)
+    rows += [PlayerRow(row.label, [_count(v, row.blank) for v in row.values]) for row in component_rows(report)]
+    # by identity: two piles' rows of one kind may read the same ("Creatures 6") and stay two rows
+    constant = {id(r) for r in rows if len(set(r.values)) == 1 and len(counts) > 1 and not r.part}
+    return SetupTable(report, counts, [r for r in rows if id(r) not in constant], [r for r in rows if id(r) in constant])
 
 
-def _count(value: float | None) -> str:
-    return "?" if value is None else format_count(value)
+def _count(value: float | None, blank: str) -> str:
+    return blank if value is None else format_count(value)
 
 
 def pocket_layout(game: Game, paper: str, panels: int = 1, copies: int | None = None) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from cardgen.model.targets import CardPixels
 from cardgen.model.texts import component_count, format_count, format_number, players_label
 from cardgen.model.words import gettext, marked, ngettext
 from cardgen.render import card_images
-from cardgen.render.documents.checklists import hand_label
+from cardgen.render.documents.checklists import hand_label, step_text
 from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
 from cardgen.render.documents.html import render_html, render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_html, markdown_inline
@@ -307,6 +307,7 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "shows_number": _shows_number,
         "card_fields": lambda card: labelled(game.fields, card.value),
         "hand_label": lambda setup, played: hand_label(game, setup, played),
+        "setup_step_texts": [text for text in map(step_text, game.steps) if text],
         "starting_hands": lambda setup_report: starting_hands(game, setup_report),
         "component_rows": component_rows,
         "pile_rows": lambda setup_report: pile_rows(game, setup_report),
