@@ -40,7 +40,7 @@ from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
-from cardgen.render import card_images
+from cardgen.render import card_images, pdfpages
 from cardgen.render.write import language_dir
 
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
@@ -50,7 +50,6 @@ POLL_SECONDS = 25.0  # a long poll answers at the latest after this long (then t
 # a step done in-process (loading the game) is let finish so that it cannot write after the cleanup
 STOP_SECONDS = 10.0
 LEVEL_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
-_PDFIUM = threading.Lock()  # pypdfium2 is not thread-safe
 
 
 def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = print, since: str = "") -> None:
@@ -265,7 +264,7 @@ class Preview:
             key = cache.sheet_key(inputs, game, "preview", [card])
             if key not in self.images:
                 try:
-                    self.images[key] = _png(card_images.face_pdf(game, card), CARD_SCALE)
+                    self.images[key] = _to_png(pdfpages.page_image(card_images.face_pdf(game, card), 1, CARD_SCALE))
                 except CardgenError as exc:
                     problems.append({"where": str(exc.where) if exc.where else None, "level": ERROR,
                                      "code": "", "message": exc.message + (f" ({exc.hint})" if exc.hint else "")})
@@ -297,7 +296,7 @@ class Preview:
         for name in sorted(self.built):
             path = self.shown_dir / name
             if path.suffix == ".pdf" and path.is_file():
-                shown.append({"file": name, "built": self.built[name], "pages": _page_count(path),
+                shown.append({"file": name, "built": self.built[name], "pages": pdfpages.page_count(path.read_bytes()),
                               "sha": _short_sha(path)})
         current = {(d["file"], d["sha"]) for d in shown}
         self.pages = {key: image for key, image in self.pages.items() if key[:2] in current}
@@ -321,17 +320,11 @@ class Preview:
             return None
         key = (name, _short_sha(path), page)
         if key not in self.pages:
-            data = path.read_bytes()
-            with _PDFIUM:
-                import pypdfium2
-
-                document = pypdfium2.PdfDocument(data)
-                try:
-                    if not 1 <= page <= len(document):
-                        return None
-                    self.pages[key] = _to_png(document[page - 1].render(scale=PAGE_SCALE).to_pil())
-                finally:
-                    document.close()
+            try:
+                image = pdfpages.page_image(path.read_bytes(), page, PAGE_SCALE)
+            except IndexError:
+                return None
+            self.pages[key] = _to_png(image)
         return self.pages[key]
 
 
@@ -360,32 +353,10 @@ def _report(report) -> dict:
     return {"setups": setups, "findings": _findings(report.every_finding())}
 
 
-def _png(pdf: bytes, scale: float) -> bytes:
-    import pypdfium2
-
-    with _PDFIUM:
-        document = pypdfium2.PdfDocument(pdf)
-        try:
-            return _to_png(document[0].render(scale=scale).to_pil())
-        finally:
-            document.close()
-
-
 def _to_png(image) -> bytes:
     data = io.BytesIO()
     image.save(data, "PNG")
     return data.getvalue()
-
-
-def _page_count(path: Path) -> int:
-    import pypdfium2
-
-    with _PDFIUM:
-        document = pypdfium2.PdfDocument(path.read_bytes())
-        try:
-            return len(document)
-        finally:
-            document.close()
 
 
 def _short_sha(path: Path) -> str:
