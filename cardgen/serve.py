@@ -40,6 +40,7 @@ from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
+from cardgen.model.texts import ascii_digits
 from cardgen.render import card_images, pdfpages
 from cardgen.render.write import language_dir
 
@@ -372,8 +373,8 @@ MAX_NUMBER_DIGITS = 9  # a version or page number in a request: ASCII digits, at
 
 
 def _number(text: str) -> int | None:
-    """A number of a request's path: ASCII digits only ('٣' is a digit to str.isdigit), bounded."""
-    if not text or len(text) > MAX_NUMBER_DIGITS or not all("0" <= ch <= "9" for ch in text):
+    """A number of a request's path: ASCII digits only, bounded."""
+    if len(text) > MAX_NUMBER_DIGITS or not ascii_digits(text):
         return None
     return int(text)
 
