@@ -160,8 +160,7 @@ class Preview:
                     self.dirty.set()
                 last = now
             except Exception as exc:  # noqa: BLE001 - the page must say the preview stopped following
-                self._show(errors=[{"where": None, "level": "error", "code": "",
-                                    "message": f"cannot watch the game folder: {exc}"}], status="error")
+                self._show(errors=[_problem(f"cannot watch the game folder: {exc}")], status="error")
             if self.stopping.wait(WATCH_SECONDS):
                 return
 
@@ -198,10 +197,9 @@ class Preview:
         except Cancelled:  # the preview is stopping
             pass
         except CardgenError as exc:  # the game folder went away, say
-            self._show(errors=[{"where": None, "level": "error", "code": "", "message": exc.message}], status="error")
+            self._show(errors=[_problem(exc.message)], status="error")
         except Exception as exc:  # noqa: BLE001 - a bug in cardgen must not end the preview
-            self._show(errors=[{"where": None, "level": "bug", "code": "", "message": f"{exc.__class__.__name__}: {exc}"}],
-                       status="failed")
+            self._show(errors=[_problem(f"{exc.__class__.__name__}: {exc}", level="bug")], status="failed")
 
     def stop(self) -> None:
         self.stopping.set()
@@ -267,8 +265,7 @@ class Preview:
                 try:
                     self.images[key] = _to_png(pdfpages.page_image(card_images.face_pdf(game, card), 1, CARD_SCALE))
                 except CardgenError as exc:
-                    problems.append({"where": str(exc.where) if exc.where else None, "level": ERROR,
-                                     "code": "", "message": exc.message + (f" ({exc.hint})" if exc.hint else "")})
+                    problems.append(_problem(exc.message, where=exc.where, hint=exc.hint))
                     if card.id in previous:  # keep the last good picture
                         shown.append({**previous[card.id], "stale": True})
                     continue
@@ -292,7 +289,7 @@ class Preview:
                 problems.append(f"the changes since {self.since}: {exc}")
         for path in written:
             self.built[path.name] = now
-        failures = [{"where": None, "level": ERROR, "code": "", "message": text} for text in problems]
+        failures = [_problem(text) for text in problems]
         shown = []
         for name in sorted(self.built):
             path = self.shown_dir / name
@@ -333,9 +330,13 @@ class Preview:
 
 
 def _findings(findings: list[Finding]) -> list[dict]:
-    ordered = sorted(findings, key=lambda f: LEVEL_ORDER.get(f.level, 3))
-    return [{"where": str(f.where) if f.where else None, "level": f.level, "code": f.code,
-             "message": f.message + (f" ({f.hint})" if f.hint else "")} for f in ordered]
+    return [f.as_dict() for f in sorted(findings, key=lambda f: LEVEL_ORDER.get(f.level, 3))]
+
+
+def _problem(message: str, level: str = ERROR, where: object = None, hint: str = "") -> dict:
+    """A problem that is no finding of the data (a card that cannot be drawn, an output that
+    failed, the folder gone), in a finding's shape for the page."""
+    return {**Finding(level, "", message, hint=hint).as_dict(), "where": str(where) if where else None}
 
 
 def _color(color) -> dict:
