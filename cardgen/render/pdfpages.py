@@ -3,6 +3,7 @@ sheets' PNG pages, the export and diagram images, the playtest diff's faces, the
 fit and the live preview's pictures."""
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,8 +12,18 @@ import pypdfium2
 from PIL import Image
 
 # pypdfium2 is not thread-safe (the live preview draws from several threads): one document at a
-# time in a process; re-entrant, so that a caller may count pages while it walks them
+# time in a process; re-entrant, so that a caller may count pages while it walks them. A worker
+# forked while another thread held it starts with it free.
 _PDFIUM = threading.RLock()
+
+
+def _free_in_child() -> None:
+    global _PDFIUM
+    _PDFIUM = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_free_in_child)
 
 
 @contextmanager
