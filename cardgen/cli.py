@@ -41,7 +41,7 @@ from cardgen.model.sizes import (
     PRINT_MODES,
     SPACINGS,
 )
-from cardgen.model.texts import printable
+from cardgen.model.texts import ascii_digits, printable
 from cardgen.render.write import language_dir, output_folder
 
 DESCRIPTION = """\
@@ -88,7 +88,7 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         digits = text.strip().removeprefix("-")
-        if not digits or not all("0" <= ch <= "9" for ch in digits):
+        if not ascii_digits(digits):
             raise argparse.ArgumentTypeError(f"'{text[:20]}' is not a whole number")
         value = int(digits[:10]) * (-1 if text.strip().startswith("-") else 1)  # 10 digits: past any range
         if not low <= value <= high:

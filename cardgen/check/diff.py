@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.check.results import CardChange, CountChange, GameDiff, GameReport, SetupReport
-from cardgen.inputs import symbols
+from cardgen.inputs import images, symbols
+from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.model.fields import CardField
 from cardgen.model.game import Card, Game
 from cardgen.model.words import gettext, marked
@@ -110,9 +111,14 @@ def _layout_changed(old: Game, new: Game) -> bool:
 
 
 def _file_digest(path: Path | None) -> str | None:
-    if path is None or not path.is_file():
+    """The SHA-256 of a file the cards draw (art, a symbol, a font), read through the one guarded
+    reader; None for none they could draw."""
+    if path is None:
         return None
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        return hashlib.sha256(read_input(path, images.MAX_BYTES)).hexdigest()  # the largest of the three
+    except UnreadableInput:
+        return None
 
 
 # --------------------------------------------------------------------------- setups

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, is_dataclass
-from pathlib import Path
 
+from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import display_path
+from cardgen.load.yaml_nodes import MAX_FILE_BYTES
 from cardgen.model.faces import TAGS, TEXT, Face, Faces, single_field
 from cardgen.model.fields import translatable_fields
 from cardgen.model.game import Card, Game, Setup, Step
@@ -62,7 +63,7 @@ def place_in_source(game: Game, file: str, value: str, after: Where | None = Non
     """Where a character of a value sits in its file, for values load keeps no position of: the
     first line of the file (from `after` on) holding the value's line around the character."""
     def place(index: int) -> Where:
-        source = _source(game.folder.parent / file)
+        source = _source(game, file)
         begin = _line_offset(source, after.line) if after and after.line else 0
         start = value.rfind("\n", 0, index) + 1
         end = value.find("\n", index)
@@ -181,10 +182,11 @@ def _strings(data: object) -> Iterator[str]:
             yield from _strings(value)
 
 
-def _source(path: Path) -> str:
+def _source(game: Game, file: str) -> str:
+    """The text of one of the game's data files, read as load reads it ("" when load could not)."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_input(game.folder.parent / file, MAX_FILE_BYTES, [game.folder]).decode("utf-8")
+    except (UnreadableInput, UnicodeDecodeError):
         return ""
 
 

@@ -29,6 +29,12 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def ascii_digits(text: str) -> bool:
+    """`text` is one or more ASCII digits: a number typed on a command line or in a URL ('٣' and
+    '²' are digits to str.isdigit)."""
+    return bool(text) and all("0" <= ch <= "9" for ch in text)
+
+
 def players_label(setup: Setup) -> str:
     return setup.players_label
 

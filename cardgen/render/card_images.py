@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-import pypdfium2
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
@@ -15,7 +14,7 @@ from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM, card_size_mm
 from cardgen.model.targets import CardPixels
-from cardgen.render import print_color
+from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.cards.sheets import place
 from cardgen.render.write import tagged_subsets
@@ -63,18 +62,13 @@ def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bo
 
 def rasterise(pdf: bytes, size: tuple[int, int], dpi: int) -> list[Image.Image]:
     """Each page as an RGB image of exactly `size` pixels."""
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        images = []
-        for page in document:
-            # a hair under dpi/72: the page is exactly size at dpi, and pdfium rounds its pixels up
-            image = page.render(scale=dpi / 72 * (1 - 1e-7)).to_pil().convert("RGB")
-            if image.size != size:
-                raise BuildError(f"a card rendered at {image.size[0]}x{image.size[1]} px, not {size[0]}x{size[1]}")
-            images.append(image)
-        return images
-    finally:
-        document.close()
+    images = []
+    # a hair under dpi/72: the page is exactly size at dpi, and pdfium rounds its pixels up
+    for image in pdfpages.page_images(pdf, dpi / 72 * (1 - 1e-7)):
+        if image.size != size:
+            raise BuildError(f"a card rendered at {image.size[0]}x{image.size[1]} px, not {size[0]}x{size[1]}")
+        images.append(image)
+    return images
 
 
 def png(image: Image.Image, dpi: int) -> bytes:

@@ -28,7 +28,7 @@ from cardgen.model.sizes import MM
 from cardgen.model.texts import cards as cards_of
 from cardgen.model.texts import counted
 from cardgen.model.words import gettext, marked
-from cardgen.render import print_color
+from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.write import atomic_write, output_dir, tagged_subsets
@@ -177,18 +177,11 @@ def write_output(pdf: bytes, path: Path, png: bool) -> Path:
 
 def write_pngs(pdf: bytes, path: Path, dpi: int = PNG_DPI) -> list[Path]:
     """<name>-p01.png ... beside the PDF, one per page."""
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(pdf)
     written = []
-    try:
-        for number, page in enumerate(document, start=1):
-            image = page.render(scale=dpi / 72).to_pil()
-            data = io.BytesIO()
-            image.save(data, "PNG")
-            written.append(atomic_write(path.with_name(f"{path.stem}-p{number:02d}.png"), data.getvalue()))
-    finally:
-        document.close()
+    for number, image in enumerate(pdfpages.page_images(pdf, dpi / 72), start=1):
+        data = io.BytesIO()
+        image.save(data, "PNG")
+        written.append(atomic_write(path.with_name(f"{path.stem}-p{number:02d}.png"), data.getvalue()))
     return written
 
 

@@ -44,6 +44,7 @@ from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import format_count, players_label, plural
 from cardgen.model.words import gettext, lower_first
+from cardgen.render import pdfpages
 from cardgen.render.documents.checklists import hand_label
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_inline
@@ -113,7 +114,7 @@ def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Calla
     pdf, pages = b"", 0
     for scale in SCALES:
         pdf = render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper)
-        pages = page_count(pdf)
+        pages = pdfpages.page_count(pdf)
         if pages <= 1:
             return pdf
     warn(f"warning: {game.id}: the cheat sheet runs to {pages} pages even at {round(SCALES[-1] * 100)}% type size; "
@@ -144,16 +145,6 @@ def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
 
 def _pt(scale: float) -> Callable[[float], str]:
     return lambda size: f"{float(size) * scale:.2f}pt"
-
-
-def page_count(pdf: bytes) -> int:
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        return len(document)
-    finally:
-        document.close()
 
 
 # --------------------------------------------------------------------------- context
