@@ -5,11 +5,13 @@ from __future__ import annotations
 import pdfplumber
 import pypdfium2
 import pytest
-from conftest import CARD_DATA, cardgen, edit
+from conftest import CARD_DATA, TINY_GAME, cardgen, edit
 
 from cardgen import load
 from cardgen.load.faces import legacy_params
+from cardgen.layout.textfit import Scale
 from cardgen.load.layout import default_settings
+from cardgen.model.sizes import MM, card_size_mm
 
 PLAYING_FACE = """\
 faces:
@@ -104,3 +106,17 @@ def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults():
             shipped = getattr(elements[element_id], key)
             assert shipped == pytest.approx(value) if isinstance(value, float) else shipped == value, \
                 (element_id, key, shipped, value)
+
+
+def test_the_panel_keeps_one_inset_on_every_side_on_a_mini_card():
+    """The shipped panel's insets (left, right, bottom) scale by the smaller ratio, as the old frame
+    did: on a mini card (narrower in ratio than tall) its bottom inset equals its side insets."""
+    game = load.load_game(TINY_GAME).game
+    width, height = card_size_mm(game.card_size)
+    scale = Scale.of(game.design, width * MM, height * MM)
+    assert scale.sx != pytest.approx(scale.sy)
+    panel = next(e for e in game.design.faces.by_id["default"].elements if e.id == "panel")
+    box = scale.box(panel)
+    assert box.x == pytest.approx(scale.card_w - box.right) == pytest.approx(box.y)
+    assert box.x == pytest.approx(3.2 * scale.s * MM)
+    assert box.top == pytest.approx(scale.y(15.5))  # the header band's bottom: along the height

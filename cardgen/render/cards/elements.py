@@ -320,11 +320,11 @@ class ElementDrawing:
         names = {t.id: t.name for t in self.game.tags}
         labels = [names.get(t, t) for t in tags]
         font, size = self.texts.fonts[element.font], s.points(element.size)
-        height = box.h
+        height = s.length(element.height)  # pills scale with their text, hanging from the box's top
         pad, gap = height * 0.7, s.length(element.gap)
         widths = [pdfmetrics.stringWidth(label, font, size) + 2 * pad for label in labels]
         x = box.x + (box.w - sum(widths) - gap * (len(widths) - 1)) / 2
-        y = box.y
+        y = box.top - height
         c.setLineWidth(s.points(element.border_width))
         for label, width in zip(labels, widths):
             c.setFillColor(HexColor(hex_of(element.fill, self.game, card, color)))
