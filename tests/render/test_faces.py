@@ -8,8 +8,8 @@ import pytest
 from conftest import CARD_DATA, TINY_GAME, cardgen, edit
 
 from cardgen import load
-from cardgen.load.faces import legacy_params
 from cardgen.layout.textfit import Scale
+from cardgen.load.faces import legacy_params
 from cardgen.load.layout import default_settings
 from cardgen.model.sizes import MM, card_size_mm
 
