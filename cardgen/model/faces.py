@@ -42,7 +42,7 @@ DEFAULT_FACE = "default"
 BACK_FACE = "back"
 BACK_FIELDS = ("title", "emblem")  # what a back face reads besides the card: the back's title and emblem symbol
 MAX_REPEAT = 100
-_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")
+FIELD_PATTERN = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")  # a {field} in a pattern
 
 
 class HasValues(Protocol):
@@ -120,7 +120,7 @@ class Element:
     def pattern_fields(self) -> list[str]:
         """The fields its text, image, symbol or count read."""
         sources = (self.text, self.image, self.symbol, self.count, self.pattern)
-        return [name for source in sources for name in _FIELD.findall(source)]
+        return [name for source in sources for name in FIELD_PATTERN.findall(source)]
 
     def reads_card(self) -> bool:
         """Whether it draws anything of the card (a back face that does not is drawn once per back)."""
@@ -171,12 +171,12 @@ def fill_in(pattern: str, value: Callable[[str], FieldValue], escape: Callable[[
     """The pattern with each {field} replaced by the card's value (escaped by `escape`)."""
     if "{" not in pattern:
         return pattern
-    return _FIELD.sub(lambda match: escape(formatted(value(match.group(1)))), pattern)
+    return FIELD_PATTERN.sub(lambda match: escape(formatted(value(match.group(1)))), pattern)
 
 
 def single_field(pattern: str) -> str | None:
     """The field a pattern is made of alone ("{text}" -> text), else None."""
-    match = _FIELD.fullmatch(pattern)
+    match = FIELD_PATTERN.fullmatch(pattern)
     return match.group(1) if match else None
 
 
