@@ -101,6 +101,11 @@ ELEMENT.fields.update({
     "fit": Field(Text(choices=FITS)), "fill": Field(Text(), doc=_COLOR_DOC), "border": Field(Text(), doc=_COLOR_DOC),
     "border_width": Field(Number(0, 20), doc="points"), "radius": Field(Number(0, 100)),
     "along": Field(Text(choices=ALONG)), "gap": Field(Number(0, 100)), "columns": Field(Integer(0, 100)),
+    "label": Field(Text(), doc="its callout in the rulebook's card diagram (none: no callout); the shipped "
+                               "face's are the diagram's own parts: name, symbol, star, number, flavor, art, "
+                               "tags, text"),
+    "callout_x": Field(Number(-2, 3), doc="where the callout sits: a part of the box's width from its left"),
+    "callout_y": Field(Number(-2, 3), doc="where the callout sits: a part of the box's height from its top"),
 })
 FACE = Fields("face", {
     "extends": Field(Identifier(), doc="the face this one changes (e.g. default: the shipped face)"),

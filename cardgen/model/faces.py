@@ -107,11 +107,15 @@ class Element:
     tile: float = 0.0  # mm: each symbol's size
     tilt: float = 0.0  # degrees anticlockwise, each symbol
     where: Where | None = None  # its line in the face file
-    label: str = ""  # how findings name it ("" : element '<id>')
+    # the rulebook's card diagram: its callout's words (none: no callout), and where the callout
+    # sits on its box, in parts of the box's width and height from its top-left corner
+    label: str = ""
+    callout_x: float = 0.0
+    callout_y: float = 0.0
 
     @property
     def named(self) -> str:
-        return self.label or self.id or self.kind
+        return self.id or self.kind
 
     @property
     def turned(self) -> bool:
@@ -178,6 +182,16 @@ def single_field(pattern: str) -> str | None:
     """The field a pattern is made of alone ("{text}" -> text), else None."""
     match = FIELD_PATTERN.fullmatch(pattern)
     return match.group(1) if match else None
+
+
+def shows(element: Element, value: Callable[[str], FieldValue]) -> bool:
+    """Whether the element draws anything on a card: its `when:` holds, and a text or the tags
+    have a value, a repeat a count."""
+    if element.when is not None and not element.when.holds(value):
+        return False
+    if element.kind in (TEXT, TAGS):
+        return bool(fill_in(element.text, value).strip())
+    return count_of(element, value) > 0 if element.kind == REPEAT else True
 
 
 def count_of(element: Element, value: Callable[[str], FieldValue]) -> int:
