@@ -1,15 +1,10 @@
-"""The back is a face too: the shipped back drawn from art/faces/back.yaml as before (the old
-back: keys on its elements), and a back of game.yaml that names a face prints that face on the
-card's back (a double-faced card), with the card's own values."""
+"""The back is a face too: the shipped back drawn from art/faces/back.yaml with its titles (the
+old back: keys on its elements: test_faces), and a back of game.yaml that names a face prints
+that face on the card's back (a double-faced card), with the card's own values."""
 from __future__ import annotations
 
 import pdfplumber
-import pytest
-from conftest import CARD_DATA, TINY_GAME, cardgen, edit
-
-from cardgen import load
-from cardgen.load.faces import back_legacy_params
-from cardgen.load.layout import default_settings
+from conftest import TINY_GAME, cardgen, edit
 
 NIGHT_FACE = """\
 faces:
@@ -19,16 +14,6 @@ faces:
       - {id: name, text: "{name} by night", line: true, x: 8, y: 40, width: 47, height: 8, font: bold, size: 12,
          color: ink}
 """
-
-
-def test_the_shipped_back_face_file_is_the_old_back_keys_at_their_defaults():
-    game = load.load_game(CARD_DATA / "starter").game
-    elements = {e.id: e for e in game.design.faces.by_id["back"].elements}
-    for element_id, params in back_legacy_params(default_settings()).items():
-        for key, value in params.items():
-            shipped = getattr(elements[element_id], key)
-            assert shipped == pytest.approx(value) if isinstance(value, float) else shipped == value, \
-                (element_id, key, shipped, value)
 
 
 def _back_texts(folder, tmp_path) -> str:

@@ -9,7 +9,7 @@ from conftest import CARD_DATA, TINY_GAME, cardgen, edit
 
 from cardgen import load
 from cardgen.layout.textfit import Scale
-from cardgen.load.faces import legacy_params
+from cardgen.load.faces import back_legacy_params, legacy_params
 from cardgen.load.layout import default_settings
 from cardgen.model.sizes import MM, card_size_mm
 
@@ -96,12 +96,13 @@ def _first_slot(image) -> tuple[float, float]:
     raise AssertionError("no card on the page")
 
 
-def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults():
-    """art/faces/default.yaml and the mapping of the old layout sections onto its elements agree:
-    a game that sets an old key to its default value draws what the shipped face draws."""
+@pytest.mark.parametrize("face, mapping", [("default", legacy_params), ("back", back_legacy_params)])
+def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults(face, mapping):
+    """art/faces/default.yaml and back.yaml and the mapping of the old layout sections onto their
+    elements agree: a game that sets an old key to its default value draws what the shipped face draws."""
     game = load.load_game(CARD_DATA / "starter").game
-    elements = {e.id: e for e in game.design.faces.by_id["default"].elements}
-    for element_id, params in legacy_params(default_settings()).items():
+    elements = {e.id: e for e in game.design.faces.by_id[face].elements}
+    for element_id, params in mapping(default_settings()).items():
         for key, value in params.items():
             shipped = getattr(elements[element_id], key)
             assert shipped == pytest.approx(value) if isinstance(value, float) else shipped == value, \
