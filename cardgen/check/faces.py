@@ -44,6 +44,16 @@ def check_faces(game: Game) -> list[Finding]:
     return findings
 
 
+def printed_faces(game: Game, card: Card) -> list[Face]:
+    """The faces a card prints with its own values: its face, and the face its back names (a
+    double-faced card; the shipped back is the back's, checked once per back)."""
+    back = game.back_of(card)
+    faces = game.design.faces
+    face_id = back.face if back is not None else None
+    own_back = [faces.by_id[face_id]] if face_id is not None and face_id in faces.by_id else []
+    return [faces.of(card), *own_back]
+
+
 def _known_fields(game: Game) -> set[str]:
     return {*BUILTIN_FIELDS, *(f.id for f in game.fields), *BACK_FIELDS}
 
@@ -120,16 +130,16 @@ def _drawn_files(game: Game) -> list[Finding]:
     for card in game.cards:
         if not card.printed:
             continue
-        face = game.design.faces.of(card)
-        for element in _elements(face):
-            if element.when is not None and not element.when.holds(card.value):
-                continue
-            problem = _missing(game, card, element)
-            if problem and (element.where, problem) not in seen:
-                seen.add((element.where, problem))
-                findings.append(Finding(ERROR, "face-file-missing", f"card '{card.name}', face {face.id}, "
-                                        f"{element.named}: {problem}", element.where,
-                                        "add the file, or change the face or the card's value"))
+        for face in printed_faces(game, card):
+            for element in _elements(face):
+                if element.when is not None and not element.when.holds(card.value):
+                    continue
+                problem = _missing(game, card, element)
+                if problem and (element.where, problem) not in seen:
+                    seen.add((element.where, problem))
+                    findings.append(Finding(ERROR, "face-file-missing", f"card '{card.name}', face {face.id}, "
+                                            f"{element.named}: {problem}", element.where,
+                                            "add the file, or change the face or the card's value"))
     return findings
 
 

@@ -8,6 +8,7 @@ import math
 
 from reportlab.platypus import Paragraph
 
+from cardgen.check.faces import printed_faces
 from cardgen.check.texts import place_in_source
 from cardgen.inputs.paths import display_path
 from cardgen.layout.textfit import FAMILY, MEASURE_COLOR, SMALLEST, CardText
@@ -29,15 +30,15 @@ def check_fit(game: Game) -> list[Finding]:
     for card in game.cards:
         if not card.printed:
             continue
-        face = game.design.faces.of(card)
-        for element in texts_of(face, card):
-            value = setter.value(element, card)
-            if not value:
-                continue
-            if (id(element), value) not in fits:  # cards often share a text: set each once
-                fits[id(element), value] = _fits(setter, element, value)
-            if not fits[id(element), value]:
-                findings.append(_card_text_too_long(setter, card, face, element, value))
+        for face in printed_faces(game, card):
+            for element in texts_of(face, card):
+                value = setter.value(element, card)
+                if not value:
+                    continue
+                if (id(element), value) not in fits:  # cards often share a text: set each once
+                    fits[id(element), value] = _fits(setter, element, value)
+                if not fits[id(element), value]:
+                    findings.append(_card_text_too_long(setter, card, face, element, value))
     findings.extend(_back_titles_too_long(game, setter))
     return findings
 

@@ -46,3 +46,12 @@ def test_a_back_naming_no_face_is_an_error_at_its_line(game_copy):
     code, out, err = cardgen("check", folder)
     assert code == 1
     assert "game.yaml:40" in out and "back 'shields': no face 'nihgt'" in out and "night" in out, out
+
+
+def test_a_double_faced_cards_back_is_measured_with_its_values(game_copy):
+    folder = game_copy(TINY_GAME.parent / "two_backs")
+    edit(folder / "game.yaml", "emblem: gear}", "emblem: gear, face: night}")
+    (folder / "layout.yaml").write_text(NIGHT_FACE.replace("width: 47", "width: 6"), encoding="utf-8")
+    code, out, err = cardgen("check", folder)
+    assert code == 1
+    assert "card 'Shield': the name of face 'night'" in out and "does not fit" in out, out
