@@ -8,10 +8,11 @@ import math
 
 from reportlab.platypus import Paragraph
 
+from cardgen.check.faces import printed_faces
 from cardgen.check.texts import place_in_source
 from cardgen.inputs.paths import display_path
-from cardgen.layout.textfit import BACK_TITLE_MIN, FAMILY, MEASURE_COLOR, SMALLEST, CardText
-from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, single_field
+from cardgen.layout.textfit import FAMILY, MEASURE_COLOR, SMALLEST, CardText
+from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, fill_in, single_field
 from cardgen.model.game import ERROR, Card, Finding, Game
 from cardgen.model.sizes import MM, card_size_mm
 
@@ -29,15 +30,15 @@ def check_fit(game: Game) -> list[Finding]:
     for card in game.cards:
         if not card.printed:
             continue
-        face = game.design.faces.of(card)
-        for element in texts_of(face, card):
-            value = setter.value(element, card)
-            if not value:
-                continue
-            if (id(element), value) not in fits:  # cards often share a text: set each once
-                fits[id(element), value] = _fits(setter, element, value)
-            if not fits[id(element), value]:
-                findings.append(_card_text_too_long(setter, card, face, element, value))
+        for face in printed_faces(game, card):
+            for element in texts_of(face, card):
+                value = setter.value(element, card)
+                if not value:
+                    continue
+                if (id(element), value) not in fits:  # cards often share a text: set each once
+                    fits[id(element), value] = _fits(setter, element, value)
+                if not fits[id(element), value]:
+                    findings.append(_card_text_too_long(setter, card, face, element, value))
     findings.extend(_back_titles_too_long(game, setter))
     return findings
 
@@ -56,16 +57,21 @@ def _fits(setter: CardText, element: Element, value: str) -> bool:
 
 
 def _back_titles_too_long(game: Game, setter: CardText) -> list[Finding]:
-    """An error for the game's title and each back's own title that does not fit on a back."""
-    titles = {game.title: place_in_source(game, display_path(game.folder / "game.yaml", game.folder), game.title)(0)}
-    for back in game.backs:
-        titles.setdefault(game.back_title(back), back.where)
-    findings = []
-    for title, where in titles.items():
-        if setter.back_title(title, MEASURE_COLOR) is None:
-            needed = _size_of(setter.back_title(title, MEASURE_COLOR, SMALLEST))
+    """An error for the game's title and each back's own title that does not fit the text of its
+    back face that shows it."""
+    game_title = place_in_source(game, display_path(game.folder / "game.yaml", game.folder), game.title)(0)
+    backs = [(game.title, game_title, game.design.faces.back(None))]
+    backs += [(game.back_title(back), back.where, game.design.faces.back(back.face)) for back in game.backs]
+    findings, seen = [], set()
+    for title, where, face in backs:
+        for element in (e for e in face.elements if e.kind == TEXT and "{title}" in e.text):
+            value = fill_in(element.text, {"title": title}.get)
+            if (id(element), value) in seen or _fits(setter, element, value):
+                continue
+            seen.add((id(element), value))
+            needed = _size_of(setter.paragraph(element, value, MEASURE_COLOR, SMALLEST))
             findings.append(Finding(ERROR, TEXT_TOO_LONG, f"the title '{title}' does not fit on the card back "
-                                    f"{_needs(needed, setter.scale.points(BACK_TITLE_MIN))}", where,
+                                    f"{_needs(needed, element.min_size)}", where,
                                     "shorten the title, or use a smaller back title "
                                     "(layout.yaml: back: {title_size: …})"))
     return findings

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import display_path
 from cardgen.load.yaml_nodes import MAX_FILE_BYTES
-from cardgen.model.faces import TAGS, TEXT, Face, Faces, single_field
+from cardgen.model.faces import FIELD_PATTERN, REPEAT, TAGS, TEXT, Face, Faces, single_field
 from cardgen.model.fields import translatable_fields
 from cardgen.model.game import Card, Game, Setup, Step
 from cardgen.model.where import Passage, Where
@@ -33,6 +33,7 @@ class GameText:
     setup: Setup | None = None  # the setup it belongs to (None: every setup)
     changes_rules: bool = False  # a variation: its figures may differ from the setup on purpose
     step: Step | None = None  # the setup step whose text this is
+    cards_only: bool = False  # drawn on the cards alone (a face's own words), never in the documents
 
 
 def game_texts(game: Game) -> Iterator[GameText]:
@@ -109,10 +110,29 @@ def _card_texts(game: Game) -> Iterator[GameText]:
                                in_passage(value, card.places.get(field), card.where),
                                roles.get(field) if card.printed else None, field in ("flavor", "text") or field in own,
                                prose=field in ("text", "details"), card=card)
+    if design:
+        yield from _face_words(design.faces)
     on_cards = {tag for card in game.cards if card.printed for tag in card.tags}
     for tag in game.tags:
         role = _tags_font(design.faces) if design and tag.id in on_cards else None
         yield GameText(tag.name, f"tag '{tag.id}' (name)", _in_source(game, game_file(game), tag.name), role)
+
+
+def _face_words(faces: Faces) -> Iterator[GameText]:
+    """A face's own words in its text elements (the "Deal" of "Deal {attack} damage"), in the
+    element's font, found at the element's line. Each field is blanked out: the card's value is
+    read with the card's texts."""
+    for face in faces.by_id.values():
+        for element in face.elements:
+            text = element.item if element.kind == REPEAT and element.item is not None else element
+            words = FIELD_PATTERN.sub(lambda m: " " * len(m[0]), text.text) if text.kind == TEXT else ""
+            if words.strip():
+                yield GameText(words, f"face {face.id}, {text.named} (its own words)", _at(text.where),
+                               text.font, text.markup, cards_only=True)
+
+
+def _at(where: Where | None) -> Place:
+    return lambda start, end: where
 
 
 def _tags_font(faces: Faces) -> str | None:

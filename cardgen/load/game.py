@@ -61,7 +61,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         self.languages = read_languages(g, top.get("languages"))
         backs = self._identified(top.get("backs"), schema.BACK, lambda ident, m: Back(
             ident, m.read("title", ""), m.read("background"), m.read("pattern"), m.read("border"),
-            self._symbol(m, f"back '{ident}'", key="emblem"), g.where(m.get("title") or m.get("id"))))
+            self._symbol(m, f"back '{ident}'", key="emblem"), m.read("face"), g.where(m.get("title") or m.get("id"))))
         self.back_ids = [b.id for b in backs]
         colors = self._colors(top.get("colors"))
         tags = self._identified(top.get("tags"), schema.TAG,

@@ -319,6 +319,7 @@ BACK = Fields("back", {
     "pattern": Field(HexColor(), doc="the color of the symbols repeated over the back"),
     "border": Field(HexColor(), doc="the border and emblem color"),
     "emblem": Field(Identifier(), doc="a symbol drawn above and below the title"),
+    "face": Field(Identifier(), doc="the face printed on this back (any face of layout.yaml: a double-faced card)"),
 })
 KIND_STYLE = Fields("kind style", {"title_hex": Field(HexColor()), "hex": Field(HexColor())})
 ATTRIBUTE = Fields("attribute", {

@@ -165,6 +165,7 @@ class Back:
     pattern: str | None = None
     border: str | None = None
     emblem: str | None = None  # a symbol name
+    face: str | None = None  # the face printed on it (a double-faced card); None: the shipped back
     where: Where | None = field(default=None, compare=False)  # its title in game.yaml (else its id)
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pdfplumber
 import pypdfium2
 import pytest
-from conftest import CARD_DATA, cardgen, edit
+from conftest import CARD_DATA, TINY_GAME, cardgen, edit
 
 from cardgen import load
-from cardgen.load.faces import legacy_params
+from cardgen.layout.textfit import Scale
+from cardgen.load.faces import back_legacy_params, legacy_params
 from cardgen.load.layout import default_settings
+from cardgen.model.sizes import MM, card_size_mm
 
 PLAYING_FACE = """\
 faces:
@@ -94,13 +96,28 @@ def _first_slot(image) -> tuple[float, float]:
     raise AssertionError("no card on the page")
 
 
-def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults():
-    """art/faces/default.yaml and the mapping of the old layout sections onto its elements agree:
-    a game that sets an old key to its default value draws what the shipped face draws."""
+@pytest.mark.parametrize("face, mapping", [("default", legacy_params), ("back", back_legacy_params)])
+def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults(face, mapping):
+    """art/faces/default.yaml and back.yaml and the mapping of the old layout sections onto their
+    elements agree: a game that sets an old key to its default value draws what the shipped face draws."""
     game = load.load_game(CARD_DATA / "starter").game
-    elements = {e.id: e for e in game.design.faces.by_id["default"].elements}
-    for element_id, params in legacy_params(default_settings()).items():
+    elements = {e.id: e for e in game.design.faces.by_id[face].elements}
+    for element_id, params in mapping(default_settings()).items():
         for key, value in params.items():
             shipped = getattr(elements[element_id], key)
             assert shipped == pytest.approx(value) if isinstance(value, float) else shipped == value, \
                 (element_id, key, shipped, value)
+
+
+def test_the_panel_keeps_one_inset_on_every_side_on_a_mini_card():
+    """The shipped panel's insets (left, right, bottom) scale by the smaller ratio, as the old frame
+    did: on a mini card (narrower in ratio than tall) its bottom inset equals its side insets."""
+    game = load.load_game(TINY_GAME).game
+    width, height = card_size_mm(game.card_size)
+    scale = Scale.of(game.design, width * MM, height * MM)
+    assert scale.sx != pytest.approx(scale.sy)
+    panel = next(e for e in game.design.faces.by_id["default"].elements if e.id == "panel")
+    box = scale.box(panel)
+    assert box.x == pytest.approx(scale.card_w - box.right) == pytest.approx(box.y)
+    assert box.x == pytest.approx(3.2 * scale.s * MM)
+    assert box.top == pytest.approx(scale.y(15.5))  # the header band's bottom: along the height

@@ -23,7 +23,7 @@ from cardgen.model.texts import component_count, format_count, format_number, pl
 from cardgen.model.words import gettext, marked, ngettext
 from cardgen.render import card_images
 from cardgen.render.documents.checklists import hand_label, step_text
-from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
+from cardgen.render.documents.diagram import callouts, example_card, numbers_in_brackets
 from cardgen.render.documents.html import render_html, render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_html, markdown_inline
 from cardgen.render.documents.weasy import example_card_url, self_contained
@@ -282,17 +282,13 @@ def _number(parts: list[Part], prefix: str = "") -> None:
 
 def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = None) -> dict[str, Any]:
     chapters = rulebook_outline(game, report)
-    example, parts = example_card(game), card_parts(game)
-    shown = parts_of(example) if example else set()
     return {
         "chapters": chapters,
         "contents": [p for ch in chapters for p in ch.walk()],
         "report": report,
-        "example_card": example,
-        "card_parts": parts,
+        "example_card": example_card(game),
         "example_card_image": example_card_url(game),
-        "callouts": diagram_callouts(game, parts, shown),
-        "example_parts": shown,
+        "callouts": callouts(game),
         "numbers_in_brackets": numbers_in_brackets(game),
         **symbol_context(game),
         "colors": {c.id: c for c in game.colors},
