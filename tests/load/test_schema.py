@@ -16,7 +16,7 @@ import yaml
 from conftest import CARD_DATA, ROOT, TEST_DATA
 
 from cardgen import cli
-from cardgen.load import editor_schemas, load_game, schema
+from cardgen.load import editor_schemas, load_game, schema, targets
 from cardgen.load.reader import Reader
 from cardgen.model.game import ERROR
 
@@ -186,7 +186,7 @@ def _declared(t: schema.Type, out: dict) -> dict:
 
 
 DECLARED = {}
-for _spec in (*editor_schemas.files().values(), schema.EXPORT_TARGET):  # export targets: art/ and a game's own table
+for _spec in (*editor_schemas.files().values(), targets.EXPORT_TARGET):  # export targets: art/ and a game's own table
     _declared(_spec, DECLARED)
 
 
