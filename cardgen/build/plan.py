@@ -206,14 +206,23 @@ def plan_export(game: Game, report: GameReport, target: str, setup: str | None =
 
 def _export_outputs(game: Game, report: GameReport, target, setup: str | None, all_types: bool) -> list[Output]:
     if all_types:
-        deck, counts = "all-types", {c.id: 1 for c in game.cards}
+        name, counts = "all-types", {c.id: 1 for c in game.cards}
     else:
         if not game.setups:
             raise UsageError(f"{game.title} has no setups yet", hint="use --all-types to export every card type")
         chosen = chosen_setup(game, setup)
-        deck = chosen.id  # the same folder name in every language
+        name = chosen.id  # the same folder name in every language
         counts = {card_id: n for card_id, n in report.setup(chosen.name).print_counts.items() if n}
-    exports.card_pixels(game, target)  # a size the target has no product for fails here, not in a worker
+    outputs = []
+    for deck in game.sheet_decks:  # each deck at its own size, in a folder of its own (export-<target>-<setup>-<deck>)
+        in_deck = {card_id: n for card_id, n in counts.items() if deck is None or game.card(card_id).deck == deck}
+        if in_deck or deck is None:
+            outputs += _export_parts(game, target, f"{name}-{deck}" if deck else name, in_deck, deck)
+    return outputs
+
+
+def _export_parts(game: Game, target, deck: str, counts: dict[str, int], card_deck: str | None) -> list[Output]:
+    exports.card_pixels(target, game.deck(card_deck))  # a size the target has no product for fails here, not in a worker
     parts = exports.parts_of(game, target, counts)
     frozen = tuple(sorted(counts.items()))
     return [Output(OutputKind.EXPORT, f"the {target.id} export of {deck}" + (f" (part {i + 1} of {parts})" if parts > 1 else ""),

@@ -11,8 +11,8 @@ from reportlab.platypus import Paragraph
 from cardgen.check.texts import place_in_source
 from cardgen.inputs.paths import display_path
 from cardgen.layout.textfit import BACK_TITLE_MIN, FAMILY, MEASURE_COLOR, SMALLEST, CardText
-from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, single_field
 from cardgen.model.decks import Deck
+from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, single_field
 from cardgen.model.game import ERROR, Card, Finding, Game
 from cardgen.model.sizes import MM
 

@@ -54,7 +54,7 @@ def check_build_exports(game, targets: dict[str, Target], node, reader: Reader) 
         if target is None:
             reader.error(node, "unknown-export-target", f"exports: no export target '{name}'",
                          did_you_mean(name, targets) or f"targets are: {', '.join(targets)}")
-        elif problem := target.missing_product(game.card_size):
+        elif problem := next(filter(None, (target.missing_product(d.card_size) for d in game.every_deck)), None):
             reader.error(node, "no-product", f"exports: {problem}", target.product_hint())
 
 
