@@ -526,8 +526,7 @@ _DERIVED_NAME_BYTES = len(".-p9999.png.XXXXXXXX.tmp")
 
 
 def sheet_file_name(setup_name: str, deck: str | None = None) -> str:
-    """The card sheets of a setup: cards-<its id, the slug of its name>.pdf, in every language;
-    cards-<setup>-<deck id>.pdf for each deck of a game of several."""
+    """A setup's card sheets: cards-<its id>.pdf in every language (cards-<id>-<deck>.pdf: a deck's of several)."""
     return f"cards-{slugify(setup_name)}{f'-{deck}' if deck else ''}.pdf"
 
 
