@@ -3,6 +3,7 @@ a file of its own, at its own size (the placed cards and the crop marks read bac
 exports write each deck at its vendor's size, Tabletop Simulator one deck object per deck."""
 from __future__ import annotations
 
+import io
 import json
 
 import pypdf
@@ -11,7 +12,9 @@ from conftest import TEST_DATA, cardgen, edit
 from PIL import Image
 from test_sheets import trim_of, walk
 
+from cardgen.load import load_game
 from cardgen.model.sizes import DEFAULT_BLEED_MM, MM
+from cardgen.render import card_images
 
 TASK_TRICKS = TEST_DATA / "task_tricks"  # 12 poker playing cards and 6 mini task cards
 NEAR = 0.01 * MM
@@ -89,3 +92,10 @@ def test_a_landscape_deck_is_its_size_turned(game_copy, tmp_path):
     code, _, err = cardgen("export", folder, "--to", "tgc", "--out", tmp_path)
     assert code == 0, err
     assert {Image.open(p).size for p in (tmp_path / "export-tgc-mission-tasks").glob("*-front.png")} == {(825, 600)}
+
+
+def test_the_live_preview_draws_each_card_at_its_decks_proportions():
+    game = load_game(TASK_TRICKS).game
+    for card_id, size in (("red-1", (63, 88)), ("captain", (44, 63))):
+        page = pypdf.PdfReader(io.BytesIO(card_images.face_pdf(game, game.card(card_id)))).pages[0]
+        assert (round(float(page.mediabox.width) / MM), round(float(page.mediabox.height) / MM)) == size
