@@ -28,7 +28,8 @@ from cardgen.layout.cutter import MACHINES
 from cardgen.load import editor_schemas
 from cardgen.load.convert import FORMATS, convert
 from cardgen.load.fields import card_settings
-from cardgen.load.schema import DPI_RANGE, MAX_PLAYERS
+from cardgen.load.schema import MAX_PLAYERS
+from cardgen.load.targets import DPI_RANGE
 from cardgen.load.translator_sheet import translation_as_csv, translation_as_yaml
 from cardgen.model import sizes
 from cardgen.model.sizes import (
