@@ -1,7 +1,7 @@
 """fit (check stage): every text element of every card's face, and the title on each back, set at
 the card size of the card's deck by the same type setter as the card sheets; a text that does not fit its box
 at the smallest size the face allows is an error naming the card and the element, at the card's
-text (the shipped face) or at the element's line in the game's face."""
+value's line (a field of its own) or at the element's line in the game's face."""
 from __future__ import annotations
 
 import math
@@ -94,12 +94,12 @@ def _card_text_too_long(setter: CardText, card: Card, face: Face, element: Eleme
     which = f"the {element.named}" if face.id == DEFAULT_FACE else \
         f"the {element.named} of face '{face.id}' ({element.where})"
     message = f"card '{card.name}': {which} does not fit its box{on}: {_needs(needed, element.min_size)}"
+    field = single_field(element.text)
+    place = card.places.get(field) if field else None  # a card's own value: the finding is at its line
     if face.id != DEFAULT_FACE:
         allow = f"allow {needed:g} pt (min_size: {needed:g}), " if needed else ""
-        return Finding(ERROR, TEXT_TOO_LONG, message, element.where,
+        return Finding(ERROR, TEXT_TOO_LONG, message, place.where if place else element.where,
                        f"shorten card '{card.name}''s text, {allow}or enlarge the element's box")
-    field = single_field(element.text)
-    place = card.places.get(field) if field else None
     allow = f"allow {needed:g} pt (layout.yaml: {element.id}: {{min_size: {needed:g}}}), " if needed else ""
     return Finding(ERROR, TEXT_TOO_LONG, message, place.where if place else card.where,
                    f"shorten the {element.named}, {allow}or enlarge the box in layout.yaml")

@@ -12,19 +12,20 @@ from cardgen.load.schema import (
 from cardgen.load.schema import (
     CHEATSHEET_GROUP_BY as GROUP_BY,
 )
+from cardgen.load.reader import did_you_mean
 from cardgen.model.game import CheatSheet, ComboRow, Combos, SheetSection
 
 
-def read_reference(reader, node, game_title: str) -> tuple[CheatSheet | None, dict]:
+def read_reference(reader, node, game_title: str, deck_ids: tuple[str, ...]) -> tuple[CheatSheet | None, dict]:
     """(the cheat sheet or None, the other reference: keys as plain data)."""
     if node is None:
         return None, {}
     m = reader.mapping(node, REFERENCE)
-    sheet = _cheatsheet(reader, m["cheatsheet"], game_title) if "cheatsheet" in m else None
+    sheet = _cheatsheet(reader, m["cheatsheet"], game_title, deck_ids) if "cheatsheet" in m else None
     return sheet, {key: reader.plain(value, f"reference: {key}") for key, value in m.items() if key != "cheatsheet"}
 
 
-def _cheatsheet(reader, node, game_title: str) -> CheatSheet:
+def _cheatsheet(reader, node, game_title: str, deck_ids: tuple[str, ...]) -> CheatSheet:
     m = reader.mapping(node, CHEATSHEET)
 
     def text(key: str, default: str = "") -> str:
@@ -41,7 +42,21 @@ def _cheatsheet(reader, node, game_title: str) -> CheatSheet:
         sections=tuple(_section(reader, item) for item in reader.sequence(m.get("sections"), "cheatsheet: sections")),
         combos=_combos(reader, m["combos"]) if "combos" in m else None,
         copies_label=text("copies_label"), players_note=text("players_note"),
+        card_decks=_card_decks(reader, m.get("card_decks"), deck_ids),
     )
+
+
+def _card_decks(reader, node, deck_ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The decks the card list shows, each one of game.yaml's decks:."""
+    known = []
+    for item in reader.sequence(node, "cheatsheet: card_decks"):
+        deck = reader.text(item, "card_decks item")
+        if deck in deck_ids:
+            known.append(deck)
+        else:
+            reader.error(item, "unknown-deck", f"cheatsheet: card_decks: no deck '{deck}'",
+                         did_you_mean(deck, deck_ids) or f"decks are: {', '.join(deck_ids) or 'none (game.yaml has no decks:)'}")
+    return tuple(known)
 
 
 def _section(reader, node) -> SheetSection:

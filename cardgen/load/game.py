@@ -90,7 +90,7 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
             for m in (g.mapping(n, schema.VARIATION) for n in g.sequence(top.get("variations"), "variations"))
         )
         title = top.read("title", "")
-        cheatsheet, reference = read_reference(g, top.get("reference"), title)
+        cheatsheet, reference = read_reference(g, top.get("reference"), title, self.deck_ids)
         default_setup = top.read("default_setup") or None
         if default_setup and slugify(default_setup) not in {s.id for s in setups}:
             g.error(top.get("default_setup"), "unknown-setup", f"default_setup '{default_setup}' is not a setup",

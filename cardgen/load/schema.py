@@ -403,6 +403,7 @@ CHEATSHEET = Fields("cheatsheet", {
     "combos": Field(COMBOS, doc="a table of card combinations"),
     "copies_label": Field(Text(), label="cheatsheet: copies_label", doc="how the table calls a setup's copies"),
     "players_note": Field(Text(), label="cheatsheet: players_note", doc="a line under the player table"),
+    "card_decks": Field(ListOf(Identifier()), doc="the decks whose cards the card list shows (default: every deck)"),
 }, doc="the one-page cheat sheet and its pocket copies")
 PILE = Fields("pile", {
     "id": Field(Identifier(), True, "pile id", "the id the setup steps and checks use (deck: the setup's cards; "

@@ -378,6 +378,7 @@ class CheatSheet:
     combos: Combos | None = None
     copies_label: str = ""  # "": the documents' own words ("Copies")
     players_note: str = ""
+    card_decks: tuple[str, ...] = ()  # the decks whose cards the card list shows; (): every deck
 
 
 @dataclass(frozen=True)

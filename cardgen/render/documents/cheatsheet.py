@@ -156,7 +156,7 @@ def sheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str,
 
 
 def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper: str) -> dict[str, Any]:
-    rows = card_rows(game, group=sheet.group_by_text)
+    rows = card_rows(game, group=sheet.group_by_text, decks=sheet.card_decks)
     return {
         "sheet": sheet,
         "card_rows": rows,
@@ -174,11 +174,12 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
     }
 
 
-def card_rows(game: Game, group: bool = True) -> list[CardRow]:
-    """Card types in data order; with `group`, types of one color with the same text share a row."""
+def card_rows(game: Game, group: bool = True, decks: tuple[str, ...] = ()) -> list[CardRow]:
+    """Card types in data order (of those decks only, if any are named); with `group`, types of one
+    color with the same text share a row."""
     rows: list[CardRow] = []
     index: dict[tuple[str, str, str], CardRow] = {}
-    for card in game.cards:
+    for card in (c for c in game.cards if not decks or c.deck in decks):
         origin = f"card '{card.name}'"
         own = Markup(" · ").join(
             Markup("{} {}").format(f.name, markdown_inline(value, game, origin) if f.type == TEXT else value)
