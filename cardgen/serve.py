@@ -276,7 +276,7 @@ class Preview:
 
     def build_documents(self, inputs: cache.Snapshot, game, report, source) -> None:
         plan = build.plan_all(game, report)
-        documents = build.Plan(tuple(o for o in plan.outputs if o.kind != build.OutputKind.SETUP_SHEETS))
+        documents = build.Plan(tuple(o for o in plan.outputs if o.kind not in (build.OutputKind.SETUP_SHEETS, build.OutputKind.DECK_ONCE)))
         result = build.run(game, report, documents, self.documents_dir, inputs=inputs)
         self.shown_dir = language_dir(game, self.documents_dir)
         now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")

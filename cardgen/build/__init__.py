@@ -261,7 +261,7 @@ def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: 
                   | set(printed.print_counts))
         return cache.sheet_key(inputs, game, (output, printed.print_counts),
                                [c for c in game.cards if c.id in wanted], [setup])
-    if output.kind == OutputKind.ALL_TYPES:
+    if output.kind in (OutputKind.ALL_TYPES, OutputKind.DECK_ONCE):
         return cache.sheet_key(inputs, game, output, game.cards)
     if output.kind == OutputKind.CALIBRATION:
         return cache.sheet_key(inputs, game, output, ())

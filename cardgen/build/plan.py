@@ -29,6 +29,7 @@ class OutputKind(str, Enum):
     CHEATSHEET = "cheatsheet"
     SETUP_SHEETS = "cards"
     ALL_TYPES = "all-types"
+    DECK_ONCE = "deck"  # a `print: all` deck: one of each of its cards, whatever the setups name
     CALIBRATION = "calibration"
     EXPORT = "export"
 
@@ -127,6 +128,8 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
     else:
         skipped.append(f"cheatsheet.pdf: {_NO_CHEATSHEET}")
     outputs += [output for s in report.setups for output in _setup_sheets(game, s.setup, paper)]
+    if game.setups:  # without setups the proof sheets print every deck already
+        outputs += _decks_printed_once(game, paper)
     for target in dict.fromkeys((*game.exports, *exports)):
         outputs += _export_outputs(game, report, _target(game, target, None), None, all_types=not game.setups)
     notes = _sheet_notes(planned_sheet(game, paper, SheetOptions()), paper, SheetOptions.spacing) if report.setups else ()
@@ -252,7 +255,15 @@ def _setup_sheets(game: Game, setup: Setup, paper: str, players: int | None = No
     named = {line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
     return [Output(OutputKind.SETUP_SHEETS, f"the card sheets of {setup.name}" + _of_deck(game, deck), paper, setup.id,
                    players, sheet, planned=planned_sheet(game, paper, sheet, deck), deck=deck)
-            for deck in game.sheet_decks if deck is None or any(game.card(c).deck == deck for c in named)]
+            for deck in game.sheet_decks
+            if deck is None or not game.deck(deck).print_all and any(game.card(c).deck == deck for c in named)]
+
+
+def _decks_printed_once(game: Game, paper: str, sheet: SheetOptions = SheetOptions()) -> list[Output]:
+    """Each `print: all` deck: one of each of its cards, in cards-<deck id>.pdf."""
+    return [Output(OutputKind.DECK_ONCE, f"the card sheets of {deck.name}", paper, sheet=sheet,
+                   planned=planned_sheet(game, paper, sheet, deck.id), deck=deck.id)
+            for deck in game.decks if deck.print_all]
 
 
 def _proof_sheets(game: Game, paper: str, sheet: SheetOptions) -> list[Output]:

@@ -487,6 +487,12 @@ def _render_all_types(output: Output, game, report, to: _Rendering) -> None:
                             placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck)
 
 
+def _render_deck_once(output: Output, game, report, to: _Rendering) -> None:
+    cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
+                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck,
+                            name=output.deck)
+
+
 def _render_calibration(output: Output, game, report, to: _Rendering) -> None:
     cards.write_calibration(game, to.folder, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
                             png=output.sheet.png, marks=output.sheet.marks)
@@ -505,6 +511,7 @@ RENDERERS: dict[OutputKind, Callable[[Output, Game, GameReport, _Rendering], Non
     OutputKind.CHEATSHEET: _render_cheatsheet,
     OutputKind.SETUP_SHEETS: _render_setup_sheets,
     OutputKind.ALL_TYPES: _render_all_types,
+    OutputKind.DECK_ONCE: _render_deck_once,
     OutputKind.CALIBRATION: _render_calibration,
     OutputKind.EXPORT: _render_export,
 }
@@ -518,6 +525,7 @@ LIKELY_CAUSES = {
     OutputKind.CHEATSHEET: "the cheat-sheet section, the game's templates or its symbols",
     OutputKind.SETUP_SHEETS: "the number of cards, or the art, symbols and fonts they are drawn with",
     OutputKind.ALL_TYPES: "the number of card types, or the art, symbols and fonts they are drawn with",
+    OutputKind.DECK_ONCE: "the number of the deck's card types, or the art, symbols and fonts they are drawn with",
     OutputKind.CALIBRATION: "the layout's fonts",
     OutputKind.EXPORT: "the number of cards, the target's pixel sizes, or the art, symbols and fonts the cards are drawn with",
 }

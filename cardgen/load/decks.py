@@ -31,7 +31,8 @@ class DeckParts(Parts):
         g = self.g
         self.deck_nodes[ident] = m
         return Deck(ident, m.read("name", ""), self._deck_size(m.get("card_size")), m.read("landscape", False),
-                    m.read("face"), self._back_id(g, m.get("back")), where=g.where(m.get("name") or m.get("id")))
+                    m.read("face"), self._back_id(g, m.get("back")), print_all=m.read("print", "setups") == "all",
+                    where=g.where(m.get("name") or m.get("id")))
 
     def _deck_size(self, node) -> CardSize:
         g = self.g

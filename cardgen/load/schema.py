@@ -480,6 +480,7 @@ TRANSLATION = Fields("translation", {
     })),
 }, doc="a cardgen game's texts in another language (i18n/<lang>.yaml), keyed by the ids of the source files")
 REFERENCE = Fields("reference", {"cheatsheet": Field(CHEATSHEET)}, others=True)
+DECK_PRINTS = ("setups", "all")
 DECK = Fields("deck", {
     **{key: f for key, f in _named("deck").items() if key != "meaning"},
     "card_size": Field(AnyOf((Text(), CARD_SIZE)), True, doc="a size name, WxH in mm (e.g. 44x63) or {width_mm, height_mm}"),
@@ -487,6 +488,8 @@ DECK = Fields("deck", {
     "face": Field(Identifier(), doc="the id of one of layout.yaml's faces: the face its cards take"),
     "back": Field(Text(), doc="the id of one of game.yaml's backs: its cards' back"),
     "select": Field(SELECT, doc="the cards it holds (besides those whose deck: names it); the first deck that picks a card wins"),
+    "print": Field(Text(choices=DECK_PRINTS), doc="all: `cardgen build` prints one of each of its cards in "
+                   "cards-<deck id>.pdf, whatever the setups name (reference or rules cards); setups: as the setups count them"),
 })
 GAME = Fields("game.yaml", {
     "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),

@@ -20,6 +20,7 @@ class Deck:
     face: str | None = None  # the face its cards take (one of the layout's faces); None: as the faces' rules say
     back: str | None = None  # Back.id: its cards' back; None: as the kinds and colors say
     select: Mapping[str, object] | None = None  # the cards it holds besides those naming it (`deck:`)
+    print_all: bool = False  # `print: all`: built once, one of each card, in a file of its own, not with the setups
     where: Where | None = None
 
     @property

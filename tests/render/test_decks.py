@@ -1,6 +1,7 @@
 """Decks of their own card sizes (game.yaml's decks:): a build prints each deck of a setup once, in
 a file of its own, at its own size (the placed cards and the crop marks read back from the PDFs);
-exports write each deck at its vendor's size, Tabletop Simulator one deck object per deck."""
+exports write each deck at its vendor's size, Tabletop Simulator one deck object per deck; a `print: all`
+deck is built once in a file of its own and is no setup; the cheat sheet lists the decks it names."""
 from __future__ import annotations
 
 import io
@@ -12,6 +13,7 @@ from conftest import TEST_DATA, cardgen, edit
 from PIL import Image
 from test_sheets import trim_of, walk
 
+from cardgen import cli
 from cardgen.load import load_game
 from cardgen.model.sizes import DEFAULT_BLEED_MM, MM
 from cardgen.render import card_images
@@ -99,3 +101,47 @@ def test_the_live_preview_draws_each_card_at_its_decks_proportions():
     for card_id, size in (("red-1", (63, 88)), ("captain", (44, 63))):
         page = pypdf.PdfReader(io.BytesIO(card_images.face_pdf(game, game.card(card_id)))).pages[0]
         assert (round(float(page.mediabox.width) / MM), round(float(page.mediabox.height) / MM)) == size
+
+
+REFERENCE_DECK = """  - id: reference
+    name: Rules cards
+    card_size: poker
+    print: all
+    select: {kind: reference}
+"""
+
+
+def test_a_print_all_deck_is_built_once_in_its_own_file_and_is_no_setup(game_copy, tmp_path):
+    folder = game_copy(TASK_TRICKS)
+    edit(folder / "game.yaml", "  - {id: task, name: Task}\n",
+         "  - {id: task, name: Task}\n  - {id: reference, name: Rules card}\n")
+    edit(folder / "game.yaml", "setup:\n", REFERENCE_DECK + "setup:\n")
+    with (folder / "cards.yaml").open("a", encoding="utf-8") as cards:
+        cards.write('  - {name: Trick Order, color: task, kind: reference, text: "Follow suit; the highest card wins."}\n'
+                    '  - {name: Scoring, color: task, kind: reference, text: "A mission is won or lost together."}\n')
+    code, _, err = cardgen("build", folder, "--out", tmp_path)
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.glob("cards-*.pdf")) == [
+        "cards-mission-playing.pdf", "cards-mission-tasks.pdf", "cards-reference.pdf"]
+    assert [len(placed_cards(tmp_path / f"cards-{name}.pdf")) for name in ("mission-playing", "mission-tasks", "reference")] \
+        == [12, 6, 2]
+    def text(document: str) -> str:
+        return "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / document).pages)
+    checklists, rulebook = text("checklists.pdf"), text("rulebook.pdf")
+    assert "Mission" in checklists and "Rules cards" not in checklists and "Trick Order" not in checklists
+    assert "Trick Order" in rulebook and "Rules cards" not in rulebook  # shown among the cards, not as a setup
+
+
+def test_the_cheat_sheet_lists_the_cards_of_the_decks_it_names(game_copy, tmp_path, capsys):
+    folder = game_copy(TASK_TRICKS)
+    with (folder / "game.yaml").open("a", encoding="utf-8") as game:
+        game.write("reference:\n  cheatsheet:\n    goal: Win every task.\n    card_decks: [taks]\n")
+    code = cli.main(["check", str(folder)])
+    out = capsys.readouterr().out
+    assert code == 1 and "cheatsheet: card_decks: no deck 'taks'" in out and "did you mean 'tasks'?" in out
+    edit(folder / "game.yaml", "[taks]", "[tasks]")
+    code, _, err = cardgen("build", folder, "--out", tmp_path)
+    assert code == 0, err
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "cheatsheet.pdf").pages)
+    assert "Captain" in text and "First Trick" in text
+    assert "Red 1" not in text and "Blue 4" not in text

@@ -70,11 +70,13 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_
 
 def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None, *, backs: bool = True,
                       png: bool = False, placeholders: set[str] | None = None, cmyk: bool = False,
-                      deck: str | None = None) -> Path:
-    """cards-all-types.pdf: one of every card type (cards-all-types-<deck>.pdf: of that deck's)."""
+                      deck: str | None = None, name: str | None = None) -> Path:
+    """cards-all-types.pdf: one of every card type (cards-all-types-<deck>.pdf: of that deck's); with
+    `name`, cards-<name>.pdf (a `print: all` deck's)."""
     cards = _in_deck(game, deck)
+    file_name = sheet_file_name(name) if name else sheet_file_name("all-types", deck)
     return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk),
-                       output_dir(game, out_dir) / sheet_file_name("all-types", deck), sheet, png, len(cards))
+                       output_dir(game, out_dir) / file_name, sheet, png, len(cards))
 
 
 def _in_deck(game: Game, deck: str | None) -> list[Card]:
