@@ -2,6 +2,7 @@
 other keys stay free data for a game's own templates."""
 from __future__ import annotations
 
+from cardgen.load.reader import did_you_mean
 from cardgen.load.schema import (
     CHEATSHEET,
     COMBO_ROW,
@@ -12,7 +13,6 @@ from cardgen.load.schema import (
 from cardgen.load.schema import (
     CHEATSHEET_GROUP_BY as GROUP_BY,
 )
-from cardgen.load.reader import did_you_mean
 from cardgen.model.game import CheatSheet, ComboRow, Combos, SheetSection
 
 

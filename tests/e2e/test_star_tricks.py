@@ -62,14 +62,6 @@ def test_the_deal_is_even_for_3_to_5_players(capsys):
         assert any(line.split() == [str(n) for n in row] for line in out.splitlines()), out
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("star_tricks")
-    code, _, err = cardgen("build", "star_tricks", "--out", out)
-    assert code == 0, err
-    return out
-
-
 def _trimmed_sizes(page) -> set[tuple[float, float]]:
     """The cards' trimmed sizes (width, height in mm) between a page's crop marks: the vertical marks
     in the top margin and the horizontal ones in the left margin, in pairs (a card's two edges)."""
