@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pypdf
 import pytest
-from conftest import CARD_DATA, TINY_GAME, checked
+from conftest import CARD_DATA, TEST_DATA, TINY_GAME, checked, edit
 
 from cardgen.errors import BuildError, UsageError
 from cardgen.render import documents
@@ -156,14 +156,27 @@ def test_letter_paper(tmp_path):
 # --------------------------------------------------------------------------- checklists
 
 
-def test_checklists_one_page_per_setup(puppy, tmp_path):
+def test_checklists_a_page_per_setup_and_player_count(puppy, tmp_path):
     game, report, _, _ = puppy
-    pages = page_texts(documents.write_checklists(game, report, tmp_path))
-    assert len(pages) == len(game.setups)
-    for setup, text in zip(game.setups, pages):
-        assert setup.name in text
-        assert f"{setup.max_players} players" in flat(text).lower().replace("\n", " ") or \
-            f"{setup.max_players} PLAYERS" in text
+    pages = iter(page_texts(documents.write_checklists(game, report, tmp_path)))
+    for setup in report.setups:  # every count deals differently here: a page each, in turn
+        for played in setup.players:
+            text = flat(next(pages))
+            assert setup.setup.name in text and f"Set up for {played.players} players" in text
+    assert next(pages, None) is None
+
+
+def test_player_counts_whose_pages_read_the_same_share_one(game_copy, tmp_path):
+    folder = game_copy(TEST_DATA / "task_tricks")
+    edit(folder / "setups.yaml", "players: {min: 3, max: 3}", "players: {min: 3, max: 5}")
+
+    def players_shown() -> list[str]:
+        game, report = checked(folder)
+        return [re.search(r"Set up for ([\d–]+) players", flat(text)).group(1)
+                for text in page_texts(documents.write_checklists(game, report, tmp_path))]
+    assert players_shown() == ["3", "4", "5"]  # the deal differs by player count
+    edit(folder / "game.yaml", "    - deal: {from: deck, count: hand}\n      text: Deal the playing cards.\n", "")
+    assert players_shown() == ["3–5"]  # the task cards alone: laid out alike for 3 to 5 players
 
 
 def test_checklist_numbers_for_a_chosen_player_count(puppy, tmp_path):

@@ -1,6 +1,7 @@
 """render/documents/checklists: a deck-setup checklist page per setup and player count (the cards
-to gather by color, the steps with this player count's numbers), and the hand labels
-("6 cards plus 1 Defuse") the rulebook and the cheat sheet share."""
+to gather by color, the steps with this player count's numbers; player counts whose pages read
+the same share one), and the hand labels ("6 cards plus 1 Defuse") the rulebook and the cheat
+sheet share."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -84,16 +85,43 @@ class ChecklistPage:
     total: int
     steps: list[tuple[str, list[str]]]  # (step text, the numbers for this player count, in parts)
     column: int  # the player count's place among the setup's: its column in the tables of figures
+    up_to: int  # the largest player count the page is for (players.players up to it read the same)
+
+    @property
+    def players_shown(self) -> str:
+        """The player counts the page is for: '4', or '3–5' for several that read the same."""
+        first = self.players.players
+        return str(first) if self.up_to == first else f"{first}–{self.up_to}"
 
 
 def checklist_pages(game: Game, report: GameReport, setup: str | None = None,
                     players: int | None = None) -> list[ChecklistPage]:
-    """One page per setup (or the one named) at the given player count (default: its largest)."""
+    """The pages of every setup (or the one named): one per player count (or the one given), in
+    turn; player counts next to each other whose pages would read the same share one."""
     reports = [report.setup(setup)] if setup else report.setups
-    pages = []
+    pages: list[ChecklistPage] = []
     for setup_report in reports:
-        pages.append(_checklist_page(game, setup_report, players or setup_report.setup.max_players))
+        counts = [players] if players else [played.players for played in setup_report.players]
+        previous: tuple | None = None
+        for count in counts:
+            page = _checklist_page(game, setup_report, count)
+            reads = _what_it_reads(game, page)
+            if reads == previous:
+                pages[-1].up_to = count
+                continue
+            pages.append(page)
+            previous = reads
     return pages
+
+
+def _what_it_reads(game: Game, page: ChecklistPage) -> tuple:
+    """What a page says apart from its player count: pages of the same are one page."""
+    played = page.players
+    figures = [(row.label, row.values[page.column], repr(row.kinds[page.column]))
+               for row in pile_rows(game, page.report)]
+    return (page.total, [(color.id, [(card.id, n) for card, n in rows]) for color, rows in page.groups], page.steps,
+            figures, hand_label(game, page.report.setup, played), repr(played.components), repr(played.plays),
+            [finding.message for finding in played.findings])
 
 
 def _checklist_page(game: Game, setup_report: SetupReport, players: int) -> ChecklistPage:
@@ -107,7 +135,7 @@ def _checklist_page(game: Game, setup_report: SetupReport, players: int) -> Chec
     steps = [(step_text(group[0].step), _step_numbers(game, played, group))
              for group in _text_groups(played.steps) if not all(carried_out.does_nothing for carried_out in group)]
     return ChecklistPage(setup_report, played, groups, sum(deck.values()), steps,
-                         setup_report.players.index(played))
+                         setup_report.players.index(played), players)
 
 
 def step_text(step: Step) -> str:
