@@ -166,10 +166,10 @@ def _parser() -> argparse.ArgumentParser:
     _booklet_option(p)
     p.set_defaults(run=cmd_rulebook)
 
-    p = sub.add_parser("checklist", help="deck-setup checklists, one page per setup")
+    p = sub.add_parser("checklist", help="deck-setup checklists, a page per setup and player count")
     _document_options(p, game_required=True)
     p.add_argument("--setup", help="only this setup (default: every setup)")
-    p.add_argument("--players", type=_whole(1, MAX_PLAYERS), help="player count (default: each setup's largest)")
+    p.add_argument("--players", type=_whole(1, MAX_PLAYERS), help="only this player count (default: every count of each setup)")
     p.set_defaults(run=cmd_checklist)
 
     p = sub.add_parser("cheatsheet", help="one-page cheat sheet plus card-sized pocket copies")

@@ -368,7 +368,6 @@ class Combos:
 @dataclass(frozen=True)
 class CheatSheet:
     """game.yaml's `reference: cheatsheet:` (the data a cheat sheet does not get from the rules)."""
-
     title: str
     subtitle: str = ""
     goal: str = ""
