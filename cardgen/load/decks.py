@@ -31,8 +31,17 @@ class DeckParts(Parts):
         g = self.g
         self.deck_nodes[ident] = m
         return Deck(ident, m.read("name", ""), self._deck_size(m.get("card_size")), m.read("landscape", False),
-                    m.read("face"), self._back_id(g, m.get("back")), print_all=m.read("print", "setups") == "all",
+                    m.read("face"), self._back_id(g, m.get("back")), print_all=self._prints_all(ident, m),
                     where=g.where(m.get("name") or m.get("id")))
+
+    def _prints_all(self, ident: str, m: Values) -> bool:
+        """`print: all`: the deck is built once, whatever the setups name (default `print: setups`)."""
+        prints = m.read("print", "setups")
+        if prints not in schema.DECK_PRINTS:
+            self.g.error(m["print"], "bad-value", f"deck '{ident}': print '{prints}' is not one of "
+                         f"{', '.join(schema.DECK_PRINTS)}", did_you_mean(str(prints), schema.DECK_PRINTS)
+                         or "all: one of each of its cards in a file of its own; setups: as the setups count them")
+        return prints == "all"
 
     def _deck_size(self, node) -> CardSize:
         g = self.g

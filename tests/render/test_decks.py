@@ -119,6 +119,10 @@ def test_a_print_all_deck_is_built_once_in_its_own_file_and_is_no_setup(game_cop
     with (folder / "cards.yaml").open("a", encoding="utf-8") as cards:
         cards.write('  - {name: Trick Order, color: task, kind: reference, text: "Follow suit; the highest card wins."}\n'
                     '  - {name: Scoring, color: task, kind: reference, text: "A mission is won or lost together."}\n')
+    edit(folder / "game.yaml", "print: all", "print: al")
+    code, out, _ = cardgen("check", folder)
+    assert code == 1 and "game.yaml:" in out and "deck 'reference': print 'al' is not one of setups, all" in out
+    edit(folder / "game.yaml", "print: al", "print: all")
     code, _, err = cardgen("build", folder, "--out", tmp_path)
     assert code == 0, err
     assert sorted(p.name for p in tmp_path.glob("cards-*.pdf")) == [
