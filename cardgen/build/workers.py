@@ -478,12 +478,13 @@ def _render_setup_sheets(output: Output, game, report, to: _Rendering) -> None:
     cards.write_setup_sheets(game, report.setup(output.setup_name), output.planned_sheet, to.folder,
                              players=output.players, backs=output.sheet.backs, png=output.sheet.png,
                              placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk",
-                             swaps=output.sheet.swaps, reprint=dict(output.sheet.reprint) if output.sheet.swaps else None)
+                             swaps=output.sheet.swaps, reprint=dict(output.sheet.reprint) if output.sheet.swaps else None,
+                             deck=output.deck)
 
 
 def _render_all_types(output: Output, game, report, to: _Rendering) -> None:
     cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
-                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk")
+                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck)
 
 
 def _render_calibration(output: Output, game, report, to: _Rendering) -> None:

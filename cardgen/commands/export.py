@@ -4,7 +4,7 @@ from __future__ import annotations
 from cardgen import build
 from cardgen.commands import options
 from cardgen.commands.building import built
-from cardgen.load.schema import DPI_RANGE
+from cardgen.load.targets import DPI_RANGE
 
 
 def add_arguments(p) -> None:

@@ -115,11 +115,12 @@ class CardParts(Parts):
             printed=m.read("print", True),
             back=self._back_id(c, m.get("back")),
             face=m.read("face"),
+            deck=self._deck_id(c, m.get("deck")),
             low_res=self._low_res(m),
             play=read_play(c, m.get("play"), label),
             where=c.where(node),
             places={"name": c.passage(m["name"] if "name" in m else m["series"]),
-                    **{k: c.passage(m[k]) for k in (*TEXTS, "art", "face", *self._text_fields()) if k in m}},
+                    **{k: c.passage(m[k]) for k in (*TEXTS, "art", "face", "deck", *self._text_fields()) if k in m}},
             fields=self._field_values(m),
         )
         texts = {k: m.read(k, "") for k in TEXTS}

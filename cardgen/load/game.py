@@ -10,6 +10,7 @@ from cardgen.inputs.paths import display_path
 from cardgen.load import schema
 from cardgen.load.cards import CardParts
 from cardgen.load.cheatsheet import read_reference
+from cardgen.load.decks import DeckParts
 from cardgen.load.layout import read_layout
 from cardgen.load.reader import Reader, did_you_mean
 from cardgen.load.rules import read_rules
@@ -42,7 +43,7 @@ from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
 from cardgen.model.where import Where
 
 
-class GameBuilder(CardParts, SetupParts, StepParts):
+class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
     """Reads every file of a game into the model (game.yaml here; cards, setups and steps in their parts)."""
 
     def __init__(self, folder: Path, readers: dict[str, Reader], fields: tuple[CardField, ...] = ()):
@@ -72,6 +73,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         kind_styles = self._kind_styles(top.get("kind_styles"), kinds)
         self.known_ids = {"color": [c.id for c in colors], "tag": [t.id for t in tags],
                           "kind": [k.id for k in kinds]}
+        decks = self._declared_decks(top.get("decks"))
         cards = self._cards(docs["cards"], colors, tags, kinds, attributes)
         self.known_ids["card"] = [c.name for c in cards]
         self.card_ids = {c.name.casefold(): c.id for c in cards} | {c.id: c.id for c in cards}
@@ -93,6 +95,8 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         if default_setup and slugify(default_setup) not in {s.id for s in setups}:
             g.error(top.get("default_setup"), "unknown-setup", f"default_setup '{default_setup}' is not a setup",
                     did_you_mean(default_setup, [s.name for s in setups]))
+        layout = self._layout()
+        cards, decks = self._into_decks(cards, decks, layout)
         return Game(
             id=self.folder.name,
             folder=self.folder,
@@ -107,7 +111,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             rules_markdown=self._rules_markdown(),
             rules_file=display_path(self.folder / "rules.md", self.folder),
             text_checks=self._text_checks(top.get("text_checks"), cards),
-            layout=self._layout(),
+            layout=layout,
             cheatsheet=cheatsheet, extra=reference,
             backs=backs,
             exports=tuple(top.read("exports", ())),
@@ -117,6 +121,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             changes_where=g.where(top.get("changes_since")) if "changes_since" in top else None,
             turns=read_turns(g, top.get("turns")),
             fields=self.fields,
+            decks=decks,
         )
 
     def _check_field_names(self, attributes: tuple[Attribute, ...]) -> None:

@@ -37,6 +37,7 @@ class Parts:
     known_ids: dict[str, list[str]]
     card_ids: dict[str, str]  # a card's id by its case-folded name or id
     back_ids: list[str]
+    deck_ids: tuple[str, ...] = ()  # game.yaml's decks (none: the game is one deck)
     fields: tuple[CardField, ...]  # the game's own card fields (game.yaml's fields:)
 
     def _symbol(self, m: Values, what: str, reader: Reader | None = None, key: str = "symbol") -> str | None:
@@ -60,6 +61,15 @@ class Parts:
                           "define it in game.yaml's backs: list"))
             return None
         return ident
+
+    def _deck_id(self, reader: Reader, node) -> str | None:
+        """A card's deck: the id of one of game.yaml's decks."""
+        ident = reader.text(node, "deck") if node is not None else ""
+        if ident and ident not in self.deck_ids:
+            reader.error(node, "unknown-deck", f"unknown deck '{ident}'", did_you_mean(ident, self.deck_ids) or (
+                f"decks are: {', '.join(self.deck_ids)}" if self.deck_ids else "define it in game.yaml's decks: list"))
+            return None
+        return ident or None
 
     def _identified(self, node, spec: Fields, make) -> tuple:
         """A list of mappings with unique `id`s, each turned into a model object by make(id, mapping)."""

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from cardgen.model import expressions
 from cardgen.model.fields import FIELD_TYPES, TRANSLATABLE_BUILTINS
 from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
-from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM, COLOR_MODES
+from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
 from cardgen.model.turns import SAVED_PLACES
 
 MAX_TEXT = 4000
@@ -479,6 +479,14 @@ TRANSLATION = Fields("translation", {
     })),
 }, doc="a cardgen game's texts in another language (i18n/<lang>.yaml), keyed by the ids of the source files")
 REFERENCE = Fields("reference", {"cheatsheet": Field(CHEATSHEET)}, others=True)
+DECK = Fields("deck", {
+    **{key: f for key, f in _named("deck").items() if key != "meaning"},
+    "card_size": Field(AnyOf((Text(), CARD_SIZE)), True, doc="a size name, WxH in mm (e.g. 44x63) or {width_mm, height_mm}"),
+    "landscape": Field(Boolean(), doc="true: the size turned on its side (width and height swapped)"),
+    "face": Field(Identifier(), doc="the id of one of layout.yaml's faces: the face its cards take"),
+    "back": Field(Text(), doc="the id of one of game.yaml's backs: its cards' back"),
+    "select": Field(SELECT, doc="the cards it holds (besides those whose deck: names it); the first deck that picks a card wins"),
+})
 GAME = Fields("game.yaml", {
     "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),
     "card_size": Field(AnyOf((Text(choices=tuple(CARD_SIZES_MM)), CARD_SIZE)), doc="a size name or {width_mm, height_mm}"),
@@ -499,6 +507,7 @@ GAME = Fields("game.yaml", {
     "exports": Field(TextList(), doc="export targets `cardgen build` makes too (as `cardgen export --to`): "
                                      "png, tgc, mpc, drivethru, tts or the game's own"),
     "turns": Field(TURNS),
+    "decks": Field(ListOf(DECK), doc="the decks the game prints, each at its own card size (none: one deck at card_size)"),
     "languages": Field(TextList(), doc=LANGUAGE_DOC),
     "cards_sheet": Field(Text(MAX_NAME), doc="the sheet of cards.xlsx or cards.ods that holds the cards "
                                              "(default: the first)"),
@@ -524,6 +533,7 @@ CARD = Fields("card", {
     "print": Field(Boolean(True), doc="false: the card is counted but not printed"),
     "back": Field(Text(), doc="the id of one of game.yaml's backs: this card's own back"),
     "face": Field(Identifier(), doc="the id of one of layout.yaml's faces: this card's own face"),
+    "deck": Field(Identifier(), doc="the id of one of game.yaml's decks: the deck it belongs to"),
     "low_res": Field(Text(choices=LOW_RES), doc="ok: the art may print below 150 ppi (check still warns)"),
     "play": Field(PLAY),
 }, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"}, shared="card")
@@ -550,30 +560,6 @@ SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a ca
 
 
 # --------------------------------------------------------------------------- reading and the JSON Schema
-
-
-# export-targets.yaml (art/ and a game's own): what print services and Tabletop Simulator want
-EXPORT_FORMATS = ("png", "1up-pdf", "tts")
-DPI_RANGE = (50, 1200)
-MAX_PIXELS = 20_000
-CARD_PIXELS = Fields("card size", {
-    "trim": Field(ListOf(Number(1, MAX_PIXELS)), True, doc="trimmed width and height in pixels"),
-    "bleed": Field(Number(0, MAX_PIXELS / 10), True, doc="bleed on each side, in pixels"),
-    "safe": Field(Number(0, MAX_PIXELS / 10), doc="the safe zone inside the trim line, in pixels"),
-})
-TTS_SHEET = Fields("sheet", {
-    "columns": Field(Integer(2, 10), True), "rows": Field(Integer(2, 7), True),
-    "max_pixels": Field(Integer(256, 16384), True, doc="the largest side of a sheet image"),
-})
-EXPORT_TARGET = Fields("export target", {
-    "name": Field(Text(MAX_NAME), True, doc="the service's name"),
-    "format": Field(Text(choices=EXPORT_FORMATS), True),
-    "dpi": Field(Integer(*DPI_RANGE), True),
-    "sizes": Field(Table(Text(), CARD_PIXELS), doc=f"per card size ({', '.join(CARD_SIZES_MM)}); none: the game's own"),
-    "bleed_mm": Field(Number(0, 10), doc="with no sizes: the bleed around the game's card size"),
-    "color": Field(Text(choices=COLOR_MODES), doc="1up-pdf: rgb (default) or cmyk (PDF/X-1a in the shipped profile)"),
-    "sheet": Field(TTS_SHEET, doc="tts: the grid and largest size of a deck sheet"),
-})
 
 
 class Values(dict):

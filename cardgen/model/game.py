@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TypeVar, Union
 
 from cardgen.errors import UsageError
+from cardgen.model.decks import DEFAULT_DECK, Deck
 from cardgen.model.fields import BUILTIN_FIELDS, CardField, FieldValue, selects
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CardSize
@@ -130,6 +131,7 @@ class Card:
     printed: bool = True  # False: a stand-in the engine counts but no sheet prints
     back: str | None = None  # Back.id: this card's own back
     face: str | None = None  # the id of one of the layout's faces: this card's own face
+    deck: str | None = None  # Deck.id: the deck it belongs to (None: the game declares no decks)
     play: Play | None = None  # what playing it does, for the simulator; None: the simulator never plays it
     where: Where | None = None
     places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "text", "details" -> where typed
@@ -419,6 +421,24 @@ class Game:
     translations: Mapping[str, Translation] = field(default_factory=dict, compare=False, repr=False)
     words: Words = field(default=ENGLISH, compare=False, repr=False)  # cardgen's own words in the game's language
     fields: tuple[CardField, ...] = ()  # the game's own card fields (game.yaml's fields:)
+    decks: tuple[Deck, ...] = ()  # game.yaml's decks (none: one deck of every card at card_size)
+
+    @property
+    def every_deck(self) -> tuple[Deck, ...]:
+        return self.decks or (Deck(DEFAULT_DECK, self.title, self.card_size),)
+
+    @property
+    def sheet_decks(self) -> tuple[str | None, ...]:
+        """The decks printed in files of their own: each declared deck when there are several;
+        else None, one file of every card."""
+        return tuple(d.id for d in self.decks) if len(self.decks) > 1 else (None,)
+
+    def deck(self, deck_id: str | None) -> Deck:
+        """The deck of that id (None: the first, the one deck of a game of one)."""
+        return next((d for d in self.decks if d.id == deck_id), None) or self.every_deck[0]
+
+    def deck_of(self, card: Card) -> Deck:
+        return self.deck(card.deck)
 
     def pile(self, pile_id: str) -> Pile:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)
@@ -506,9 +526,9 @@ MAX_FILE_NAME_BYTES = 255  # the longest file name Linux, macOS and Windows file
 _DERIVED_NAME_BYTES = len(".-p9999.png.XXXXXXXX.tmp")
 
 
-def sheet_file_name(setup_name: str) -> str:
-    """The card sheets of a setup: cards-<its id, the slug of its name>.pdf, in every language."""
-    return f"cards-{slugify(setup_name)}.pdf"
+def sheet_file_name(setup_name: str, deck: str | None = None) -> str:
+    """A setup's card sheets: cards-<its id>.pdf in every language (cards-<id>-<deck>.pdf: a deck's of several)."""
+    return f"cards-{slugify(setup_name)}{f'-{deck}' if deck else ''}.pdf"
 
 
 def card_file_name(card_id: str) -> str:

@@ -12,7 +12,7 @@ from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Sheet
 from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game
-from cardgen.model.sizes import MM, card_size_mm
+from cardgen.model.sizes import MM
 from cardgen.model.targets import CardPixels
 from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.painter import CardPainter
@@ -84,6 +84,6 @@ def card_png(game: Game, card: Card, size: tuple[int, int], dpi: int) -> bytes:
 
 
 def face_pdf(game: Game, card: Card) -> bytes:
-    """One card's face, trimmed, on a page of the card's size (the live preview's picture)."""
-    width, height = (side * MM for side in card_size_mm(game.card_size))
+    """One card's face, trimmed, on a page of its deck's card size (the live preview's picture)."""
+    width, height = (side * MM for side in game.deck_of(card).size_mm)
     return card_pdf(game, Sheet(width, height, width, height, 0, 1, 1), [(card, "front")])

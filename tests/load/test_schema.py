@@ -16,7 +16,7 @@ import yaml
 from conftest import CARD_DATA, ROOT, TEST_DATA
 
 from cardgen import cli
-from cardgen.load import editor_schemas, load_game, schema
+from cardgen.load import editor_schemas, load_game, schema, targets
 from cardgen.load.reader import Reader
 from cardgen.model.game import ERROR
 
@@ -186,7 +186,7 @@ def _declared(t: schema.Type, out: dict) -> dict:
 
 
 DECLARED = {}
-for _spec in (*editor_schemas.files().values(), schema.EXPORT_TARGET):  # export targets: art/ and a game's own table
+for _spec in (*editor_schemas.files().values(), targets.EXPORT_TARGET):  # export targets: art/ and a game's own table
     _declared(_spec, DECLARED)
 
 
@@ -214,7 +214,7 @@ def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_decl
         return original(self, node, spec, what)
 
     monkeypatch.setattr(Reader, "mapping", recording)
-    for game in [*SHIPPED, with_layout, *(TEST_DATA / name for name in ("courtly_coins", "market_day", "creature_mini"))]:
+    for game in [*SHIPPED, with_layout, *(TEST_DATA / name for name in ("courtly_coins", "market_day", "creature_mini", "task_tricks"))]:
         load_game(CARD_DATA / game)
     # no shipped game has a custom size or a second card back (a deck's cards share one back)
     custom_size = [d for d in DECLARED.values() if d in (schema.CARD_SIZE, schema.BACK)]

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from cardgen.errors import BuildError
 from cardgen.model.faces import Element, Face, shows
 from cardgen.model.game import Card, Game
-from cardgen.model.sizes import card_size_mm
 from cardgen.render import card_images
 
 DIAGRAM_WIDTH_MM, DIAGRAM_DPI = 56, 300
@@ -32,7 +31,7 @@ def example_card_png(game: Game) -> bytes:
     card = example_card(game)
     if card is None:
         raise BuildError(f"{game.title}: the card diagram needs a card to show, and the game has none")
-    width_mm, height_mm = card_size_mm(game.card_size)
+    width_mm, height_mm = game.deck_of(card).size_mm
     width = round(DIAGRAM_WIDTH_MM / 25.4 * DIAGRAM_DPI)
     return card_images.card_png(game, card, (width, round(width * height_mm / width_mm)), DIAGRAM_DPI)
 

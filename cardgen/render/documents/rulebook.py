@@ -17,7 +17,7 @@ from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.model.fields import labelled
 from cardgen.model.game import Card, Color, Game, Variation
-from cardgen.model.sizes import DEFAULT_PAPER, card_size_mm
+from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.targets import CardPixels
 from cardgen.model.texts import component_count, format_count, format_number, players_label
 from cardgen.model.words import gettext, marked, ngettext
@@ -386,15 +386,17 @@ PICTURE_DPI, PICTURE_QUALITY = 100, 82  # the HTML edition's card pictures: a sc
 
 def card_pictures(game: Game) -> dict[str, str]:
     """Each card's face as the sheets print it, as a data: URL of a JPEG (the HTML edition shows it
-    beside the card's explanation): one PDF of every face, rasterised once."""
-    width_mm, height_mm = card_size_mm(game.card_size)
-    size = (round(width_mm / 25.4 * PICTURE_DPI), round(height_mm / 25.4 * PICTURE_DPI))
-    sheet = card_images.one_card_sheet(CardPixels(size, 0, 0), PICTURE_DPI)
-    faces = card_images.rasterise(card_images.card_pdf(game, sheet, [(card, "front") for card in game.cards]),
-                                  size, PICTURE_DPI)
+    beside the card's explanation): one PDF of every face of a deck, at its card size, rasterised once."""
     pictures = {}
-    for card, face in zip(game.cards, faces):
-        jpeg = io.BytesIO()
-        face.save(jpeg, "JPEG", quality=PICTURE_QUALITY)
-        pictures[card.id] = "data:image/jpeg;base64," + base64.b64encode(jpeg.getvalue()).decode("ascii")
+    for deck in game.every_deck:
+        cards = [card for card in game.cards if game.deck_of(card).id == deck.id]
+        width_mm, height_mm = deck.size_mm
+        size = (round(width_mm / 25.4 * PICTURE_DPI), round(height_mm / 25.4 * PICTURE_DPI))
+        sheet = card_images.one_card_sheet(CardPixels(size, 0, 0), PICTURE_DPI)
+        faces = card_images.rasterise(card_images.card_pdf(game, sheet, [(card, "front") for card in cards]),
+                                      size, PICTURE_DPI) if cards else []
+        for card, face in zip(cards, faces):
+            jpeg = io.BytesIO()
+            face.save(jpeg, "JPEG", quality=PICTURE_QUALITY)
+            pictures[card.id] = "data:image/jpeg;base64," + base64.b64encode(jpeg.getvalue()).decode("ascii")
     return pictures
