@@ -6,6 +6,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pikepdf  # noqa: F401 - the renderers import these two where they use them; imported here, before
+import pypdfium2  # noqa: F401 - the workers fork, each worker has them already
+
 from cardgen import build, load, terminal
 from cardgen.build import load_checked
 from cardgen.build.cache import snapshot
