@@ -128,6 +128,7 @@ LEGACY: Mapping[str, tuple[str, ...]] = {
     "background": ("design",), "pattern": ("design", "back"), "border": ("design", "back"),
     **{f"emblem-{side}{part}": ("design", "back") for side in ("top", "bottom") for part in ("", "-symbol")},
     "title": ("design", "back")}
+TITLE_IN_BORDER = 0.81  # mm from the back's border line to its title's box: the pill just inside the border
 PLACING = ("x", "y", "width", "height", "radius", "size", "padding")
 
 
@@ -187,7 +188,8 @@ def back_legacy_params(s: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str
         "border": {"x": inset, "y": inset, "width": width - 2 * inset, "height": height - 2 * inset,
                    "radius": back["radius"]},
         **emblems,
-        "title": {"x": 0.07 * width, "width": 0.86 * width, "padding": 0.04 * width, "y": (height - title_height) / 2,
+        "title": {"x": inset + TITLE_IN_BORDER, "width": width - 2 * (inset + TITLE_IN_BORDER), "padding": 0.04 * width,
+                  "y": (height - title_height) / 2,
                   "height": title_height, "font": back["title_font"], "size": back["title_size"]},
     }
 
