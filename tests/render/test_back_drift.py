@@ -12,7 +12,7 @@ import numpy as np
 import pypdfium2
 import pypdfium2.raw as pdfium
 import pytest
-from conftest import CARD_DATA, cardgen
+from conftest import CARD_DATA, cardgen, page_texts
 
 from cardgen.layout import sheet as layout
 from cardgen.layout.sheet import Rect, Sheet
@@ -132,3 +132,13 @@ def test_the_measure_sees_a_border_near_the_trim(game_copy, tmp_path):
     shifted = drift_margins(build(folder, tmp_path / "out"))[0]
     assert all(min(margins.values()) < 3 for margins in shifted.values()), shifted
     assert all(uneven(margins) > MOST_UNEVEN for margins in shifted.values()), shifted
+
+
+def test_a_border_set_past_the_middle_still_leaves_the_title_a_box(game_copy, tmp_path):
+    """The title sits just inside the border, but keeps a box however far in a game sets it."""
+    folder = game_copy()
+    (folder / "layout.yaml").write_text("back: {inset: 40}\n", encoding="utf-8")
+    code, out, err = cardgen("cards", folder, "--out", tmp_path / "out")
+    assert code == 0, out + err
+    (pdf,) = (tmp_path / "out").glob("cards-*.pdf")
+    assert "Tiny Hazards" in " ".join(page_texts(pdf)[1].split())
