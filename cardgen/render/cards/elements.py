@@ -38,7 +38,7 @@ from cardgen.model.faces import (
 from cardgen.model.game import Card, Color, Game
 from cardgen.render import print_color
 
-PILL_UNDER = 0.4 / 0.86  # a hugging box is a pill while lower than this part of its width
+PILL_UNDER = 0.55  # a hugging box is a pill while lower than this part of its width (two lines of the back's title)
 
 
 def hex_of(name: str, game: Game, card: Card, color: Color) -> str:
