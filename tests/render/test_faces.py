@@ -104,3 +104,37 @@ def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults():
             shipped = getattr(elements[element_id], key)
             assert shipped == pytest.approx(value) if isinstance(value, float) else shipped == value, \
                 (element_id, key, shipped, value)
+
+
+def test_two_faces_with_art_boxes_of_other_sizes_each_draw_their_own_placeholder(game_copy, tmp_path):
+    """Two cards of one color without art, on faces whose art boxes differ: the second card's
+    placeholder fills its own narrow box, not the first face's wide one."""
+    folder = game_copy()
+    edit(folder / "game.yaml", "card_size: mini", "card_size: poker")
+    edit(folder / "cards.yaml", "{name: Boom, color: red,", "{name: Boom, color: blue,")
+    (folder / "layout.yaml").write_text(
+        "faces:\n  narrow:\n    extends: default\n    for: kind == shield\n"
+        "    elements:\n      - {id: art, x: 24, width: 15}\n", encoding="utf-8")
+    code, out, err = cardgen("cards", folder, "--all-types", "--no-backs", "--out", tmp_path)
+    assert code == 0, out + err
+    document = pypdfium2.PdfDocument(tmp_path / "cards-all-types.pdf")
+    image = document[0].render(scale=150 / 72).to_pil().convert("RGB")
+    document.close()
+    dpmm = 150 / 25.4
+    left, top = _first_slot(image)
+    row = round(top + 40 * dpmm)  # through the art boxes of the first row of cards (Boom, then Shield)
+    panel = [pixel == (0xFF, 0xF8, 0xEC) for pixel in (image.getpixel((x, row)) for x in range(image.size[0]))]
+    wide_runs = [run for run in _runs(panel) if run > 15 * dpmm]
+    assert len(wide_runs) == 2  # the panel either side of Shield's narrow art box (Boom's art box is wide)
+
+
+def _runs(flags: list[bool]) -> list[int]:
+    """The lengths of the runs of True."""
+    runs, run = [], 0
+    for flag in [*flags, False]:
+        if flag:
+            run += 1
+        elif run:
+            runs.append(run)
+            run = 0
+    return runs
