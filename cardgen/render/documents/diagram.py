@@ -4,6 +4,7 @@ where each part's numbered callout sits on the card."""
 from __future__ import annotations
 
 from cardgen.errors import BuildError
+from cardgen.model.faces import Element
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import card_size_mm
 from cardgen.render import card_images
@@ -23,23 +24,31 @@ def example_card_png(game: Game) -> bytes:
 
 def diagram_callouts(game: Game, parts: dict[str, int], shown: set[str]) -> list[tuple[int, float, float]]:
     """The number of each part the example card shows (`shown`) and where its callout sits on the
-    card, in % of its width and height: at the region the card layout gives that part."""
-    design = game.design
-    width, height = design.design.width, design.design.height
-    name, symbol, star, number = design.name, design.symbol, design.star, design.number
-    flavor, art, tags, text = design.flavor, design.art, design.tags, design.text
-    spots = {
-        "name": (name.x + name.width / 2, name.y + name.height),
-        "symbol": (symbol.x - symbol.radius, symbol.y - symbol.radius),
-        "star": (star.x - star.size, star.y),
-        "number": (number.x + number.radius, number.y - number.radius),
-        "flavor": (flavor.x, flavor.y + flavor.height / 2),
-        "art": (art.x + art.width / 2, art.y + art.height / 3),
-        "tags": (width / 2 - 12, tags.y - tags.height / 2),
-        "text": (text.x, text.y),
-    }
+    card, in % of its width and height: at the element of the example card's own face that draws
+    that part (a part its face does not draw gets no callout)."""
+    card = example_card(game)
+    if card is None:
+        return []
+    elements = {element.id: element for element in game.design.faces.of(card).elements if element.id}
+    width, height = game.design.design.width, game.design.design.height
+    spots = {part: _spot(part, elements[found[0]], width) for part, idents in _PART_ELEMENTS.items()
+             if (found := [ident for ident in idents if ident in elements])}
     return [(number, round(100 * spots[part][0] / width, 2), round(100 * spots[part][1] / height, 2))
-            for part, number in parts.items() if part in shown]
+            for part, number in parts.items() if part in shown and part in spots]
+
+
+# the elements of a face that draw each part, the first one the face has taking the callout
+_PART_ELEMENTS = {"name": ("name",), "symbol": ("symbol-badge", "symbol"), "star": ("star",),
+                  "number": ("number-badge", "number"), "flavor": ("flavor",), "art": ("art",), "tags": ("tags",),
+                  "text": ("text",)}
+
+
+def _spot(part: str, element: Element, card_width: float) -> tuple[float, float]:
+    """Where a part's callout sits on the element that draws it, in mm from the card's corner."""
+    x, y, w, h = element.x, element.y, element.width, element.height
+    return {"name": (x + w / 2, y + h), "symbol": (x, y), "star": (x - w / 2, y + h / 2), "number": (x + w, y),
+            "flavor": (x, y + h / 2), "art": (x + w / 2, y + h / 3), "tags": (card_width / 2 - 12, y),
+            "text": (x, y)}[part]
 
 
 CARD_PARTS = ("name", "symbol", "star", "number", "flavor", "art", "tags", "text")  # the diagram's order
