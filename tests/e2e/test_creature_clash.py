@@ -143,3 +143,12 @@ def test_the_cards_as_a_workbook_check_the_same_and_a_wrong_cell_is_named(kind, 
     (wrong / "cards.yaml").unlink()
     errors = [f for f in load_game(wrong).findings if f.level == "error"]
     assert [(f.code, str(f.where)) for f in errors] == [("wrong-type", f"wrong/cards.{kind}: Cards!H19")]
+
+
+def test_the_cheat_sheet_lists_every_step_of_the_setup_in_order(built):
+    text = flat(page_texts(built / "cheatsheet.pdf"))
+    steps = ["Set the Spark aside.", "Each player takes the deck of their faction", "Choose the first player at random.",
+             "Each player draws their opening hand", "The second player takes the Spark.",
+             "Each player sets their health counter to 20."]
+    places = [text.find(step) for step in steps]
+    assert -1 not in places and places == sorted(places), places
