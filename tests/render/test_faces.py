@@ -138,3 +138,16 @@ def _runs(flags: list[bool]) -> list[int]:
             runs.append(run)
             run = 0
     return runs
+
+
+def test_a_one_line_text_on_a_smaller_card_keeps_its_min_size_as_a_paragraph_does(game_copy):
+    """On a mini card (the design scaled by 0.7) a line written at 7.6 pt with min_size 5.5 is set
+    at 5.5, the floor a smaller card does not scale, not refused for being set at 5.3."""
+    folder = game_copy()
+    assert "card_size: mini" in (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "layout.yaml").write_text(
+        "faces:\n  lined:\n    extends: default\n    for: kind == shield\n    elements:\n"
+        "      - {id: kind-line, text: \"{name}\", line: true, x: 6.2, y: 52.4, width: 50.6, height: 5.6,"
+        " size: 7.6, min_size: 5.5}\n", encoding="utf-8")
+    code, out, err = cardgen("check", folder)
+    assert code == 0 and "text-does-not-fit" not in out + err, out + err
