@@ -190,11 +190,12 @@ class CardText:
             (self._fit(text_at, element, box, hex_color, min_size, split_words=True) if element.split_words else None)
 
     def line_size(self, element: Element, value: str, min_size: float | None = None) -> float | None:
-        """A one-line text's size: the element's, shrunk to the box's width; None below min_size."""
-        font, size = self.fonts[element.font], self.scale.points(element.size)
+        """A one-line text's size: the element's (never below min_size, which a smaller card size
+        does not scale, as for a paragraph), shrunk to the box's width; None below min_size."""
+        smallest = element.min_size if min_size is None else min_size
+        font, size = self.fonts[element.font], max(self.scale.points(element.size), smallest)
         room = self.room(element).w
         size = min(size, size * room / max(pdfmetrics.stringWidth(value, font, size), 0.01))
-        smallest = element.min_size if min_size is None else min_size
         return size if size >= smallest - 1e-9 else None
 
     def deck_size(self, element: Element) -> float:

@@ -128,6 +128,8 @@ LEGACY: Mapping[str, tuple[str, ...]] = {
     "background": ("design",), "pattern": ("design", "back"), "border": ("design", "back"),
     **{f"emblem-{side}{part}": ("design", "back") for side in ("top", "bottom") for part in ("", "-symbol")},
     "title": ("design", "back")}
+TITLE_IN_BORDER = 0.81  # mm from the back's border line to its title's box: the pill just inside the border
+TITLE_LEAST = 0.3  # of the card's width: the back's title's box however far in its border is
 PLACING = ("x", "y", "width", "height", "radius", "size", "padding")
 
 
@@ -181,13 +183,14 @@ def back_legacy_params(s: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str
         emblems[f"emblem-{side}"] = around(y, radius)
         emblems[f"emblem-{side}-symbol"] = around(y, 1.25 * radius / 2)
     title_height = 0.3 * height + 0.08 * width  # its lines' room (0.3 of the card) and the padding
+    title_x = min(inset + TITLE_IN_BORDER, (1 - TITLE_LEAST) / 2 * width)
     return {
         "background": {"width": width, "height": height},
         "pattern": {"width": width, "height": height, "step": back["pattern_step"], "tile": back["pattern_size"]},
         "border": {"x": inset, "y": inset, "width": width - 2 * inset, "height": height - 2 * inset,
                    "radius": back["radius"]},
         **emblems,
-        "title": {"x": 0.07 * width, "width": 0.86 * width, "padding": 0.04 * width, "y": (height - title_height) / 2,
+        "title": {"x": title_x, "width": width - 2 * title_x, "padding": 0.04 * width, "y": (height - title_height) / 2,
                   "height": title_height, "font": back["title_font"], "size": back["title_size"]},
     }
 

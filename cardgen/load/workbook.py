@@ -5,7 +5,8 @@ Reading is calamine's (python-calamine): both formats, no spreadsheet program, a
 the program last worked it out. A workbook is untrusted: it comes from the guarded reader as bytes
 of a bounded size, its zip members are unpacked once here within a total (a zip bomb stops at the
 bound, before calamine sees it), and the sheet's rows, columns and cells are bounded too. Writing
-is openpyxl's (xlsx) and odfpy's (ods)."""
+is openpyxl's (xlsx) and odfpy's (ods), imported by the writers only: reading a game (`cardgen check`)
+does not pay for them."""
 from __future__ import annotations
 
 import datetime
@@ -14,10 +15,6 @@ import zipfile
 from dataclasses import dataclass
 
 import python_calamine
-from odf.opendocument import OpenDocumentSpreadsheet
-from odf.table import Table, TableCell, TableRow
-from odf.text import P
-from openpyxl import Workbook
 
 from cardgen.model.where import column_letters
 
@@ -114,6 +111,8 @@ def workbook_bytes(suffix: str, rows: list[list[Cell]], sheet: str = "Cards") ->
 
 
 def _xlsx(rows: list[list[Cell]], sheet: str) -> bytes:
+    from openpyxl import Workbook
+
     book = Workbook()
     book.properties.created = book.properties.modified = FIXED_TIME
     page = book.active
@@ -130,6 +129,10 @@ def _xlsx(rows: list[list[Cell]], sheet: str) -> bytes:
 
 
 def _ods(rows: list[list[Cell]], sheet: str) -> bytes:
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
     document = OpenDocumentSpreadsheet()
     table = Table(name=sheet)
     for row in rows:

@@ -7,9 +7,12 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-import pypdfium2
 from PIL import Image
+
+if TYPE_CHECKING:
+    import pypdfium2
 
 # pypdfium2 is not thread-safe (the live preview draws from several threads): one document at a
 # time in a process; re-entrant, so that a caller may count pages while it walks them. A worker
@@ -28,6 +31,8 @@ if hasattr(os, "register_at_fork"):  # POSIX
 
 @contextmanager
 def _opened(pdf: bytes) -> Iterator[pypdfium2.PdfDocument]:
+    import pypdfium2  # here, not at the top: `cardgen check` reaches this module and never opens a PDF
+
     with _PDFIUM:
         document = pypdfium2.PdfDocument(pdf)
         try:

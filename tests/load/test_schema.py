@@ -18,6 +18,7 @@ from conftest import CARD_DATA, ROOT, TEST_DATA
 from cardgen import cli
 from cardgen.load import editor_schemas, load_game, schema, targets
 from cardgen.load.reader import Reader
+from cardgen.model.fields import CardField
 from cardgen.model.game import ERROR
 
 DEFAULT_LAYOUT = ROOT / "art" / "card-layout.yaml"  # every setting: a complete layout.yaml
@@ -81,12 +82,11 @@ def write(path: Path, data) -> None:
     path.write_text(yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
-def validator(name: str, fields=()) -> jsonschema.Draft7Validator:
+def validator(name: str, fields: tuple[CardField, ...] = ()) -> jsonschema.Draft7Validator:
     return jsonschema.Draft7Validator(editor_schemas.json_schema(editor_schemas.files()[name], name, fields))
 
 
-def schema_errors(name: str, data, fields=()) -> list[str]:
-    """The schema's errors in a file's data (the schema knowing a game's own card fields, if given)."""
+def schema_errors(name: str, data, fields: tuple[CardField, ...] = ()) -> list[str]:
     return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator(name, fields).iter_errors(data)]
 
 
@@ -113,7 +113,8 @@ def test_the_schema_command_prints_each_files_line_and_writes_the_files(capsys, 
 
 @pytest.mark.parametrize("game", SHIPPED)
 def test_every_shipped_game_is_valid_against_the_schemas(game):
-    fields = load_game(CARD_DATA / game).game.fields  # the schemas `cardgen schema --game` writes for it
+    """Against the shipped schemas, or a game with card fields against its own (cardgen schema --game)."""
+    fields = load_game(CARD_DATA / game).game.fields
     for name in editor_schemas.files():
         if (CARD_DATA / game / name).is_file():
             assert schema_errors(name, read_as_editors(CARD_DATA / game / name), fields) == [], name

@@ -121,3 +121,50 @@ def test_the_panel_keeps_one_inset_on_every_side_on_a_mini_card():
     assert box.x == pytest.approx(scale.card_w - box.right) == pytest.approx(box.y)
     assert box.x == pytest.approx(3.2 * scale.s * MM)
     assert box.top == pytest.approx(scale.y(15.5))  # the header band's bottom: along the height
+
+
+def test_two_faces_with_art_boxes_of_other_sizes_each_draw_their_own_placeholder(game_copy, tmp_path):
+    """Two cards of one color without art, on faces whose art boxes differ: the second card's
+    placeholder fills its own narrow box, not the first face's wide one."""
+    folder = game_copy()
+    edit(folder / "game.yaml", "card_size: mini", "card_size: poker")
+    edit(folder / "cards.yaml", "{name: Boom, color: red,", "{name: Boom, color: blue,")
+    (folder / "layout.yaml").write_text(
+        "faces:\n  narrow:\n    extends: default\n    for: kind == shield\n"
+        "    elements:\n      - {id: art, x: 24, width: 15}\n", encoding="utf-8")
+    code, out, err = cardgen("cards", folder, "--all-types", "--no-backs", "--out", tmp_path)
+    assert code == 0, out + err
+    document = pypdfium2.PdfDocument(tmp_path / "cards-all-types.pdf")
+    image = document[0].render(scale=150 / 72).to_pil().convert("RGB")
+    document.close()
+    dpmm = 150 / 25.4
+    left, top = _first_slot(image)
+    row = round(top + 40 * dpmm)  # through the art boxes of the first row of cards (Boom, then Shield)
+    panel = [pixel == (0xFF, 0xF8, 0xEC) for pixel in (image.getpixel((x, row)) for x in range(image.size[0]))]
+    wide_runs = [run for run in _runs(panel) if run > 15 * dpmm]
+    assert len(wide_runs) == 2  # the panel either side of Shield's narrow art box (Boom's art box is wide)
+
+
+def _runs(flags: list[bool]) -> list[int]:
+    """The lengths of the runs of True."""
+    runs, run = [], 0
+    for flag in [*flags, False]:
+        if flag:
+            run += 1
+        elif run:
+            runs.append(run)
+            run = 0
+    return runs
+
+
+def test_a_one_line_text_on_a_smaller_card_keeps_its_min_size_as_a_paragraph_does(game_copy):
+    """On a mini card (the design scaled by 0.7) a line written at 7.6 pt with min_size 5.5 is set
+    at 5.5, the floor a smaller card does not scale, not refused for being set at 5.3."""
+    folder = game_copy()
+    assert "card_size: mini" in (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "layout.yaml").write_text(
+        "faces:\n  lined:\n    extends: default\n    for: kind == shield\n    elements:\n"
+        "      - {id: kind-line, text: \"{name}\", line: true, x: 6.2, y: 52.4, width: 50.6, height: 5.6,"
+        " size: 7.6, min_size: 5.5}\n", encoding="utf-8")
+    code, out, err = cardgen("check", folder)
+    assert code == 0 and "text-does-not-fit" not in out + err, out + err

@@ -38,7 +38,7 @@ from cardgen.model.faces import (
 from cardgen.model.game import Card, Color, Game
 from cardgen.render import print_color
 
-PILL_UNDER = 0.4 / 0.86  # a hugging box is a pill while lower than this part of its width
+PILL_UNDER = 0.55  # a hugging box is a pill while lower than this part of its width (two lines of the back's title)
 
 
 def hex_of(name: str, game: Game, card: Card, color: Color) -> str:
@@ -256,12 +256,18 @@ class ElementDrawing:
 
     def _draw_image_element(self, element: Element, card: Card, color: Color, box: Rect) -> None:
         if element.image == ART and card.art_file is None:
-            symbol = self.game.symbol_of(card)
-            self.canvas.doForm(self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(
-                element, card, c, symbol, box), symbol))
+            self.canvas.doForm(self._placeholder_art(element, card, color, box))
             return
         data = self._image_bytes(element, card)
         self._draw_framed(element, card, color, box, lambda inner: self._draw_image(data, inner, element.fit))
+
+    def _placeholder_art(self, element: Element, card: Card, color: Color, box: Rect) -> str:
+        """The form of a card's placeholder art in this art box: one per color, symbol and box (two
+        faces with art boxes of other sizes or corners each get their own)."""
+        symbol = self.game.symbol_of(card)
+        frame = f"{box.x:.3f},{box.y:.3f},{box.w:.3f},{box.h:.3f},{element.radius},{element.border},{element.border_width}"
+        return self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(element, card, c, symbol, box),
+                          symbol, frame)
 
     def _draw_placeholder_art(self, element: Element, card: Card, color: Color, symbol: str, box: Rect) -> None:
         c = self.canvas

@@ -170,8 +170,7 @@ class CardPainter(ElementDrawing):
             symbol = self.game.symbol_of(card)
             box = self.scale.box(element)
             self._placeholder_form(color, symbol, box)
-            self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(element, card, c, symbol, box),
-                       symbol)
+            self._placeholder_art(element, card, color, box)
         elif element.kind == REPEAT and element.item is not None:
             self._prepare_element(element.item, card, color)
         elif element.kind == PATTERN:

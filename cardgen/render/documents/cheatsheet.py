@@ -45,7 +45,7 @@ from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_si
 from cardgen.model.texts import format_count, players_label, plural
 from cardgen.model.words import gettext, lower_first
 from cardgen.render import pdfpages
-from cardgen.render.documents.checklists import hand_label
+from cardgen.render.documents.checklists import hand_label, step_text
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_inline
 from cardgen.render.documents.weasy import LostContent
@@ -163,7 +163,7 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
         "names_style": "short" if max((len(n) for r in rows for n in r.names), default=0) <= 6 else "long",
         "sections": sheet.sections,
         "combos": sheet.combos,
-        "steps": [step.text for step in game.steps if step.text],
+        "steps": [text for text in map(step_text, game.steps) if text],
         "tables": [setup_table(game, s, sheet.copies_label) for s in report.setups],
         "players_label": players_label,
         "hand_label": lambda setup, played: hand_label(game, setup, played),
