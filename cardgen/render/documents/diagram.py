@@ -23,17 +23,18 @@ def example_card_png(game: Game) -> bytes:
 
 def diagram_callouts(game: Game, parts: dict[str, int], shown: set[str]) -> list[tuple[int, float, float]]:
     """The number of each part the example card shows (`shown`) and where its callout sits on the
-    card, in % of its width and height: at the region the card layout gives that part."""
+    card, in % of its width and height: at a corner of the region the card layout gives that part,
+    off the letters of a text."""
     design = game.design
     width, height = design.design.width, design.design.height
     name, symbol, star, number = design.name, design.symbol, design.star, design.number
     flavor, art, tags, text = design.flavor, design.art, design.tags, design.text
     spots = {
-        "name": (name.x + name.width / 2, name.y + name.height),
+        "name": (name.x, name.y),
         "symbol": (symbol.x - symbol.radius, symbol.y - symbol.radius),
         "star": (star.x - star.size, star.y),
         "number": (number.x + number.radius, number.y - number.radius),
-        "flavor": (flavor.x, flavor.y + flavor.height / 2),
+        "flavor": (flavor.x, flavor.y),
         "art": (art.x + art.width / 2, art.y + art.height / 3),
         "tags": (width / 2 - 12, tags.y - tags.height / 2),
         "text": (text.x, text.y),
