@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
+from cardgen.layout.colors import title_on_paper
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER, card_size_mm
 from cardgen.model.targets import CardPixels
@@ -315,7 +316,7 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "supply_piles": lambda setup_report: supply_piles(game, setup_report),
         "count": format_count,
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
-        "title_hex": game.title_hex,
+        "title_hex": lambda card: title_on_paper(game, card),
         "changes": changes if changes is not None and not changes.empty else None,
         "html_edition": False,
         "booklet": False,
