@@ -66,6 +66,7 @@ class CardRow:
     role: str          # the effect's leading bold phrase, if it has one ("Bomb!")
     rest: Markup       # the effect after the role
     tags: list[str]
+    rule: bool = False  # a losing or saving card's: the rule that makes the game, in full on pocket copies
 
     @property
     def names(self) -> list[str]:
@@ -195,10 +196,15 @@ def card_rows(game: Game, group: bool = True) -> list[CardRow]:
         origin = f"card '{card.name}'"
         row = CardRow([card], game.color(card.color), markdown_inline(card.text, game, origin),
                       role, markdown_inline(rest, game, origin),
-                      [t.name for t in game.tags if t.id in card.tags])
+                      [t.name for t in game.tags if t.id in card.tags], _makes_the_game(game, card))
         index[key] = row
         rows.append(row)
     return rows
+
+
+def _makes_the_game(game: Game, card: Card) -> bool:
+    """A card of a kind with a role (losing or saving: drawn, you are out unless saved)."""
+    return any(kind.role for kind in game.kinds if kind.id in card.kinds)
 
 
 def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTable:
