@@ -8,7 +8,15 @@
 """
 from __future__ import annotations
 
+import re
+
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+
+# C0 and C1 control characters (but line feed and tab) and the bidirectional overrides and
+# isolates: text from a game folder could otherwise clear the screen, move the cursor or
+# reorder a line on the terminal that shows it. Lone surrogates cannot be written at all.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
 BUG_NOTICE = "this is a bug in cardgen, not a problem with your game: please report it with the traceback above"
 
 
@@ -35,3 +43,8 @@ class UsageError(CardgenError):
     """The command asks for something impossible; nothing was read or written (exit 2)."""
 
     exit_code = EXIT_USAGE
+
+
+def printable(text: str) -> str:
+    """`text` with every control character shown as a \\uXXXX escape (valid in JSON too)."""
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

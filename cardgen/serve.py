@@ -40,7 +40,8 @@ from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
-from cardgen.render import card_images
+from cardgen.model.texts import ascii_digits
+from cardgen.render import card_images, pdfpages
 from cardgen.render.write import language_dir
 
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
@@ -50,7 +51,6 @@ POLL_SECONDS = 25.0  # a long poll answers at the latest after this long (then t
 # a step done in-process (loading the game) is let finish so that it cannot write after the cleanup
 STOP_SECONDS = 10.0
 LEVEL_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
-_PDFIUM = threading.Lock()  # pypdfium2 is not thread-safe
 
 
 def serve(game: str | None, port: int = 8000, announce: Callable[[str], None] = print, since: str = "") -> None:
@@ -160,8 +160,7 @@ class Preview:
                     self.dirty.set()
                 last = now
             except Exception as exc:  # noqa: BLE001 - the page must say the preview stopped following
-                self._show(errors=[{"where": None, "level": "error", "code": "",
-                                    "message": f"cannot watch the game folder: {exc}"}], status="error")
+                self._show(errors=[_problem(f"cannot watch the game folder: {exc}")], status="error")
             if self.stopping.wait(WATCH_SECONDS):
                 return
 
@@ -198,10 +197,9 @@ class Preview:
         except Cancelled:  # the preview is stopping
             pass
         except CardgenError as exc:  # the game folder went away, say
-            self._show(errors=[{"where": None, "level": "error", "code": "", "message": exc.message}], status="error")
+            self._show(errors=[_problem(exc.message)], status="error")
         except Exception as exc:  # noqa: BLE001 - a bug in cardgen must not end the preview
-            self._show(errors=[{"where": None, "level": "bug", "code": "", "message": f"{exc.__class__.__name__}: {exc}"}],
-                       status="failed")
+            self._show(errors=[_problem(f"{exc.__class__.__name__}: {exc}", level="bug")], status="failed")
 
     def stop(self) -> None:
         self.stopping.set()
@@ -265,10 +263,9 @@ class Preview:
             key = cache.sheet_key(inputs, game, "preview", [card])
             if key not in self.images:
                 try:
-                    self.images[key] = _png(card_images.face_pdf(game, card), CARD_SCALE)
+                    self.images[key] = _to_png(pdfpages.page_image(card_images.face_pdf(game, card), 1, CARD_SCALE))
                 except CardgenError as exc:
-                    problems.append({"where": str(exc.where) if exc.where else None, "level": ERROR,
-                                     "code": "", "message": exc.message + (f" ({exc.hint})" if exc.hint else "")})
+                    problems.append(_problem(exc.message, where=exc.where, hint=exc.hint))
                     if card.id in previous:  # keep the last good picture
                         shown.append({**previous[card.id], "stale": True})
                     continue
@@ -292,12 +289,12 @@ class Preview:
                 problems.append(f"the changes since {self.since}: {exc}")
         for path in written:
             self.built[path.name] = now
-        failures = [{"where": None, "level": ERROR, "code": "", "message": text} for text in problems]
+        failures = [_problem(text) for text in problems]
         shown = []
         for name in sorted(self.built):
             path = self.shown_dir / name
             if path.suffix == ".pdf" and path.is_file():
-                shown.append({"file": name, "built": self.built[name], "pages": _page_count(path),
+                shown.append({"file": name, "built": self.built[name], "pages": pdfpages.page_count(path.read_bytes()),
                               "sha": _short_sha(path)})
         current = {(d["file"], d["sha"]) for d in shown}
         self.pages = {key: image for key, image in self.pages.items() if key[:2] in current}
@@ -321,17 +318,11 @@ class Preview:
             return None
         key = (name, _short_sha(path), page)
         if key not in self.pages:
-            data = path.read_bytes()
-            with _PDFIUM:
-                import pypdfium2
-
-                document = pypdfium2.PdfDocument(data)
-                try:
-                    if not 1 <= page <= len(document):
-                        return None
-                    self.pages[key] = _to_png(document[page - 1].render(scale=PAGE_SCALE).to_pil())
-                finally:
-                    document.close()
+            try:
+                image = pdfpages.page_image(path.read_bytes(), page, PAGE_SCALE)
+            except IndexError:
+                return None
+            self.pages[key] = _to_png(image)
         return self.pages[key]
 
 
@@ -339,9 +330,13 @@ class Preview:
 
 
 def _findings(findings: list[Finding]) -> list[dict]:
-    ordered = sorted(findings, key=lambda f: LEVEL_ORDER.get(f.level, 3))
-    return [{"where": str(f.where) if f.where else None, "level": f.level, "code": f.code,
-             "message": f.message + (f" ({f.hint})" if f.hint else "")} for f in ordered]
+    return [f.as_dict() for f in sorted(findings, key=lambda f: LEVEL_ORDER.get(f.level, 3))]
+
+
+def _problem(message: str, level: str = ERROR, where: object = None, hint: str = "") -> dict:
+    """A problem that is no finding of the data (a card that cannot be drawn, an output that
+    failed, the folder gone), in a finding's shape for the page."""
+    return {**Finding(level, "", message, hint=hint).as_dict(), "where": str(where) if where else None}
 
 
 def _color(color) -> dict:
@@ -360,32 +355,10 @@ def _report(report) -> dict:
     return {"setups": setups, "findings": _findings(report.every_finding())}
 
 
-def _png(pdf: bytes, scale: float) -> bytes:
-    import pypdfium2
-
-    with _PDFIUM:
-        document = pypdfium2.PdfDocument(pdf)
-        try:
-            return _to_png(document[0].render(scale=scale).to_pil())
-        finally:
-            document.close()
-
-
 def _to_png(image) -> bytes:
     data = io.BytesIO()
     image.save(data, "PNG")
     return data.getvalue()
-
-
-def _page_count(path: Path) -> int:
-    import pypdfium2
-
-    with _PDFIUM:
-        document = pypdfium2.PdfDocument(path.read_bytes())
-        try:
-            return len(document)
-        finally:
-            document.close()
 
 
 def _short_sha(path: Path) -> str:
@@ -401,8 +374,8 @@ MAX_NUMBER_DIGITS = 9  # a version or page number in a request: ASCII digits, at
 
 
 def _number(text: str) -> int | None:
-    """A number of a request's path: ASCII digits only ('٣' is a digit to str.isdigit), bounded."""
-    if not text or len(text) > MAX_NUMBER_DIGITS or not all("0" <= ch <= "9" for ch in text):
+    """A number of a request's path: ASCII digits only, bounded."""
+    if len(text) > MAX_NUMBER_DIGITS or not ascii_digits(text):
         return None
     return int(text)
 

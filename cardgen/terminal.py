@@ -2,7 +2,7 @@
 outputs being rendered (rich) and a summary table. Anywhere else (a pipe, a file, a CI log):
 nothing while it works and a plain summary, never an escape code.
 
-Text from game data goes through model.texts.printable first, and into rich as Text (never markup),
+Text from game data goes through errors.printable first, and into rich as Text (never markup),
 so a title like `[bold]` or an escape character stays as typed."""
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from typing import TextIO
 
 from cardgen.build import Event, Result
 from cardgen.check.results import GameDiff
-from cardgen.model.texts import counted, printable
+from cardgen.errors import printable
+from cardgen.model.texts import counted
 
 
 def display(stream: TextIO, title: str, outputs: int) -> PlainDisplay:

@@ -32,7 +32,7 @@ from cardgen.inputs.files import folder_files
 from cardgen.inputs.paths import ART, TEMPLATES, game_roots
 
 # the files of a game folder that load parses: their content reaches a key through the model
-DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".md")
+DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx", ".ods", ".md")  # parsed into the model
 DRAWING_LIBRARIES = ("reportlab", "weasyprint", "pypdfium2", "pillow", "svglib")
 
 

@@ -49,8 +49,8 @@ class SheetOptions:
     reprint: tuple[tuple[str, int], ...] = ()  # a reprint: (card id, copies) to print instead of the setup's
     swaps: tuple[str, ...] = ()  # a reprint: its title, then the swap list, on a page of its own
 
-    def make_sheet(self, game: Game, paper: str) -> layout.Sheet:
-        size = self.size or game.card_size
+    def make_sheet(self, game: Game, paper: str, deck: str | None = None) -> layout.Sheet:
+        size = self.size or game.deck(deck).sheet_size
         if self.marks:
             return cutter.make_machine_sheet(paper, size, self.bleed, self.offset, self.mode, self.spacing, self.marks)
         return layout.make_sheet(paper, size, self.bleed, self.offset, self.mode, self.spacing)
@@ -79,6 +79,7 @@ class Output:
     sheet: SheetOptions = SheetOptions()
     export: ExportPart | None = None
     planned: layout.Sheet | None = None  # card sheets: the sheet the options make, planned once
+    deck: str | None = None  # card sheets of one deck of a game of several (None: every card)
 
     @property
     def part(self) -> ExportPart:
@@ -120,13 +121,12 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
     else:
         skipped.append("checklists.pdf and the setups' card sheets: the game has no setups.yaml; "
                        "cards-all-types.pdf proofs every card instead")
-        outputs.append(Output(OutputKind.ALL_TYPES, "the sheet of every card type", paper,
-                              planned=planned_sheet(game, paper, SheetOptions())))
+        outputs += _proof_sheets(game, paper, SheetOptions())
     if game.cheatsheet is not None:
         outputs.append(Output(OutputKind.CHEATSHEET, "the cheat sheet", paper))
     else:
         skipped.append(f"cheatsheet.pdf: {_NO_CHEATSHEET}")
-    outputs += [_setup_sheets(game, s.setup, paper) for s in report.setups]
+    outputs += [output for s in report.setups for output in _setup_sheets(game, s.setup, paper)]
     for target in dict.fromkeys((*game.exports, *exports)):
         outputs += _export_outputs(game, report, _target(game, target, None), None, all_types=not game.setups)
     notes = _sheet_notes(planned_sheet(game, paper, SheetOptions()), paper, SheetOptions.spacing) if report.setups else ()
@@ -172,22 +172,21 @@ def plan_cards(game: Game, paper: str = DEFAULT_PAPER, sheet: SheetOptions = She
                              hint="calibrate --mode long-edge or short-edge")
         return Plan((Output(OutputKind.CALIBRATION, "the calibration sheet", paper, sheet=sheet),))
     if all_types:
-        return Plan((Output(OutputKind.ALL_TYPES, "the sheet of every card type", paper, sheet=sheet, planned=made),),
-                    notes=notes)
+        return Plan(tuple(_proof_sheets(game, paper, sheet)), notes=notes)
     if not game.setups:
         raise UsageError(f"{game.title} has no setups yet, so there is no deck to print",
                          hint="use --all-types for a proof sheet of every card type, or add setups.yaml")
     chosen = chosen_setup(game, setup)
     if players is not None:
         chosen.require_players(players)
-    return Plan((_setup_sheets(game, chosen, paper, players, sheet),), notes=notes)
+    return Plan(tuple(_setup_sheets(game, chosen, paper, players, sheet)), notes=notes)
 
 
-def planned_sheet(game: Game, paper: str, sheet: SheetOptions) -> layout.Sheet:
-    """The sheet the options make, once: the card sheets are rendered from it. Options out of
-    range are usage errors."""
+def planned_sheet(game: Game, paper: str, sheet: SheetOptions, deck: str | None = None) -> layout.Sheet:
+    """The sheet the options make for a deck's cards, once: the card sheets are rendered from it.
+    Options out of range are usage errors."""
     try:
-        return sheet.make_sheet(game, paper)
+        return sheet.make_sheet(game, paper, deck)
     except ValueError as exc:
         raise UsageError(str(exc), hint="choose another --size, --bleed, --offset, --mode, --marks or --paper") from None
 
@@ -207,14 +206,23 @@ def plan_export(game: Game, report: GameReport, target: str, setup: str | None =
 
 def _export_outputs(game: Game, report: GameReport, target, setup: str | None, all_types: bool) -> list[Output]:
     if all_types:
-        deck, counts = "all-types", {c.id: 1 for c in game.cards}
+        name, counts = "all-types", {c.id: 1 for c in game.cards}
     else:
         if not game.setups:
             raise UsageError(f"{game.title} has no setups yet", hint="use --all-types to export every card type")
         chosen = chosen_setup(game, setup)
-        deck = chosen.id  # the same folder name in every language
+        name = chosen.id  # the same folder name in every language
         counts = {card_id: n for card_id, n in report.setup(chosen.name).print_counts.items() if n}
-    exports.card_pixels(game, target)  # a size the target has no product for fails here, not in a worker
+    outputs = []
+    for deck in game.sheet_decks:  # each deck at its own size, in a folder of its own (export-<target>-<setup>-<deck>)
+        in_deck = {card_id: n for card_id, n in counts.items() if deck is None or game.card(card_id).deck == deck}
+        if in_deck or deck is None:
+            outputs += _export_parts(game, target, f"{name}-{deck}" if deck else name, in_deck, deck)
+    return outputs
+
+
+def _export_parts(game: Game, target, deck: str, counts: dict[str, int], card_deck: str | None) -> list[Output]:
+    exports.card_pixels(target, game.deck(card_deck))  # a size the target has no product for fails here, not in a worker
     parts = exports.parts_of(game, target, counts)
     frozen = tuple(sorted(counts.items()))
     return [Output(OutputKind.EXPORT, f"the {target.id} export of {deck}" + (f" (part {i + 1} of {parts})" if parts > 1 else ""),
@@ -238,10 +246,23 @@ _NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"
 
 
 def _setup_sheets(game: Game, setup: Setup, paper: str, players: int | None = None,
-                  sheet: SheetOptions = SheetOptions()) -> Output:
-    """A setup's sheets, named by its id (its name may be a translation that another setup's shares)."""
-    return Output(OutputKind.SETUP_SHEETS, f"the card sheets of {setup.name}", paper, setup.id, players, sheet,
-                  planned=planned_sheet(game, paper, sheet))
+                  sheet: SheetOptions = SheetOptions()) -> list[Output]:
+    """A setup's sheets, named by its id (its name may be a translation that another setup's shares):
+    one file of each deck the setup has cards of, each deck at its own card size."""
+    named = {line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
+    return [Output(OutputKind.SETUP_SHEETS, f"the card sheets of {setup.name}" + _of_deck(game, deck), paper, setup.id,
+                   players, sheet, planned=planned_sheet(game, paper, sheet, deck), deck=deck)
+            for deck in game.sheet_decks if deck is None or any(game.card(c).deck == deck for c in named)]
+
+
+def _proof_sheets(game: Game, paper: str, sheet: SheetOptions) -> list[Output]:
+    """One card of every type: a file of each deck, each at its own card size."""
+    return [Output(OutputKind.ALL_TYPES, "the sheet of every card type" + _of_deck(game, deck), paper, sheet=sheet,
+                   planned=planned_sheet(game, paper, sheet, deck), deck=deck) for deck in game.sheet_decks]
+
+
+def _of_deck(game: Game, deck: str | None) -> str:
+    return f" ({game.deck(deck).name})" if deck else ""
 
 
 def chosen_setup(game: Game, name: str | None) -> Setup:

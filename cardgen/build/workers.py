@@ -44,6 +44,14 @@ class Limits:
     wall_seconds: float = 300.0
     workers: int = 2
 
+    @property
+    def cpu_spent(self) -> str:
+        return f"used more than {self.cpu_seconds} s of CPU time"
+
+    @property
+    def memory_spent(self) -> str:
+        return f"needed more than {self.memory_bytes >> 20} MB of memory"
+
 
 LIMITS = Limits()
 T = TypeVar("T")
@@ -172,15 +180,8 @@ class _Worker:
 
 
 def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits: Limits, parent: int) -> None:
-    _die_with_parent(parent)
+    _enter_worker(limits, parent)
     tempfile.tempdir = str(stage / SCRATCH)
-    # Ctrl-C and a SIGTERM to the process group reach the workers too: the parent decides (a worker
-    # must not run a handler it inherited from it, e.g. serve's, which raises KeyboardInterrupt)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
-    signal.signal(signal.SIGXCPU, _out_of_time)
-    _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
     while True:
         try:
             output = connection.recv()
@@ -188,7 +189,7 @@ def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits
             return
         if output is None:
             return
-        _lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
+        _cpu_ceiling(limits)
         done = _render_one(output, game, report, stage, limits)
         connection.send(done)
         if done.spent:
@@ -210,7 +211,7 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
             os.replace(path, stage / name)
             done.files.append(name)
     except _OutOfTime:
-        done.problem, done.spent = _over_the_limit(output, f"used more than {limits.cpu_seconds} s of CPU time"), True
+        done.problem, done.spent = _over_the_limit(output, limits.cpu_spent), True
     except MemoryError:
         done.problem, done.spent = _out_of_memory(output, limits), True
     except CardgenError as exc:
@@ -312,20 +313,16 @@ def _result(answer: tuple[str, object], what: str) -> object:
 
 
 def _bounded_main(connection, task: Callable[[], object], limits: Limits, parent: int) -> None:
-    _die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGXCPU, _out_of_time)
-    _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
-    _lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
+    _enter_worker(limits, parent)
+    _cpu_ceiling(limits)
     try:
         answer: tuple[str, object] = ("ok", task())
     except _OutOfTime:
-        answer = ("time", f"used more than {limits.cpu_seconds} s of CPU time")
+        answer = ("time", limits.cpu_spent)
     except MemoryError:
-        answer = ("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory")
+        answer = ("memory", limits.memory_spent)
     except CardgenError as exc:  # a library's failure, worded as a problem of the data, may be a MemoryError
-        answer = (("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory")
+        answer = (("memory", limits.memory_spent)
                   if isinstance(exc.__context__, MemoryError)
                   else ("error", (isinstance(exc, UsageError), exc.message, exc.where, exc.hint)))
     except Exception:  # noqa: BLE001 - a bug in cardgen: its traceback goes to the parent
@@ -333,7 +330,7 @@ def _bounded_main(connection, task: Callable[[], object], limits: Limits, parent
     try:
         connection.send(answer)
     except MemoryError:
-        connection.send(("memory", f"needed more than {limits.memory_bytes >> 20} MB of memory"))
+        connection.send(("memory", limits.memory_spent))
     except Exception:  # noqa: BLE001 - an answer that cannot be sent is a bug too
         connection.send(("bug", traceback.format_exc()))
     connection.close()
@@ -372,7 +369,24 @@ def _hung(limits: Limits) -> str:
 
 
 def _out_of_memory(output: Output, limits: Limits) -> str:
-    return _over_the_limit(output, f"needed more than {limits.memory_bytes >> 20} MB of memory")
+    return _over_the_limit(output, limits.memory_spent)
+
+
+def _enter_worker(limits: Limits, parent: int) -> None:
+    """What every worker process does first: die with its parent, leave Ctrl-C and SIGTERM to it
+    (they reach the process group, and the parent decides; a worker must not run a handler it
+    inherited, e.g. serve's, which raises KeyboardInterrupt), and take the memory ceiling."""
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
+    signal.signal(signal.SIGXCPU, _out_of_time)
+    _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
+
+
+def _cpu_ceiling(limits: Limits) -> None:
+    """limits.cpu_seconds more of CPU time from now: for each piece of work a worker takes."""
+    _lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
 
 
 def _out_of_time(signum, frame):
@@ -464,12 +478,13 @@ def _render_setup_sheets(output: Output, game, report, to: _Rendering) -> None:
     cards.write_setup_sheets(game, report.setup(output.setup_name), output.planned_sheet, to.folder,
                              players=output.players, backs=output.sheet.backs, png=output.sheet.png,
                              placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk",
-                             swaps=output.sheet.swaps, reprint=dict(output.sheet.reprint) if output.sheet.swaps else None)
+                             swaps=output.sheet.swaps, reprint=dict(output.sheet.reprint) if output.sheet.swaps else None,
+                             deck=output.deck)
 
 
 def _render_all_types(output: Output, game, report, to: _Rendering) -> None:
     cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
-                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk")
+                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck)
 
 
 def _render_calibration(output: Output, game, report, to: _Rendering) -> None:

@@ -12,7 +12,7 @@ from cardgen.inputs.paths import game_roots
 from cardgen.layout.sheet import Rect, cover
 from cardgen.layout.textfit import Scale
 from cardgen.model.game import ERROR, WARNING, Card, Finding, Game
-from cardgen.model.sizes import MM, card_size_mm
+from cardgen.model.sizes import MM
 from cardgen.model.where import Where
 
 WARN_PPI = 300
@@ -31,15 +31,15 @@ def effective_ppi(size: tuple[int, int], box: Rect) -> float:
 
 
 def check_art(game: Game) -> list[Finding]:
-    """A finding for each printed card whose art prints below WARN_PPI at the game's card size."""
+    """A finding for each printed card whose art prints below WARN_PPI at its deck's card size."""
     if game.layout is None:
         return []  # load reported the layout's problem
-    width, height = card_size_mm(game.card_size)
-    box = art_box(game, width * MM, height * MM)
+    boxes = {deck.id: art_box(game, deck.size_mm[0] * MM, deck.size_mm[1] * MM) for deck in game.every_deck}
     findings, seen, roots = [], set(), game_roots(game.folder)
     for card in game.cards:
         if not card.printed or card.art_file is None:
             continue
+        box = boxes[game.deck_of(card).id]
         try:
             size = images.pixel_size(card.art_file, roots)
         except images.BadImage:  # changed since load checked it: the renderer reports it

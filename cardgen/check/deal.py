@@ -254,7 +254,8 @@ def dealer(game: Game, played: PlayerCount, draw_pile: str) -> Dealer:
     """The steps the engine carried out at this player count, as moves of numbered cards."""
     number = {card.id: i for i, card in enumerate(game.cards)}
     deck = tuple(number[card_id] for card_id, n in played.starting_deck.items() for _ in range(n))
-    moves = tuple(_move(game, step, number, played) for step in played.steps)
+    moves = tuple(_move(game, step, number, played) for step in played.steps
+                  if step.step.moves_cards or step.step.action == "shuffle")  # not a text, set or first player
     return Dealer(played.players, deck, moves, draw_pile)
 
 

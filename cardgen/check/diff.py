@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.check.results import CardChange, CountChange, GameDiff, GameReport, SetupReport
-from cardgen.inputs import symbols
+from cardgen.inputs import images, symbols
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.model.fields import CardField
 from cardgen.model.game import Card, Game
 from cardgen.model.words import gettext, marked
 
@@ -66,6 +68,7 @@ def _card_changes(old: Game, new: Game, layout: bool) -> list[CardChange]:
 
 def _changed_fields(was: Card, card: Card, old: Game, new: Game, looks: dict[str, str], layout: bool) -> list[str]:
     fields = [label for name, label in CARD_FIELDS.items() if getattr(was, name) != getattr(card, name)]
+    fields += [f.name for f in _own_fields(old, new) if was.value(f.id) != card.value(f.id)]
     if _file_digest(was.art_file) != _file_digest(card.art_file):
         fields.append(ART)
     look = looks.get(f"color:{card.color}") if card.color == was.color else None
@@ -74,6 +77,11 @@ def _changed_fields(was: Card, card: Card, old: Game, new: Game, looks: dict[str
     if layout and card.printed and not fields:
         fields.append(LAYOUT)
     return fields
+
+
+def _own_fields(old: Game, new: Game) -> list[CardField]:
+    """The game's own card fields of either version (one dropped or added changes the cards that had it)."""
+    return list({f.id: f for f in (*old.fields, *new.fields)}.values())
 
 
 def _look_changes(old: Game, new: Game) -> dict[str, str]:
@@ -103,9 +111,14 @@ def _layout_changed(old: Game, new: Game) -> bool:
 
 
 def _file_digest(path: Path | None) -> str | None:
-    if path is None or not path.is_file():
+    """The SHA-256 of a file the cards draw (art, a symbol, a font), read through the one guarded
+    reader; None for none they could draw."""
+    if path is None:
         return None
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        return hashlib.sha256(read_input(path, images.MAX_BYTES)).hexdigest()  # the largest of the three
+    except UnreadableInput:
+        return None
 
 
 # --------------------------------------------------------------------------- setups

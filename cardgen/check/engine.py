@@ -16,10 +16,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from cardgen.check.balance import balance_of
+from cardgen.check.piles import Groups, Piles, SeatValue, split_values
 from cardgen.check.results import (
     EPSILON,
     ComponentCount,
     PlayerCount,
+    SeatReport,
     SetupReport,
     StepReport,
     figure,
@@ -95,7 +97,7 @@ def check_setup(game: Game, setup: Setup) -> SetupReport:
     if total == 0 and not unknown:
         findings.append(Finding(ERROR, "empty-setup", f"{setup.name}: the setup has no cards", setup.where))
     findings += _table_checks(game, setup, table)
-    groups = _Groups(game, setup)
+    groups = Groups(game, setup)
     player_reports = [_play_out(game, setup, table, players, groups) for players in setup.player_counts]
     print_counts = _print_counts(game, player_reports)
     if total and not any(print_counts.values()) or unknown and not total:
@@ -230,123 +232,14 @@ def _print_counts(game: Game, reports: list[PlayerCount]) -> dict[str, int]:
     return {c.id: need[c.id] for c in game.cards if need[c.id]}
 
 
-class _Groups:
-    """A setup's cards sorted by all the engine asks of them: color, kinds and whether each
-    selector of the game picks them (the steps', the checks', the hand extras'). The cards of a
-    group always move together, in proportion to their starting counts, so the engine plays out
-    groups: a step costs the same for 50 card types as for 5000."""
-
-    def __init__(self, game: Game, setup: Setup):
-        selectors: list[Selector | None] = [None, *(s.select for s in game.steps), *(c.select for c in game.checks),
-                     *({"card": [card_id]} for card_id, _ in setup.hand.extras)]
-        unique = {repr(s): s for s in selectors}
-        members: dict[tuple[object, ...], list[str]] = {}
-        for card in game.cards:
-            signature = (card.color, card.kinds, *(matches(card, s) for s in unique.values()))
-            members.setdefault(signature, []).append(card.id)
-        self.members = list(members.values())
-        self.kinds: list[tuple[str, ...]] = [game.card(ids[0]).kinds for ids in self.members]
-        self.group_of = {card_id: g for g, ids in enumerate(self.members) for card_id in ids}
-        self.picked = {key: frozenset(g for g, signature in enumerate(members) if signature[2 + i])
-                       for i, key in enumerate(unique)}
-
-    def picked_by(self, selector: Selector | None) -> frozenset[int]:
-        """The groups a selector picks (a selector not listed above fails here, loudly)."""
-        return self.picked[repr(selector)]
-
-
-class _Counts(dict[int, float]):
-    """Expected counts by group: a group not there counts 0 (as in a Counter, without adding it)."""
-
-    def __missing__(self, key: int) -> float:
-        return 0
-
-
-class _Piles:
-    """Named piles of expected counts of each group of cards (see _Groups)."""
-
-    def __init__(self, groups: _Groups, deck: Mapping[str, float], players: int):
-        self.groups = groups
-        self.players = players
-        start = _Counts()
-        for card, n in deck.items():
-            start[groups.group_of[card]] += n
-        self.piles: dict[str, _Counts] = {"deck": start}
-        self.hands = _Counts()
-
-    def pile(self, name: str) -> _Counts:
-        if name == "hands":
-            return self.hands
-        return self.piles.setdefault(name, _Counts())
-
-    def by_group(self, name: str) -> dict[str, float]:
-        """The pile as card id -> count, each group's first card standing for the whole group:
-        exact for every figure that reads only colors, kinds and selections (by color, by kind,
-        balance)."""
-        return {self.groups.members[g][0]: n for g, n in self.pile(name).items() if n > EPSILON}
-
-    def selected(self, name: str, selector: Selector | None) -> dict[int, float]:
-        picked = self.groups.picked_by(selector)
-        return {g: n for g, n in self.pile(name).items() if n > EPSILON and g in picked}
-
-    def take(self, name: str, selector: Selector | None, amount: float | None) -> tuple[dict[int, float], float]:
-        """Take `amount` selected cards (all when None), in proportion; returns (taken, available)."""
-        chosen = self.selected(name, selector)
-        available = sum(chosen.values())
-        if amount is None:
-            amount = available
-        amount = min(amount, available)
-        taken = {g: n * amount / available for g, n in chosen.items()} if available else {}
-        source = self.pile(name)
-        for group, n in taken.items():
-            source[group] -= n
-        return taken, available
-
-    def put(self, name: str, cards: Mapping[int, float]) -> None:
-        target = self.pile(name)
-        for group, n in cards.items():
-            target[group] += n
-
-    def size(self, name: str) -> float:
-        return sum(n for n in self.pile(name).values() if n > EPSILON)
-
-    def count(self, pile: Pile, selector: Selector | None) -> float:
-        """Selected cards in a pile: each player's share of a pile every player has."""
-        total = sum(self.selected(pile.id, selector).values())
-        return total / self.players if pile.each_player else total
-
-    def kinds_of(self, cards: Mapping[int, float]) -> dict[str, float]:
-        """Cards (by group) counted by their first kind ('' for a card of no kind)."""
-        out: dict[str, float] = {}
-        for group, n in cards.items():
-            kinds = self.groups.kinds[group]
-            kind = kinds[0] if kinds else ""
-            out[kind] = out.get(kind, 0.0) + n
-        return out
-
-    def cards_in(self, name: str, deck: Mapping[str, int]) -> dict[str, float]:
-        """The pile as card id -> expected count: each group's count shared among its cards in
-        proportion to their starting counts (the way the steps moved them)."""
-        start: Counter[int] = Counter()
-        for card, count in deck.items():
-            start[self.groups.group_of[card]] += count
-        out: dict[str, float] = {}
-        for group, n in self.pile(name).items():
-            if n > EPSILON:
-                for card in self.groups.members[group]:
-                    if deck.get(card):
-                        out[card] = settle(n * deck[card] / start[group])
-        return out
-
-
-def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, groups: _Groups) -> PlayerCount:
+def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, groups: Groups) -> PlayerCount:
     variables, findings = _variables(setup, players)
     copies, copy_findings = _copies(setup, variables)
     components, component_findings = _component_counts(game, setup, players, variables)
     extras, extra_findings = _extras(setup, variables)
     findings += copy_findings + component_findings + extra_findings
     deck = _initial_deck(game, table, extras, players, copies)
-    piles = _Piles(groups, deck, players)
+    piles = Piles(groups, deck, players, (p.id for p in game.piles if p.each_player))
     steps: list[StepReport] = []
     for step in game.steps:
         try:
@@ -356,6 +249,10 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
         except expressions.ExpressionError as exc:
             findings.append(Finding(ERROR, "bad-expression", f"{setup.name}, {players} players: {exc}", step.where,
                                     EXPRESSION_HINT))
+    for carried_out in steps:
+        for component_id, value in carried_out.values.items():
+            if component_id in components:
+                components[component_id].start = value
     shared_draw = [p.id for p in game.shared_draw_piles]
     draw = _merged(piles.by_group(name) for name in shared_draw)
     sizes = {pile.id: piles.size(pile.id) for pile in game.piles}
@@ -377,6 +274,9 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
         findings=findings,
         balance=balance_of(game, draw, piles.by_group("hands"), players),
         components=components,
+        pile_kinds={pile.id: _kinds_in(piles, pile.id) for pile in game.piles},
+        seats=[_seat(game, piles, seat) for seat in range(players)],
+        first_player=next((s.step.first_player for s in reversed(steps) if s.step.first_player), ""),
     )
     findings += _empty_draw_piles(game, setup, players, piles)
     findings += _pile_checks(game, setup, players, piles, components, variables)
@@ -386,6 +286,18 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
     return report
 
 
+def _kinds_in(piles: Piles, name: str, seat: int | None = None) -> dict[str, float]:
+    """A pile's cards by their first kind ('' for a card of no kind): the breakdown sums to the pile."""
+    return settle_all(piles.kinds_of({g: n for g, n in piles.pile(name, seat).items() if n > EPSILON}))
+
+
+def _seat(game: Game, piles: Piles, seat: int) -> SeatReport:
+    """One seat after setup (0: the first player): its hand and its own piles."""
+    own = [p.id for p in game.piles if p.each_player and p.id != HANDS]
+    return SeatReport(seat + 1, settle(piles.size(HANDS, seat)), {name: settle(piles.size(name, seat)) for name in own},
+                      {name: _kinds_in(piles, name, seat) for name in [HANDS, *own]})
+
+
 def _merged(piles: Iterable[Mapping[str, float]]) -> dict[str, float]:
     out: Counter[str] = Counter()
     for pile in piles:
@@ -393,7 +305,7 @@ def _merged(piles: Iterable[Mapping[str, float]]) -> dict[str, float]:
     return dict(out)
 
 
-def _empty_draw_piles(game: Game, setup: Setup, players: int, piles: _Piles) -> list[Finding]:
+def _empty_draw_piles(game: Game, setup: Setup, players: int, piles: Piles) -> list[Finding]:
     """A pile the players draw from (role: draw) that is empty after setup."""
     return [Finding(ERROR, "empty-draw-pile",
                     f"{setup.name}, {players} players: {pile.name}{' (each player)' if pile.each_player else ''} "
@@ -416,11 +328,12 @@ def _uncertain(finding: Finding) -> Finding:
                    finding.where, finding.hint)
 
 
-def _run_step(game: Game, setup: Setup, step: Step, piles: _Piles, players: int, variables: Variables,
+def _run_step(game: Game, setup: Setup, step: Step, piles: Piles, players: int, variables: Variables,
               extras: Mapping[str, int], findings: list[Finding]) -> StepReport:
     """Carry out one step."""
-    if step.action == "shuffle":
-        return StepReport(step, None, 0.0, 0.0)
+    if not step.moves_cards:
+        values = {ident: expressions.evaluate(spec, variables) for ident, spec in step.values}
+        return StepReport(step, None, 0.0, [0.0] * players, values=values)
     label = step.text or f"{step.action} from {step.source}"
     context = f"{setup.name}, {players} players"
     if step.extras:
@@ -433,20 +346,90 @@ def _run_step(game: Game, setup: Setup, step: Step, piles: _Piles, players: int,
             piles.put(step.target, taken)
             for group, n in taken.items():
                 gathered[group] = gathered.get(group, 0.0) + n
-        return StepReport(step, None, settle(sum(gathered.values())), float(sum(extras.values())),
-                          settle_all(piles.kinds_of(gathered)))
+        moved = sum(gathered.values())
+        return StepReport(step, None, settle(moved), _evenly(piles, step, moved), settle_all(piles.kinds_of(gathered)))
     count = None if step.count is None else expressions.evaluate(step.count, variables)
+    if step.per_player and (step.seat is not None or step.by_seat is not None or step.split_by
+                            or piles.is_seated(step.source)):
+        return _deal_by_seat(game, step, piles, variables, count, findings, context, label)
     wanted = None if count is None else count * (players if step.per_player else 1)
     if wanted is not None and wanted < 0:
         findings.append(Finding(ERROR, "negative-count", f"{context}: '{label}' asks for {wanted} cards", step.where))
-        return StepReport(step, count, 0.0, 0.0)
+        return StepReport(step, count, 0.0, [0.0] * players)
     taken, available = piles.take(step.source, step.select, wanted)
     if wanted is not None and available + EPSILON < wanted and not step.up_to:
         findings.append(_short(context, label, wanted, available, step))
     piles.put(step.target, taken)
     moved = sum(taken.values())
-    return StepReport(step, count, settle(moved), moved / players if step.per_player else 0.0,
-                      settle_all(piles.kinds_of(taken)))
+    return StepReport(step, count, settle(moved), _evenly(piles, step, moved), settle_all(piles.kinds_of(taken)))
+
+
+def _evenly(piles: Piles, step: Step, moved: float) -> list[float]:
+    """What each seat got of cards put on a pile every player has, shared evenly."""
+    share = settle(moved / piles.players) if piles.is_seated(step.target) else 0.0
+    return [share] * piles.players
+
+
+def _deal_by_seat(game: Game, step: Step, piles: Piles, variables: Variables, count: int | None,
+                  findings: list[Finding], context: str, label: str) -> StepReport:
+    """A deal seat by seat, in turn order: to one seat, a count by seat, each seat's own cards of one
+    value of a field (split_by), or from each player's own pile."""
+    players = piles.players
+    received = [0.0] * players
+    moved: dict[int, float] = {}
+    owners: list[SeatValue | None] = [None] * players
+    if step.split_by:
+        present = [v for v in split_values(game, step.split_by)
+                   if piles.selected(step.source, step.select, value=(step.split_by, v))]
+        owners = [(step.split_by, v) for v in present[:players]] + [None] * max(0, players - len(present))
+        if len(present) < players:
+            findings.append(Finding(ERROR, "not-enough-cards", f"{context}: '{label}' gives each player the cards of "
+                                    f"one {step.split_by}, but the {step.source} pile holds "
+                                    f"{counted(len(present), step.split_by)} for {players} players", step.where,
+                                    f"split_by: takes color, kind, tag, an attribute or a field of the game; add "
+                                    f"cards of another {step.split_by} or narrow the setup's player range"))
+    for seat in _seats(step, players, variables, findings, context, label):
+        if step.split_by and owners[seat] is None:
+            continue
+        wanted = _seat_count(step, seat, count, variables)
+        if wanted is not None and wanted < 0:
+            findings.append(Finding(ERROR, "negative-count", f"{context}: '{label}' asks for {wanted} cards",
+                                    step.where))
+            continue
+        taken, available = piles.take(step.source, step.select, wanted,
+                                      seat if piles.is_seated(step.source) else None, owners[seat])
+        if wanted is not None and available + EPSILON < wanted and not step.up_to:
+            findings.append(_short(f"{context}, seat {seat + 1}", label, wanted, available, step))
+        piles.put(step.target, taken, seat if piles.is_seated(step.target) else None)
+        received[seat] = settle(sum(taken.values()))
+        for group, n in taken.items():
+            moved[group] = moved.get(group, 0.0) + n
+    return StepReport(step, count, settle(sum(moved.values())), received, settle_all(piles.kinds_of(moved)))
+
+
+def _seats(step: Step, players: int, variables: Variables, findings: list[Finding], context: str,
+           label: str) -> list[int]:
+    """The seats a deal gives to (0: the first player): every seat, or the one it names."""
+    if step.seat is None:
+        return list(range(players))
+    seat = expressions.evaluate(step.seat, variables)
+    if not 1 <= seat <= players:
+        findings.append(Finding(ERROR, "no-such-seat", f"{context}: '{label}' deals to seat {seat}, but the seats "
+                                f"are 1 to {players}", step.where, "limit the step with when: players >= …"))
+        return []
+    return [seat - 1]
+
+
+def _seat_count(step: Step, seat: int, count: int | None, variables: Variables) -> int | None:
+    """A seat's count of a deal: by_seat (a table by seat, or an expression of seat), else the count."""
+    spec = step.by_seat
+    if spec is None:
+        return count
+    if isinstance(spec, Mapping):
+        if seat + 1 not in spec:
+            raise expressions.ExpressionError(f"by_seat has no entry for seat {seat + 1}")
+        return int(spec[seat + 1])
+    return expressions.evaluate(spec, {**variables, "seat": seat + 1})
 
 
 def _short(context: str, label: str, wanted: float, available: float, step: Step, card_name: str = "") -> Finding:
@@ -514,7 +497,7 @@ def _table_checks(game: Game, setup: Setup, table: Counter[str]) -> list[Finding
     return findings
 
 
-def _pile_checks(game: Game, setup: Setup, players: int, piles: _Piles, components: Mapping[str, ComponentCount],
+def _pile_checks(game: Game, setup: Setup, players: int, piles: Piles, components: Mapping[str, ComponentCount],
                  variables: Variables) -> list[Finding]:
     findings: list[Finding] = []
     for check in game.checks:
@@ -530,7 +513,8 @@ def _pile_checks(game: Game, setup: Setup, players: int, piles: _Piles, componen
                 actual: float = sum(c.total or 0 for c in counted)
                 what = "the number of " + " + ".join(c.component.plural for c in counted)
             else:
-                actual = sum(piles.count(pile, check.select) for pile in _checked_piles(game, check.on))
+                actual = sum(piles.count(pile.id, pile.each_player, check.select)
+                             for pile in _checked_piles(game, check.on))
                 what = _what(game, check, _places(game, check.on))
             findings += _apply_check(check, setup, actual, variables, f"{setup.name}, {players} players: {what}")
         except expressions.ExpressionError as exc:

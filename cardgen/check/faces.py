@@ -12,7 +12,19 @@ from cardgen.inputs import images, symbols
 from cardgen.inputs.paths import game_roots
 from cardgen.load.reader import did_you_mean
 from cardgen.model.conditions import Condition
-from cardgen.model.faces import ART, CARD_SYMBOL, DEFAULT_FACE, IMAGE, REPEAT, SYMBOL, Element, Face, fill_in
+from cardgen.model.faces import (
+    ART,
+    BACK_FACE,
+    BACK_FIELDS,
+    CARD_SYMBOL,
+    DEFAULT_FACE,
+    IMAGE,
+    REPEAT,
+    SYMBOL,
+    Element,
+    Face,
+    fill_in,
+)
 from cardgen.model.fields import BUILTIN_FIELDS
 from cardgen.model.game import ERROR, WARNING, Card, Finding, Game
 from cardgen.model.where import Where
@@ -24,14 +36,26 @@ def check_faces(game: Game) -> list[Finding]:
     if game.layout is None:
         return []
     faces = game.design.faces
-    findings = [f for face in faces.by_id.values() if face.id != DEFAULT_FACE for f in _face_fields(game, face)]
+    shipped = (DEFAULT_FACE, BACK_FACE)
+    findings = [f for face in faces.by_id.values() if face.id not in shipped for f in _face_fields(game, face)]
     findings += _card_faces(game)
+    findings += _back_faces(game)
     findings += _drawn_files(game)
     return findings
 
 
+def printed_faces(game: Game, card: Card) -> list[Face]:
+    """The faces a card prints with its own values: its face, and the face its back names (a
+    double-faced card; the shipped back is the back's, checked once per back)."""
+    back = game.back_of(card)
+    faces = game.design.faces
+    face_id = back.face if back is not None else None
+    own_back = [faces.by_id[face_id]] if face_id is not None and face_id in faces.by_id else []
+    return [faces.of(card), *own_back]
+
+
 def _known_fields(game: Game) -> set[str]:
-    return {*BUILTIN_FIELDS, *(f.id for f in game.fields)}
+    return {*BUILTIN_FIELDS, *(f.id for f in game.fields), *BACK_FIELDS}
 
 
 def _elements(face: Face) -> Iterator[Element]:
@@ -61,7 +85,7 @@ def _field(game: Game, known: set[str], name: str, what: str, where: Where | Non
     if name not in known:
         return [Finding(ERROR, "unknown-field", f"{what}: no field '{name}'", where,
                         did_you_mean(name, sorted(known)) or "fields are: " + ", ".join(sorted(known)))]
-    if not any(card.value(name) not in (None, "", ()) for card in game.cards):
+    if name not in BACK_FIELDS and not any(card.value(name) not in (None, "", ()) for card in game.cards):
         return [Finding(WARNING, "field-never-set", f"{what}: no card has a value for '{name}'", where,
                         "give some card a value for it, or leave it out of the face")]
     return []
@@ -93,22 +117,29 @@ def _card_faces(game: Game) -> list[Finding]:
     return findings
 
 
+def _back_faces(game: Game) -> list[Finding]:
+    faces = game.design.faces.by_id
+    return [Finding(ERROR, "unknown-face", f"back '{back.id}': no face '{back.face}'", back.where,
+                    did_you_mean(back.face, list(faces)) or f"faces are: {', '.join(faces)}")
+            for back in game.backs if back.face is not None and back.face not in faces]
+
+
 def _drawn_files(game: Game) -> list[Finding]:
     """Each symbol and image a printed card's face draws, there and readable (once each)."""
     findings, seen = [], set()
     for card in game.cards:
         if not card.printed:
             continue
-        face = game.design.faces.of(card)
-        for element in _elements(face):
-            if element.when is not None and not element.when.holds(card.value):
-                continue
-            problem = _missing(game, card, element)
-            if problem and (element.where, problem) not in seen:
-                seen.add((element.where, problem))
-                findings.append(Finding(ERROR, "face-file-missing", f"card '{card.name}', face {face.id}, "
-                                        f"{element.named}: {problem}", element.where,
-                                        "add the file, or change the face or the card's value"))
+        for face in printed_faces(game, card):
+            for element in _elements(face):
+                if element.when is not None and not element.when.holds(card.value):
+                    continue
+                problem = _missing(game, card, element)
+                if problem and (element.where, problem) not in seen:
+                    seen.add((element.where, problem))
+                    findings.append(Finding(ERROR, "face-file-missing", f"card '{card.name}', face {face.id}, "
+                                            f"{element.named}: {problem}", element.where,
+                                            "add the file, or change the face or the card's value"))
     return findings
 
 

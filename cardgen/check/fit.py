@@ -1,5 +1,5 @@
 """fit (check stage): every text element of every card's face, and the title on each back, set at
-the game's card size by the same type setter as the card sheets; a text that does not fit its box
+the card size of the card's deck by the same type setter as the card sheets; a text that does not fit its box
 at the smallest size the face allows is an error naming the card and the element, at the card's
 text (the shipped face) or at the element's line in the game's face."""
 from __future__ import annotations
@@ -8,38 +8,47 @@ import math
 
 from reportlab.platypus import Paragraph
 
+from cardgen.check.faces import printed_faces
 from cardgen.check.texts import place_in_source
 from cardgen.inputs.paths import display_path
-from cardgen.layout.textfit import BACK_TITLE_MIN, FAMILY, MEASURE_COLOR, SMALLEST, CardText
-from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, single_field
+from cardgen.layout.textfit import FAMILY, MEASURE_COLOR, SMALLEST, CardText
+from cardgen.model.decks import Deck
+from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, fill_in, single_field
 from cardgen.model.game import ERROR, Card, Finding, Game
-from cardgen.model.sizes import MM, card_size_mm
+from cardgen.model.sizes import MM
 
 TEXT_TOO_LONG = "text-does-not-fit"
 
 
 def check_fit(game: Game) -> list[Finding]:
     """An error for each text element of each card's face (and the game title on the back) that
-    does not fit its box at the smallest size the face allows, at the game's card size."""
+    does not fit its box at the smallest size the face allows, at the card size of its deck."""
     if game.layout is None or not set(FAMILY) <= set(game.layout.fonts):
         return []  # load reported the layout's problem
-    width, height = card_size_mm(game.card_size)
-    setter = CardText(game, width * MM, height * MM)
+    setters = {deck.id: CardText(game, deck.size_mm[0] * MM, deck.size_mm[1] * MM) for deck in game.every_deck}
     findings, fits = [], {}
     for card in game.cards:
         if not card.printed:
             continue
-        face = game.design.faces.of(card)
-        for element in texts_of(face, card):
-            value = setter.value(element, card)
-            if not value:
-                continue
-            if (id(element), value) not in fits:  # cards often share a text: set each once
-                fits[id(element), value] = _fits(setter, element, value)
-            if not fits[id(element), value]:
-                findings.append(_card_text_too_long(setter, card, face, element, value))
-    findings.extend(_back_titles_too_long(game, setter))
+        deck = game.deck_of(card)
+        setter = setters[deck.id]
+        for face in printed_faces(game, card):
+            for element in texts_of(face, card):
+                value = setter.value(element, card)
+                if not value:
+                    continue
+                if (deck.id, id(element), value) not in fits:  # cards often share a text: set each once
+                    fits[deck.id, id(element), value] = _fits(setter, element, value)
+                if not fits[deck.id, id(element), value]:
+                    findings.append(_card_text_too_long(setter, card, face, element, value, _on(game, deck)))
+    for setter in setters.values():
+        findings.extend(f for f in _back_titles_too_long(game, setter) if f not in findings)
     return findings
+
+
+def _on(game: Game, deck: Deck) -> str:
+    """Where a text is set, for a game of several decks: on its deck's card size."""
+    return f" on a {deck.size_mm[0]:g}x{deck.size_mm[1]:g} mm card ({deck.name})" if len(game.decks) > 1 else ""
 
 
 def texts_of(face: Face, card: Card) -> list[Element]:
@@ -56,22 +65,27 @@ def _fits(setter: CardText, element: Element, value: str) -> bool:
 
 
 def _back_titles_too_long(game: Game, setter: CardText) -> list[Finding]:
-    """An error for the game's title and each back's own title that does not fit on a back."""
-    titles = {game.title: place_in_source(game, display_path(game.folder / "game.yaml", game.folder), game.title)(0)}
-    for back in game.backs:
-        titles.setdefault(game.back_title(back), back.where)
-    findings = []
-    for title, where in titles.items():
-        if setter.back_title(title, MEASURE_COLOR) is None:
-            needed = _size_of(setter.back_title(title, MEASURE_COLOR, SMALLEST))
+    """An error for the game's title and each back's own title that does not fit the text of its
+    back face that shows it."""
+    game_title = place_in_source(game, display_path(game.folder / "game.yaml", game.folder), game.title)(0)
+    backs = [(game.title, game_title, game.design.faces.back(None))]
+    backs += [(game.back_title(back), back.where, game.design.faces.back(back.face)) for back in game.backs]
+    findings, seen = [], set()
+    for title, where, face in backs:
+        for element in (e for e in face.elements if e.kind == TEXT and "{title}" in e.text):
+            value = fill_in(element.text, {"title": title}.get)
+            if (id(element), value) in seen or _fits(setter, element, value):
+                continue
+            seen.add((id(element), value))
+            needed = _size_of(setter.paragraph(element, value, MEASURE_COLOR, SMALLEST))
             findings.append(Finding(ERROR, TEXT_TOO_LONG, f"the title '{title}' does not fit on the card back "
-                                    f"{_needs(needed, setter.scale.points(BACK_TITLE_MIN))}", where,
+                                    f"{_needs(needed, element.min_size)}", where,
                                     "shorten the title, or use a smaller back title "
                                     "(layout.yaml: back: {title_size: …})"))
     return findings
 
 
-def _card_text_too_long(setter: CardText, card: Card, face: Face, element: Element, value: str) -> Finding:
+def _card_text_too_long(setter: CardText, card: Card, face: Face, element: Element, value: str, on: str) -> Finding:
     if element.line:
         size = setter.line_size(element, value, SMALLEST)
         needed = math.floor(size * 100) / 100 if size is not None else None
@@ -79,7 +93,7 @@ def _card_text_too_long(setter: CardText, card: Card, face: Face, element: Eleme
         needed = _size_of(setter.paragraph(element, value, MEASURE_COLOR, SMALLEST))
     which = f"the {element.named}" if face.id == DEFAULT_FACE else \
         f"the {element.named} of face '{face.id}' ({element.where})"
-    message = f"card '{card.name}': {which} does not fit its box: {_needs(needed, element.min_size)}"
+    message = f"card '{card.name}': {which} does not fit its box{on}: {_needs(needed, element.min_size)}"
     if face.id != DEFAULT_FACE:
         allow = f"allow {needed:g} pt (min_size: {needed:g}), " if needed else ""
         return Finding(ERROR, TEXT_TOO_LONG, message, element.where,

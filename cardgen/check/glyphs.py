@@ -91,7 +91,7 @@ def check_glyphs(game: Game, texts: Iterable[GameText] | None = None) -> list[Fi
                 findings.append(_finding(text, missing, f"not in {font}, the layout's {role} font that draws it on "
                                          "the cards", f"use a font that has it (layout.yaml: fonts: {{{role}: a .ttf file in "
                                          f"{game.folder.name}/fonts/}}) or remove the character"))
-        missing = {i: c for i, c in _missing(drawn, in_documents).items() if c not in reported}
+        missing = {} if text.cards_only else {i: c for i, c in _missing(drawn, in_documents).items() if c not in reported}
         if missing:
             findings.append(_finding(text, missing, f"in none of the documents' fonts ({names})",
                                      f"put a font that has it in {game.folder.name}/fonts/ (the documents use every "

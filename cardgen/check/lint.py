@@ -17,7 +17,6 @@ passage (a deliberate example); waived findings stay in the report as notes.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from cardgen.check.results import PlayerCount, SetupReport
 from cardgen.check.texts import GameText, Place, game_texts
 from cardgen.errors import BuildError
 from cardgen.inputs import images
+from cardgen.load.reader import did_you_mean
 from cardgen.model import markup
 from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game, Step, Waiver
 
@@ -110,8 +110,7 @@ class Names:
     def suggestion(self, phrase: str, single_word: bool) -> str:
         """A did-you-mean, comparing names as keys, so that a shared 'cards' does not count."""
         cutoff = SINGLE_WORD_CUTOFF if single_word else 0.6
-        close = difflib.get_close_matches(name_key(phrase), list(self.by_key), n=1, cutoff=cutoff)
-        return f"did you mean '{self.by_key[close[0]].name}'?" if close else ""
+        return did_you_mean(phrase, (target.name for target in self.by_key.values()), cutoff, key=name_key)
 
 
 # --------------------------------------------------------------------------- the texts

@@ -48,7 +48,7 @@ def as_text(report: GameReport) -> str:
         lines.append(f"  {finding}")
     if report.findings:
         lines.append("")
-    kinds = [k.id for k in game.kinds]
+    kinds = [k.id for k in game.kinds] if game.shared_draw_piles else []  # the shared draw piles by kind
     for s in report.setups:
         setup = s.setup
         colors = " · ".join(f"{game.color(c).name.lower()} {n}" for c, n in s.by_color.items())
@@ -63,10 +63,10 @@ def as_text(report: GameReport) -> str:
                 + [row.label for row in components])
         rows = []
         for i, p in enumerate(s.players):
-            rows.append([str(p.players)] + [_cell(row.values[i]) for row in figures]
+            rows.append([str(p.players)] + [_cell(row.values[i], row.blank) for row in figures]
                         + [_fmt(p.draw_by_kind.get(k, 0)) for k in kinds]
                         + (balance_cells(p.balance) if balanced else [])
-                        + [_cell(row.values[i]) for row in components])
+                        + [_cell(row.values[i], row.blank) for row in components])
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)] if rows else []
         lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
         for row in rows:
@@ -101,5 +101,5 @@ def _fmt(value: float) -> str:
     return str(figure(value))
 
 
-def _cell(value: float | None) -> str:
-    return "?" if value is None else _fmt(value)
+def _cell(value: float | None, blank: str) -> str:
+    return blank if value is None else _fmt(value)

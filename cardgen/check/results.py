@@ -19,12 +19,35 @@ class StepReport:
     step: Step
     count: int | None  # the step's count at this player count (each player's when it deals to each); None: all
     moved: float  # the cards it moved in all (on average, where they are picked at random)
-    dealt_each: float  # the cards it gave each player
+    seats: list[float]  # the cards it gave each seat, in turn order (to a pile every player has)
     kinds: dict[str, float] = field(default_factory=dict)  # what it moved by the cards' first kind ('': none)
+    values: dict[str, int] = field(default_factory=dict)  # set: component id -> each player's starting value
 
     def as_dict(self) -> dict[str, Any]:
         return {"action": self.step.action, "from": self.step.source, "to": self.step.target,
-                "text": self.step.text, "count": self.count, "moved": figure(self.moved)}
+                "text": self.step.text, "count": self.count, "moved": figure(self.moved),
+                **({"seats": [figure(n) for n in self.seats]} if any(self.seats) else {}),
+                **({"values": self.values} if self.values else {}),
+                **({"first_player": self.step.first_player} if self.step.first_player else {})}
+
+    @property
+    def does_nothing(self) -> bool:
+        """A step that would move cards and moves none here (a deal of extras the setup has none of)."""
+        return self.step.moves_cards and self.moved < EPSILON
+
+
+@dataclass
+class SeatReport:
+    """One seat after setup, in turn order (seat 1 is the first player)."""
+
+    seat: int
+    hand: float  # the cards in its hand
+    piles: dict[str, float]  # its own piles besides the hand (each player's): pile id -> cards
+    kinds: dict[str, dict[str, float]]  # its hand and own piles by the cards' first kind ('': none)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "hand": figure(self.hand), "piles": {k: figure(v) for k, v in self.piles.items()},
+                "by_kind": {pile: {k: figure(v) for k, v in kinds.items()} for pile, kinds in self.kinds.items()}}
 
 
 @dataclass
@@ -36,6 +59,8 @@ class ComponentCount:
     each: int | None = None  # each player's share at the start
     to_win: int | None = None
     players: int = 0
+    start: int | None = None  # each player's starting value (a set: step); None: not set
+
 
     @property
     def supply(self) -> int | None:
@@ -45,7 +70,8 @@ class ComponentCount:
         return self.total - self.each * self.players
 
     def as_dict(self) -> dict[str, Any]:
-        return {"total": self.total, "each": self.each, "supply": self.supply, "to_win": self.to_win}
+        return {"total": self.total, "each": self.each, "supply": self.supply, "to_win": self.to_win,
+                **({"start": self.start} if self.start is not None else {})}
 
 
 @dataclass(frozen=True)
@@ -83,6 +109,14 @@ class PlayerCount:
     balance: Balance | None = None
     plays: HowItPlays | None = None  # simulated, for the documents (build/simulate.py)
     components: dict[str, ComponentCount] = field(default_factory=dict)  # component id -> its counts
+    pile_kinds: dict[str, dict[str, float]] = field(default_factory=dict)  # pile id -> its cards by first kind
+    seats: list[SeatReport] = field(default_factory=list)  # in turn order
+    first_player: str = ""  # how the first player is chosen ("random", or the game's words); "": not said
+
+    @property
+    def seats_differ(self) -> bool:
+        """Whether the seats start with different cards (in hand or in their own piles)."""
+        return len({(s.hand, tuple(s.piles.items()), repr(s.kinds)) for s in self.seats}) > 1
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -101,6 +135,9 @@ class PlayerCount:
             "set_aside": figure(self.set_aside),
             "balance": self.balance.as_dict() if self.balance else None,
             "components": {k: c.as_dict() for k, c in self.components.items()},
+            "piles_by_kind": {pile: {k: figure(v) for k, v in kinds.items()} for pile, kinds in self.pile_kinds.items()},
+            "seats": [s.as_dict() for s in self.seats],
+            "first_player": self.first_player or None,
         }
 
 

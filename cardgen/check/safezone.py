@@ -12,7 +12,7 @@ from cardgen.layout.sheet import Rect
 from cardgen.layout.textfit import Scale
 from cardgen.model.faces import DEFAULT_FACE, IMAGE, REPEAT, SHAPE, TEXT, Element, Face, repeated
 from cardgen.model.game import ERROR, WARNING, Finding, Game
-from cardgen.model.sizes import MM, SAFE_ZONE_MM, card_size_mm
+from cardgen.model.sizes import MM, SAFE_ZONE_MM
 
 NEAR = 0.01 * MM  # closer than this is on the line
 
@@ -24,19 +24,20 @@ SHIPPED_LABELS = {"name": ("name", "name"), "flavor": ("flavor", "flavor line"),
 
 def check_safe_zone(game: Game) -> list[Finding]:
     """A finding for each element that reaches into the safe zone (a warning) or past the trim
-    line (an error: part of it is cut off every card)."""
-    width, height = card_size_mm(game.card_size)
-    scale = Scale.of(game.design, width * MM, height * MM)
+    line (an error: part of it is cut off every card), at each deck's card size."""
     faces = game.design.faces
-    used = {faces.of(card).id for card in game.cards if card.printed} or {faces.default}
-    findings = []
-    for face in faces.by_id.values():
-        if face.id not in used:
-            continue
-        for element, box in _elements(face, scale):
-            finding = _reach(face, element, box, scale, width, height)
-            if finding is not None:
-                findings.append(finding)
+    findings: list[Finding] = []
+    for deck in game.every_deck:
+        width, height = deck.size_mm
+        scale = Scale.of(game.design, width * MM, height * MM)
+        used = {faces.of(card).id for card in game.cards if card.printed and game.deck_of(card).id == deck.id}
+        for face in faces.by_id.values():
+            if face.id not in (used if game.decks else used or {faces.default}):
+                continue
+            for element, box in _elements(face, scale):
+                finding = _reach(face, element, box, scale, width, height)
+                if finding is not None and finding not in findings:
+                    findings.append(finding)
     return findings
 
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, is_dataclass
-from pathlib import Path
 
+from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import display_path
-from cardgen.model.faces import TAGS, TEXT, Face, Faces, single_field
+from cardgen.load.yaml_nodes import MAX_FILE_BYTES
+from cardgen.model.faces import FIELD_PATTERN, REPEAT, TAGS, TEXT, Face, Faces, single_field
+from cardgen.model.fields import translatable_fields
 from cardgen.model.game import Card, Game, Setup, Step
 from cardgen.model.where import Passage, Where
 
@@ -31,6 +33,7 @@ class GameText:
     setup: Setup | None = None  # the setup it belongs to (None: every setup)
     changes_rules: bool = False  # a variation: its figures may differ from the setup on purpose
     step: Step | None = None  # the setup step whose text this is
+    cards_only: bool = False  # drawn on the cards alone (a face's own words), never in the documents
 
 
 def game_texts(game: Game) -> Iterator[GameText]:
@@ -61,7 +64,7 @@ def place_in_source(game: Game, file: str, value: str, after: Where | None = Non
     """Where a character of a value sits in its file, for values load keeps no position of: the
     first line of the file (from `after` on) holding the value's line around the character."""
     def place(index: int) -> Where:
-        source = _source(game.folder.parent / file)
+        source = _source(game, file)
         begin = _line_offset(source, after.line) if after and after.line else 0
         start = value.rfind("\n", 0, index) + 1
         end = value.find("\n", index)
@@ -97,19 +100,39 @@ def _face_roles(face: Face) -> dict[str, str]:
 def _card_texts(game: Game) -> Iterator[GameText]:
     design = game.layout
     faces = {face.id: _face_roles(face) for face in design.faces.by_id.values()} if design else {}
+    own = {f.id: f.name for f in game.fields}  # the game's own text fields: card markup, named by their names
     for card in game.cards:
         roles = faces[design.faces.of(card).id] if design else {}
-        for field in ("name", "flavor", "text", "details"):
-            value = getattr(card, field)
-            if value:
-                yield GameText(value, f"card '{card.name}' ({field})",
+        for field in translatable_fields(game.fields):
+            value = card.value(field)
+            if isinstance(value, str) and value:
+                yield GameText(value, f"card '{card.name}' ({own.get(field, field)})",
                                in_passage(value, card.places.get(field), card.where),
-                               roles.get(field) if card.printed else None, field in ("flavor", "text"),
+                               roles.get(field) if card.printed else None, field in ("flavor", "text") or field in own,
                                prose=field in ("text", "details"), card=card)
+    if design:
+        yield from _face_words(design.faces)
     on_cards = {tag for card in game.cards if card.printed for tag in card.tags}
     for tag in game.tags:
         role = _tags_font(design.faces) if design and tag.id in on_cards else None
         yield GameText(tag.name, f"tag '{tag.id}' (name)", _in_source(game, game_file(game), tag.name), role)
+
+
+def _face_words(faces: Faces) -> Iterator[GameText]:
+    """A face's own words in its text elements (the "Deal" of "Deal {attack} damage"), in the
+    element's font, found at the element's line. Each field is blanked out: the card's value is
+    read with the card's texts."""
+    for face in faces.by_id.values():
+        for element in face.elements:
+            text = element.item if element.kind == REPEAT and element.item is not None else element
+            words = FIELD_PATTERN.sub(lambda m: " " * len(m[0]), text.text) if text.kind == TEXT else ""
+            if words.strip():
+                yield GameText(words, f"face {face.id}, {text.named} (its own words)", _at(text.where),
+                               text.font, text.markup, cards_only=True)
+
+
+def _at(where: Where | None) -> Place:
+    return lambda start, end: where
 
 
 def _tags_font(faces: Faces) -> str | None:
@@ -179,10 +202,11 @@ def _strings(data: object) -> Iterator[str]:
             yield from _strings(value)
 
 
-def _source(path: Path) -> str:
+def _source(game: Game, file: str) -> str:
+    """The text of one of the game's data files, read as load reads it ("" when load could not)."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_input(game.folder.parent / file, MAX_FILE_BYTES, [game.folder]).decode("utf-8")
+    except (UnreadableInput, UnicodeDecodeError):
         return ""
 
 

@@ -5,7 +5,6 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
-from urllib.request import url2pathname
 
 from cardgen.errors import BuildError
 
@@ -50,6 +49,8 @@ def game_roots(game_folder: str | os.PathLike) -> list[Path]:
 def local_file(url: str, game_folder: str | os.PathLike, origin: str) -> Path:
     """The local file a URL (absolute file: or relative to the game folder) points to; BuildError
     when it is not a local file inside game_roots or does not exist."""
+    from urllib.request import url2pathname  # here, not at the top: urllib.request imports http, email and ssl
+
     parts = urlsplit(url)
     if "\0" in unquote(parts.path):
         raise BuildError(f"refused to fetch {url!r} (from {origin}): a file name cannot hold a NUL character")

@@ -40,7 +40,6 @@ StyleAt = Callable[[float], ParagraphStyle]
 
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 SMALLEST = 1.0  # the smallest size a finding measures: the layout's min_size cannot go below it
-BACK_TITLE_MIN = 6.0  # the game title on the back shrinks down to this (scaled with the card)
 SPACER = ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
 INLINE_SYMBOL = "cg-symbol"  # the onDraw callback that draws an inline symbol in its room
 MEASURE_COLOR = "#000000"  # color does not change a text's size: the check sets texts in black
@@ -99,8 +98,34 @@ class Scale:
         return min(self.sx, self.sy)
 
     def box(self, region: Region | Element) -> Rect:
+        if isinstance(region, Element) and region.anchor == "center":
+            return self._about_centre(region)
         w, h = region.width * self.sx * MM, region.height * self.sy * MM
+        if isinstance(region, Element) and region.insets:
+            return self._inset(region)
         return Rect(region.x * self.sx * MM, self.card_h - region.y * self.sy * MM - h, w, h)
+
+    def _inset(self, element: Element) -> Rect:
+        """The box with the distances from its `insets` edges scaled by the smaller ratio (a frame
+        inset alike on every side), the others as every box."""
+        s, insets = self.s * MM, element.insets
+        design_w, design_h = self.card_w / (self.sx * MM), self.card_h / (self.sy * MM)
+        left = element.x * (s if "left" in insets else self.sx * MM)
+        top = element.y * (s if "top" in insets else self.sy * MM)
+        right = self.card_w - (design_w - element.x - element.width) * s if "right" in insets \
+            else (element.x + element.width) * self.sx * MM
+        bottom = self.card_h - (design_h - element.y - element.height) * s if "bottom" in insets \
+            else (element.y + element.height) * self.sy * MM
+        return Rect(left, self.card_h - bottom, right - left, bottom - top)
+
+    def _about_centre(self, element: Element) -> Rect:
+        """The element scaled by the smaller ratio about the card's centre: its shape kept."""
+        s = self.s * MM
+        design_w, design_h = self.card_w / (self.sx * MM), self.card_h / (self.sy * MM)
+        cx = self.card_w / 2 + (element.x + element.width / 2 - design_w / 2) * s
+        cy = self.card_h / 2 - (element.y + element.height / 2 - design_h / 2) * s
+        w, h = element.width * s, element.height * s
+        return Rect(cx - w / 2, cy - h / 2, w, h)
 
     def point(self, region: Spot) -> tuple[float, float]:
         return region.x * self.sx * MM, self.card_h - region.y * self.sy * MM
@@ -140,10 +165,6 @@ class CardText:
         offset = self.scale.points(element.shadow)
         return inner.grow(0, -offset, -offset, 0)
 
-    def back_title_box(self) -> Rect:
-        """The width the title may take and the height it may reach (placed by the renderer)."""
-        return Rect(0, 0, self.scale.card_w * 0.78, self.scale.card_h * 0.3)
-
     # -- the texts: a Paragraph, or None when the text does not fit at `min_size`
 
     def value(self, element: Element, card: Card) -> str:
@@ -169,11 +190,12 @@ class CardText:
             (self._fit(text_at, element, box, hex_color, min_size, split_words=True) if element.split_words else None)
 
     def line_size(self, element: Element, value: str, min_size: float | None = None) -> float | None:
-        """A one-line text's size: the element's, shrunk to the box's width; None below min_size."""
-        font, size = self.fonts[element.font], self.scale.points(element.size)
+        """A one-line text's size: the element's (never below min_size, which a smaller card size
+        does not scale, as for a paragraph), shrunk to the box's width; None below min_size."""
+        smallest = element.min_size if min_size is None else min_size
+        font, size = self.fonts[element.font], max(self.scale.points(element.size), smallest)
         room = self.room(element).w
         size = min(size, size * room / max(pdfmetrics.stringWidth(value, font, size), 0.01))
-        smallest = element.min_size if min_size is None else min_size
         return size if size >= smallest - 1e-9 else None
 
     def deck_size(self, element: Element) -> float:
@@ -198,14 +220,6 @@ class CardText:
                     best = fitted.style.fontSize
             self._deck_sizes[key] = best
         return self._deck_sizes[key]
-
-    def back_title(self, text: str, hex_color: str, min_size: float | None = None) -> Paragraph | None:
-        """A back's title (the game's or a back's own) in the back's title box."""
-        spec, box = self.design.back, self.back_title_box()
-        style = _style_factory(self.fonts[spec.title_font], self.fonts.family, 1.0, hex_color)
-        title = markup.escape(text)
-        smallest = self.scale.points(BACK_TITLE_MIN) if min_size is None else min_size
-        return fit_paragraph(lambda size: title, style, box.w, box.h, self.scale.points(spec.title_size), smallest)
 
     def surely_fits(self, element: Element, value: str) -> bool:
         """True when a text surely fits its element's box at the smallest size, known from glyph

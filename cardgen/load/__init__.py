@@ -16,6 +16,7 @@ import yaml
 
 from cardgen.errors import UsageError
 from cardgen.inputs.paths import CARD_DATA
+from cardgen.load.fields import card_settings
 from cardgen.load.game import NO_SETUPS, GameBuilder
 from cardgen.load.reader import Reader, leads_out
 from cardgen.load.spreadsheet import cards_reader
@@ -93,29 +94,17 @@ class LoadResult:
 
 def load_game(game: str | os.PathLike[str] | None = None) -> LoadResult:
     folder = find_game_folder(game)
-    readers = {"game": Reader(folder / "game.yaml"), "cards": cards_reader(folder),
-               "setups": Reader(folder / "setups.yaml")}
-    findings: list[Finding] = []
-    docs: dict[str, yaml.Node | None] = {}
-    for name, reader in readers.items():
-        if name == "setups" and not reader.path.exists():
-            reader.findings.append(Finding(WARNING, "no-setups", "the game folder has no setups.yaml: the game has "
-                                           "no setups yet", reader.where(None), "the build makes a proof sheet of "
-                                           "every card type and the rulebook; add setups.yaml for decks, checklists "
-                                           "and setup checks (see docs/data-format.md)"))
-            docs[name] = NO_SETUPS
-        elif not reader.path.exists():  # anything else there is read, or refused when not a regular file
-            reader.error(None, "missing-file", f"the game folder has no {reader.path.name}",
-                         f"create {name}.yaml{' (or cards.csv)' if name == 'cards' else ''} (see docs/data-format.md)")
-            docs[name] = None
-        elif leads_out(reader, folder):
-            docs[name] = None
-        else:
-            docs[name] = reader.document()
+    readers = {"game": Reader(folder / "game.yaml")}
+    docs: dict[str, yaml.Node | None] = {"game": _document(readers["game"], "game", folder)}
+    settings = card_settings(folder, readers["game"], docs["game"])  # the cards are read with them
+    fields = settings.fields
+    readers |= {"cards": cards_reader(folder, fields, settings.sheet), "setups": Reader(folder / "setups.yaml")}
+    for name in ("cards", "setups"):
+        docs[name] = _document(readers[name], name, folder)
     if any(doc is None for doc in docs.values()):
         return LoadResult(None, [f for r in readers.values() for f in r.findings])
 
-    builder = GameBuilder(folder, readers)
+    builder = GameBuilder(folder, readers, fields)
     targets, target_findings = load_targets(folder)
     loaded = dataclasses.replace(builder.build(_all_read(docs)), export_targets=targets)
     check_build_exports(loaded, targets, builder.exports_node, readers["game"])
@@ -124,6 +113,24 @@ def load_game(game: str | os.PathLike[str] | None = None) -> LoadResult:
     findings += language_findings
     findings += symbol_findings(loaded, builder.symbol_refs)
     return LoadResult(loaded, findings)
+
+
+def _document(reader: Reader, name: str, folder: Path) -> yaml.Node | None:
+    """One game file's node tree (None, reported, when it cannot be had)."""
+    if name == "setups" and not reader.path.exists():
+        reader.findings.append(Finding(WARNING, "no-setups", "the game folder has no setups.yaml: the game has "
+                                       "no setups yet", reader.where(None), "the build makes a proof sheet of "
+                                       "every card type and the rulebook; add setups.yaml for decks, checklists "
+                                       "and setup checks (see docs/data-format.md)"))
+        return NO_SETUPS
+    if not reader.path.exists():  # anything else there is read, or refused when not a regular file
+        reader.error(None, "missing-file", f"the game folder has no {reader.path.name}",
+                     f"create {name}.yaml{' (or cards.csv, cards.xlsx, cards.ods)' if name == 'cards' else ''} "
+                     "(see docs/data-format.md)")
+        return None
+    if leads_out(reader, folder):
+        return None
+    return reader.document()
 
 
 def _all_read(docs: dict[str, yaml.Node | None]) -> dict[str, yaml.Node]:

@@ -2,18 +2,23 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from cardgen.inputs import images
 from cardgen.inputs.paths import ART, inside
 from cardgen.load import schema
+from cardgen.load.fields import card_spec, read_value
 from cardgen.load.parts import Parts
 from cardgen.load.reader import URL_SCHEME, did_you_mean
 from cardgen.load.schema import (
     Values,
 )
 from cardgen.load.turns import read_play
+from cardgen.model.fields import TEXT, FieldValue, shown
 from cardgen.model.game import (
     ERROR,
     MAX_FILE_NAME_BYTES,
@@ -27,7 +32,7 @@ from cardgen.model.texts import counted
 _PATTERN_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)(?::(0?[0-9]{0,2}d)|\|([A-Za-z][A-Za-z -]{0,30}))?\}")
 
 
-def fill_pattern(pattern: str, values: dict[str, Any]) -> str:
+def fill_pattern(pattern: str, values: Mapping[str, FieldValue]) -> str:
     """Fill {name} / {name:02d} fields, and {name|point}: the number with its noun, singular for one
     ('1 point', '2 points'). Only plain names: no attribute access, no indexing."""
 
@@ -44,7 +49,7 @@ def fill_pattern(pattern: str, values: dict[str, Any]) -> str:
             if not isinstance(value, int):
                 raise ValueError(f"'{{{name}:{spec}}}' needs a number")
             return format(value, spec)
-        return str(value)
+        return shown(value)
 
     return _PATTERN_FIELD.sub(replace, pattern)
 
@@ -86,7 +91,7 @@ class CardParts(Parts):
 
     def _card_entries(self, node, color_ids, tag_ids, kind_ids, attributes) -> list[Card]:
         c = self.c
-        m = c.mapping(node, schema.CARD)
+        m = c.mapping(node, card_spec(self.fields))
         if not m:
             return []
         if ("name" in m) == ("series" in m):
@@ -110,14 +115,15 @@ class CardParts(Parts):
             printed=m.read("print", True),
             back=self._back_id(c, m.get("back")),
             face=m.read("face"),
-            art_file=self._art(m, label),
+            deck=self._deck_id(c, m.get("deck")),
             low_res=self._low_res(m),
             play=read_play(c, m.get("play"), label),
             where=c.where(node),
             places={"name": c.passage(m["name"] if "name" in m else m["series"]),
-                    **{k: c.passage(m[k]) for k in ("flavor", "text", "details", "art", "face") if k in m}},
+                    **{k: c.passage(m[k]) for k in (*TEXTS, "art", "face", "deck", *self._text_fields()) if k in m}},
+            fields=self._field_values(m),
         )
-        texts = {k: m.read(k, "") for k in ("flavor", "text", "details")}
+        texts = {k: m.read(k, "") for k in TEXTS}
         if "name" in m:
             name = m.read("name").strip()
             if not name:
@@ -126,14 +132,40 @@ class CardParts(Parts):
             number = m.read("number")
             labels = {} if number is None else {a.id: a.label_of(number) for a in attributes}
             card_id = m.read("id", "") or slugify(name)
-            return [Card(id=card_id, name=name, number=number, attributes=labels, **texts, **common)]
+            values = {**({} if number is None else {"number": number}), **labels, **common["fields"]}
+            filled = self._filled(m, {**texts, "art": m.read("art", "")}, values)
+            art = self._art(m.get("art"), filled.pop("art"), name)
+            return [Card(id=card_id, name=name, number=number, attributes=labels, art_file=art, **filled, **common)]
         return self._series(m, texts, common, attributes)
 
-    def _art(self, m: Values, card: str) -> Path | None:
+    def _text_fields(self) -> list[str]:
+        return [f.id for f in self.fields if f.type == TEXT]
+
+    def _field_values(self, m: Values) -> dict[str, FieldValue]:
+        """The card's values of the game's own fields: as written, else the field's default."""
+        out: dict[str, FieldValue] = {}
+        for f in self.fields:
+            value = read_value(self.c, f, m[f.id]) if f.id in m else f.default
+            if value is not None:
+                out[f.id] = value
+        return out
+
+    def _filled(self, m: Values, texts: dict[str, str], values: dict[str, FieldValue]) -> dict[str, Any]:
+        """A single card's texts (and art path) with their {field} patterns filled from the card's own
+        values ("" where a pattern names no value: reported)."""
+        out = {}
+        for key, text in texts.items():
+            try:
+                out[key] = fill_pattern(text, values)
+            except ValueError as exc:
+                self.c.error(m[key], "bad-pattern", str(exc), _PATTERN_HINT)
+                out[key] = ""
+        return out
+
+    def _art(self, node: yaml.Node | None, value: str, card: str) -> Path | None:
         """A card's art file: a relative path to an image in the game folder or the shared art/ (never
         a URL, an absolute path, '..' or a symlink leading out) that the card renderer can draw."""
         c = self.c
-        node, value = m.get("art"), m.read("art", "")
         if not value:
             return None
         hint = "write a path inside the game folder, e.g. art/boom.png"
@@ -191,19 +223,22 @@ class CardParts(Parts):
                     f"numbers {low}..{high} must count up and hold at most {MAX_CARDS} cards")
             return []
         cards = []
+        art_pattern = m.read("art", "")
         for number in range(low, high + 1):
-            values = {"number": number}
             labels = {a.id: a.label_of(number) for a in attributes}
-            values.update(labels)
+            values: dict[str, FieldValue] = {"number": number, **labels, **common["fields"]}
             try:
                 name = fill_pattern(pattern, values)
                 filled: dict[str, Any] = {k: fill_pattern(v, values) for k, v in texts.items()}
+                art = fill_pattern(art_pattern, values)  # art/gold-{number}.png: a picture each
             except ValueError as exc:
-                c.error(m["series"], "bad-pattern", str(exc), "use {number}, {number:02d} or an attribute id")
+                c.error(m["series"], "bad-pattern", str(exc), _PATTERN_HINT)
                 return []
             cards.append(Card(id=slugify(name), name=name, number=number, attributes=labels,
-                              **filled, **common))
+                              art_file=self._art(m.get("art"), art, name), **filled, **common))
         return cards
 
 
 MAX_CARDS = 5000
+TEXTS = ("flavor", "text", "details")  # a card's built-in texts, which may hold {field} patterns
+_PATTERN_HINT = "use {number}, {number:02d}, an attribute id or one of the game's fields"

@@ -9,8 +9,10 @@ from pathlib import Path
 from cardgen.errors import UsageError
 from cardgen.inputs.files import atomic_write
 from cardgen.inputs.paths import SCHEMAS
+from cardgen.load.fields import shared_specs
 from cardgen.load.layout import LAYOUT
 from cardgen.load.schema import CARDS, DRAFT, GAME, SETUPS, TRANSLATION, Fields
+from cardgen.model.fields import CardField
 
 
 def files() -> dict[str, Fields]:
@@ -20,8 +22,16 @@ def files() -> dict[str, Fields]:
             "translation.yaml": TRANSLATION}
 
 
-def json_schema(spec: Fields, title: str) -> dict:
+def json_schema(spec: Fields, title: str, fields: tuple[CardField, ...] = ()) -> dict:
+    """The JSON Schema of a declaration; with a game's own card fields, its cards, selectors and
+    translated card texts take their keys too."""
     defs: dict = {}
+    if fields:
+        used: dict = {}
+        spec.json(used)
+        for name, shared in shared_specs(fields).items():
+            if name in used:  # defined first: every reference to it is to the game's own
+                shared.define(defs)
     body = spec.json(defs)
     out = {"$schema": DRAFT, "title": title, **body}
     if defs:
@@ -39,24 +49,27 @@ def schema_file(yaml_name: str) -> Path:
     return SCHEMAS / f"{Path(yaml_name).stem}.schema.json"
 
 
-def schema_texts() -> dict[str, str]:
-    """Each shipped schema file's name and text, made from the declarations above."""
-    return {schema_file(name).name: json.dumps(json_schema(spec, f"cardgen {name}"), indent=2, ensure_ascii=False) + "\n"
+def schema_texts(fields: tuple[CardField, ...] = ()) -> dict[str, str]:
+    """Each schema file's name and text, made from the declarations above (with a game's own card
+    fields: that game's schemas)."""
+    return {schema_file(name).name: json.dumps(json_schema(spec, f"cardgen {name}", fields), indent=2,
+                                               ensure_ascii=False) + "\n"
             for name, spec in files().items()}
 
 
-def write_schemas(folder: Path) -> list[Path]:
+def write_schemas(folder: Path, fields: tuple[CardField, ...] = ()) -> list[Path]:
     """The schema files written into `folder` (each whole or not at all; never through a link)."""
     if folder.exists() and not folder.is_dir() or folder.is_symlink() and not folder.exists():
         raise UsageError(f"{folder} is {'a file' if folder.exists() else 'a broken link'}, not a folder",
                          hint="give a folder to write the schema files into")
-    links = [folder / name for name in schema_texts() if (folder / name).is_symlink()]
+    texts = schema_texts(fields)
+    links = [folder / name for name in texts if (folder / name).is_symlink()]
     if links:
         raise UsageError(f"{links[0]} is a link: cardgen does not write through links",
                          hint="remove the link, or write the schemas into another folder")
     written = []
     try:
-        for name, text in schema_texts().items():
+        for name, text in texts.items():
             written.append(atomic_write(folder / name, text.encode("utf-8")))
     except OSError as exc:
         raise UsageError(f"cannot write the schemas into {folder}: {exc.strerror or exc}",

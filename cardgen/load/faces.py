@@ -32,14 +32,18 @@ from cardgen.model import conditions
 from cardgen.model.faces import (
     ALIGNS,
     ALONG,
+    ANCHORS,
+    BACK_FACE,
     DEFAULT_FACE,
     DERIVED_COLORS,
     FITS,
     IMAGE,
+    PATTERN,
     REPEAT,
     ROTATIONS,
     SHAPE,
     SHAPES,
+    SIDES,
     SYMBOL,
     TAGS,
     TEXT,
@@ -51,10 +55,11 @@ from cardgen.model.faces import (
 from cardgen.model.game import ERROR, Finding
 from cardgen.model.where import Where
 
-DEFAULT_FACE_FILE = ART / "faces" / "default.yaml"
-KIND_KEYS = {"text": TEXT, "image": IMAGE, "symbol": SYMBOL, "shape": SHAPE, "repeat": REPEAT, "tags": TAGS}
+SHIPPED_FACES = {DEFAULT_FACE: ART / "faces" / "default.yaml", BACK_FACE: ART / "faces" / "back.yaml"}
+KIND_KEYS = {"text": TEXT, "image": IMAGE, "symbol": SYMBOL, "shape": SHAPE, "repeat": REPEAT, "tags": TAGS,
+             "pattern": PATTERN}
 COLOR_KEYS = ("color", "fill", "border")
-CHOICES = {"shape": SHAPES, "align": ALIGNS, "valign": VALIGNS, "fit": FITS, "along": ALONG}
+CHOICES = {"shape": SHAPES, "align": ALIGNS, "valign": VALIGNS, "fit": FITS, "along": ALONG, "anchor": ANCHORS}
 _COLOR_DOC = '"#rrggbb", or from the card\'s color: ' + ", ".join(DERIVED_COLORS)
 _LENGTH = Number(-400, 400)
 _SIZE = Number(0, 400)
@@ -70,12 +75,17 @@ ELEMENT.fields.update({
     "shape": Field(Text(choices=SHAPES)),
     "repeat": Field(Text(), doc="how many times to draw element: a number or {field}"),
     "tags": Field(Text(), doc="{tags}: the card's tags as pills centred in the box"),
+    "pattern": Field(Text(), doc="symbols tiled over the box: colors (the game's colors' symbols), a name or {field}"),
     "element": Field(ELEMENT, doc="the element a repeat draws (its first place)"),
     "when": Field(Text(), doc="a condition on the card's fields: kind == creature, attack, cost >= 3 and not star"),
     "x": Field(_LENGTH, doc="mm from the card's left edge"), "y": Field(_LENGTH, doc="mm from the top edge"),
     "width": Field(_SIZE), "height": Field(_SIZE),
     "bleed": Field(Boolean(), doc="decoration meant to run off the edge (on into the bleed)"),
     "rotation": Field(Integer(0, 270), doc="0, 90, 180 or 270 degrees anticlockwise about the box's centre"),
+    "insets": Field(TextList(), doc="edges (left, right, top, bottom) whose distance scales by the smaller ratio "
+                                    "on another card size: an inset alike on every side"),
+    "anchor": Field(Text(choices=ANCHORS), doc="center: on another card size the element scales by the smaller "
+                                               "ratio about the card's centre, keeping its shape"),
     "font": Field(Text(), doc="a font role of fonts:"), "size": Field(Number(1, 200), doc="points"),
     "min_size": Field(Number(1, 200), doc="shrinks to fit down to this, never cut"),
     "leading": Field(Number(0.8, 3)), "align": Field(Text(choices=ALIGNS)), "valign": Field(Text(choices=VALIGNS)),
@@ -84,9 +94,18 @@ ELEMENT.fields.update({
     "markup": Field(Boolean(), doc="**bold**, *italic*, :symbol: in the values (default true)"),
     "same_size": Field(Boolean(), doc="one size on every card"),
     "one_line_min": Field(Number(0, 200)), "split_words": Field(Boolean()), "shadow": Field(Number(0, 20)),
+    "hug": Field(Number(0, 100), doc="mm: the fill and border drawn behind the set text, this far above and below it"),
+    "step": Field(Number(0.5, 400), doc="mm between a pattern's symbols"),
+    "tile": Field(Number(0.1, 400), doc="mm: a pattern's symbol size"),
+    "tilt": Field(Number(-180, 180), doc="degrees anticlockwise: each symbol of a pattern"),
     "fit": Field(Text(choices=FITS)), "fill": Field(Text(), doc=_COLOR_DOC), "border": Field(Text(), doc=_COLOR_DOC),
     "border_width": Field(Number(0, 20), doc="points"), "radius": Field(Number(0, 100)),
     "along": Field(Text(choices=ALONG)), "gap": Field(Number(0, 100)), "columns": Field(Integer(0, 100)),
+    "label": Field(Text(), doc="its callout in the rulebook's card diagram (none: no callout); the shipped "
+                               "face's are the diagram's own parts: name, symbol, star, number, flavor, art, "
+                               "tags, text"),
+    "callout_x": Field(Number(-2, 3), doc="where the callout sits: a part of the box's width from its left"),
+    "callout_y": Field(Number(-2, 3), doc="where the callout sits: a part of the box's height from its top"),
 })
 FACE = Fields("face", {
     "extends": Field(Identifier(), doc="the face this one changes (e.g. default: the shipped face)"),
@@ -105,7 +124,12 @@ LEGACY: Mapping[str, tuple[str, ...]] = {
     "frame": ("design",), "panel": ("design", "frame"), "symbol-badge": ("symbol",), "symbol": ("symbol",),
     "star-outline": ("star",), "star": ("star",), "number-badge": ("number",), "number": ("number",),
     "name": ("name",), "flavor": ("flavor",), "art": ("art",), "tags": ("tags", "art", "frame"),
-    "text-box": ("text",), "text": ("text",)}
+    "text-box": ("text",), "text": ("text",),
+    "background": ("design",), "pattern": ("design", "back"), "border": ("design", "back"),
+    **{f"emblem-{side}{part}": ("design", "back") for side in ("top", "bottom") for part in ("", "-symbol")},
+    "title": ("design", "back")}
+TITLE_IN_BORDER = 0.81  # mm from the back's border line to its title's box: the pill just inside the border
+TITLE_LEAST = 0.3  # of the card's width: the back's title's box however far in its border is
 PLACING = ("x", "y", "width", "height", "radius", "size", "padding")
 
 
@@ -145,6 +169,32 @@ def legacy_params(s: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any
     }
 
 
+def back_legacy_params(s: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The back face's element settings the old back: section gives (its colors stay the back's own:
+    back-background, ...; art/faces/back.yaml is these at card-layout.yaml's values)."""
+    width, height, back = s["design"]["width"], s["design"]["height"], s["back"]
+    inset, radius, distance = back["inset"], back["emblem_radius"], back["emblem_distance"]
+
+    def around(y: float, half: float) -> dict[str, float]:
+        return {"x": width / 2 - half, "y": y - half, "width": 2 * half, "height": 2 * half}
+
+    emblems: dict[str, dict[str, Any]] = {}
+    for side, y in (("top", height / 2 - distance), ("bottom", height / 2 + distance)):
+        emblems[f"emblem-{side}"] = around(y, radius)
+        emblems[f"emblem-{side}-symbol"] = around(y, 1.25 * radius / 2)
+    title_height = 0.3 * height + 0.08 * width  # its lines' room (0.3 of the card) and the padding
+    title_x = min(inset + TITLE_IN_BORDER, (1 - TITLE_LEAST) / 2 * width)
+    return {
+        "background": {"width": width, "height": height},
+        "pattern": {"width": width, "height": height, "step": back["pattern_step"], "tile": back["pattern_size"]},
+        "border": {"x": inset, "y": inset, "width": width - 2 * inset, "height": height - 2 * inset,
+                   "radius": back["radius"]},
+        **emblems,
+        "title": {"x": title_x, "width": width - 2 * title_x, "padding": 0.04 * width, "y": (height - title_height) / 2,
+                  "height": title_height, "font": back["title_font"], "size": back["title_size"]},
+    }
+
+
 @dataclass
 class _Raw:
     """An element as read: its settings (typed) before extends merges and builds it."""
@@ -176,13 +226,14 @@ class FaceReader:
 
     def read(self, reader: Reader, faces_node: yaml.Node | None, face_node: yaml.Node | None,
              settings: Mapping[str, Mapping[str, Any]], places: Mapping[str, Where]) -> Faces:
-        raw = {DEFAULT_FACE: self._default(settings, places)}
+        raw = {DEFAULT_FACE: self._shipped(DEFAULT_FACE, legacy_params(settings), places),
+               BACK_FACE: self._shipped(BACK_FACE, back_legacy_params(settings), places)}
         for key_node, value_node in reader.free_mapping(faces_node, "faces") if faces_node is not None else []:
             face_id = reader.identifier(key_node, "face id")
             if face_id is None:
                 continue
-            if face_id == DEFAULT_FACE:
-                reader.error(key_node, "bad-setting", "faces: 'default' is the shipped face's id",
+            if face_id in SHIPPED_FACES:
+                reader.error(key_node, "bad-setting", f"faces: '{face_id}' is a shipped face's id",
                              "give the face another id (it may extend: default)")
                 continue
             face = self._face_file(reader, value_node, face_id) if isinstance(value_node, yaml.ScalarNode) \
@@ -205,12 +256,11 @@ class FaceReader:
 
     # -- reading
 
-    def _default(self, settings, places: Mapping[str, Where]) -> _RawFace:
-        reader = Reader(DEFAULT_FACE_FILE, game_folder=ART)
-        face = self._face(reader, reader.document(), DEFAULT_FACE)
+    def _shipped(self, face_id: str, legacy: Mapping[str, Mapping[str, Any]], places: Mapping[str, Where]) -> _RawFace:
+        reader = Reader(SHIPPED_FACES[face_id], game_folder=ART)
+        face = self._face(reader, reader.document(), face_id)
         if face is None or reader.findings:
-            raise ValueError(f"the shipped face {DEFAULT_FACE_FILE} is broken: {reader.findings}")
-        legacy = legacy_params(settings)
+            raise ValueError(f"the shipped face {SHIPPED_FACES[face_id]} is broken: {reader.findings}")
         for element in face.elements:
             sections = LEGACY.get(element.params.get("id", ""), ())
             touched = [section for section in sections if section in places]
@@ -281,6 +331,12 @@ class FaceReader:
             reader.error(node, "bad-setting", f"{what}: {key} '{value}' is not one of {', '.join(CHOICES[key])}",
                          did_you_mean(value, CHOICES[key]))
             return None
+        if key == "insets" and (wrong := [side for side in value if side not in SIDES]):
+            reader.error(node, "bad-setting", f"{what}: insets '{wrong[0]}' is not one of {', '.join(SIDES)}",
+                         did_you_mean(wrong[0], SIDES))
+            return None
+        if key == "insets":
+            return tuple(value)
         if key == "rotation" and value not in ROTATIONS:
             reader.error(node, "bad-setting", f"{what}: rotation {value} is not 0, 90, 180 or 270")
             return None

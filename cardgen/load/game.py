@@ -10,6 +10,7 @@ from cardgen.inputs.paths import display_path
 from cardgen.load import schema
 from cardgen.load.cards import CardParts
 from cardgen.load.cheatsheet import read_reference
+from cardgen.load.decks import DeckParts
 from cardgen.load.layout import read_layout
 from cardgen.load.reader import Reader, did_you_mean
 from cardgen.load.rules import read_rules
@@ -21,6 +22,7 @@ from cardgen.load.setups import SetupParts
 from cardgen.load.steps import StepParts
 from cardgen.load.translations import read_languages
 from cardgen.load.turns import read_turns
+from cardgen.model.fields import CardField
 from cardgen.model.game import (
     COMPONENT_COUNTS,
     ERROR,
@@ -41,15 +43,16 @@ from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
 from cardgen.model.where import Where
 
 
-class GameBuilder(CardParts, SetupParts, StepParts):
+class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
     """Reads every file of a game into the model (game.yaml here; cards, setups and steps in their parts)."""
 
-    def __init__(self, folder: Path, readers: dict[str, Reader]):
-        self.folder = folder
+    def __init__(self, folder: Path, readers: dict[str, Reader], fields: tuple[CardField, ...] = ()):
+        self.folder, self.fields = folder, fields
         self.g, self.c, self.s = readers["game"], readers["cards"], readers["setups"]
         self.extra_findings: list[Finding] = []
         self.piles: list[str] = list(self.START_PILES)
         self.component_ids: list[str] = []
+        self.set_steps = []
         self.symbol_refs: list[tuple[str, Where, str]] = []  # (name, where named, what names it)
 
     def build(self, docs: Mapping[str, yaml.Node]) -> Game:
@@ -59,16 +62,18 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         self.languages = read_languages(g, top.get("languages"))
         backs = self._identified(top.get("backs"), schema.BACK, lambda ident, m: Back(
             ident, m.read("title", ""), m.read("background"), m.read("pattern"), m.read("border"),
-            self._symbol(m, f"back '{ident}'", key="emblem"), g.where(m.get("title") or m.get("id"))))
+            self._symbol(m, f"back '{ident}'", key="emblem"), m.read("face"), g.where(m.get("title") or m.get("id"))))
         self.back_ids = [b.id for b in backs]
         colors = self._colors(top.get("colors"))
         tags = self._identified(top.get("tags"), schema.TAG,
                                 lambda ident, m: Tag(ident, m.read("name", ""), m.read("meaning", "")))
         kinds = self._kinds(top.get("kinds"))
         attributes = self._attributes(top.get("attributes"))
+        self._check_field_names(attributes)
         kind_styles = self._kind_styles(top.get("kind_styles"), kinds)
         self.known_ids = {"color": [c.id for c in colors], "tag": [t.id for t in tags],
                           "kind": [k.id for k in kinds]}
+        decks = self._declared_decks(top.get("decks"))
         cards = self._cards(docs["cards"], colors, tags, kinds, attributes)
         self.known_ids["card"] = [c.name for c in cards]
         self.card_ids = {c.name.casefold(): c.id for c in cards} | {c.id: c.id for c in cards}
@@ -77,6 +82,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         steps = self._steps(top.get("setup"))
         piles = self._piles(declared_piles, steps)
         components = self._components(top.get("components"))
+        self._check_set_steps()
         checks = self._checks(top.get("checks"))
         self._check_waivers(setups, checks)
         variations = tuple(
@@ -89,6 +95,8 @@ class GameBuilder(CardParts, SetupParts, StepParts):
         if default_setup and slugify(default_setup) not in {s.id for s in setups}:
             g.error(top.get("default_setup"), "unknown-setup", f"default_setup '{default_setup}' is not a setup",
                     did_you_mean(default_setup, [s.name for s in setups]))
+        layout = self._layout()
+        cards, decks = self._into_decks(cards, decks, layout)
         return Game(
             id=self.folder.name,
             folder=self.folder,
@@ -103,7 +111,7 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             rules_markdown=self._rules_markdown(),
             rules_file=display_path(self.folder / "rules.md", self.folder),
             text_checks=self._text_checks(top.get("text_checks"), cards),
-            layout=self._layout(),
+            layout=layout,
             cheatsheet=cheatsheet, extra=reference,
             backs=backs,
             exports=tuple(top.read("exports", ())),
@@ -112,7 +120,16 @@ class GameBuilder(CardParts, SetupParts, StepParts):
             changes_since=top.read("changes_since", ""),
             changes_where=g.where(top.get("changes_since")) if "changes_since" in top else None,
             turns=read_turns(g, top.get("turns")),
+            fields=self.fields,
+            decks=decks,
         )
+
+    def _check_field_names(self, attributes: tuple[Attribute, ...]) -> None:
+        """A card field and an attribute of one name would be one {name} in a pattern."""
+        for f in self.fields:
+            if any(a.id == f.id for a in attributes):
+                self.extra_findings.append(Finding(ERROR, "field-name-taken", f"fields: '{f.id}' is also an attribute's "
+                                                   "id", f.where, "give the field or the attribute another name"))
 
     # -- game.yaml parts
 

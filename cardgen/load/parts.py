@@ -8,12 +8,14 @@ from types import MappingProxyType
 import yaml
 
 from cardgen.load import schema
+from cardgen.load.fields import read_selection, select_spec
 from cardgen.load.reader import Reader, did_you_mean
 from cardgen.load.schema import (
     Fields,
     Values,
 )
 from cardgen.load.yaml_nodes import is_null
+from cardgen.model.fields import NUMBER, CardField
 from cardgen.model.game import Finding
 from cardgen.model.where import Where
 
@@ -35,6 +37,8 @@ class Parts:
     known_ids: dict[str, list[str]]
     card_ids: dict[str, str]  # a card's id by its case-folded name or id
     back_ids: list[str]
+    deck_ids: tuple[str, ...] = ()  # game.yaml's decks (none: the game is one deck)
+    fields: tuple[CardField, ...]  # the game's own card fields (game.yaml's fields:)
 
     def _symbol(self, m: Values, what: str, reader: Reader | None = None, key: str = "symbol") -> str | None:
         """A color's or a card's symbol (default star) or a back's emblem (default none); load_game
@@ -57,6 +61,15 @@ class Parts:
                           "define it in game.yaml's backs: list"))
             return None
         return ident
+
+    def _deck_id(self, reader: Reader, node) -> str | None:
+        """A card's deck: the id of one of game.yaml's decks."""
+        ident = reader.text(node, "deck") if node is not None else ""
+        if ident and ident not in self.deck_ids:
+            reader.error(node, "unknown-deck", f"unknown deck '{ident}'", did_you_mean(ident, self.deck_ids) or (
+                f"decks are: {', '.join(self.deck_ids)}" if self.deck_ids else "define it in game.yaml's decks: list"))
+            return None
+        return ident or None
 
     def _identified(self, node, spec: Fields, make) -> tuple:
         """A list of mappings with unique `id`s, each turned into a model object by make(id, mapping)."""
@@ -97,10 +110,13 @@ class Parts:
         g = reader or self.g
         if node is None:
             return None
-        m = g.mapping(node, schema.SELECT)
+        by_id = {f.id: f for f in (*self.fields, NUMBER_FIELD)}
+        m = g.mapping(node, select_spec(self.fields))
         out: dict[str, object] = {}
         for key, value in m.items():
-            if key in ("any",):
+            if key in by_id:
+                out[key] = read_selection(g, by_id[key], value)
+            elif key in ("any",):
                 out[key] = [self._selector(v, g) for v in g.sequence(value, key)]
             elif key == "not":
                 out[key] = self._selector(value, g)
@@ -122,3 +138,6 @@ class Parts:
             if value not in known and value.casefold() not in {k.casefold() for k in known}:
                 reader.error(node, f"unknown-{key}", f"select: unknown {key} '{value}'",
                              did_you_mean(value, known) or f"{key}s are: {', '.join(known) or 'none'}")
+
+
+NUMBER_FIELD = CardField("number", NUMBER, "Number")  # the built-in number, selected like a number field

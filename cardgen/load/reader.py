@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -315,13 +315,15 @@ class Reader:
             return (self.text(node, what),)
         return tuple(self.text(item, what) for item in self.sequence(node, what))
 
-    def count_spec(self, node, what: str):
-        """An integer, an expression, or a table by player count."""
+    def count_spec(self, node, what: str, by: str = "player"):
+        """An integer, an expression, or a table by player count (or by seat)."""
         if isinstance(node, yaml.MappingNode):
             table = {}
             for key_node, value_node in self.free_mapping(node, what):
-                players = self.integer(key_node, f"{what}: player count", 1, MAX_PLAYERS)
-                value = self.integer(value_node, f"{what} for {key_node.value} players")
+                players = self.integer(key_node, f"{what}: {by} count" if by == "player" else f"{what}: {by}",
+                                       1, MAX_PLAYERS)
+                value = self.integer(value_node, f"{what} for {key_node.value} {by}s" if by == "player"
+                                     else f"{what} for {by} {key_node.value}")
                 if players is not None and value is not None:
                     table[players] = value
             return table
@@ -358,11 +360,15 @@ class Reader:
         return self.text(node, what)
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    choices = list(choices)
-    folded = {c.casefold(): c for c in choices}
-    close = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=0.6)
-    return f"did you mean '{folded[close[0]]}'?" if close else ""
+def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6,
+                 key: Callable[[str], str] = str.casefold) -> str:
+    """'did you mean 'Choice'?' for the choice closest to `word`, both compared by `key` (case does
+    not count), the choice shown as written; "" when none is close."""
+    by_key: dict[str, str] = {}
+    for choice in choices:
+        by_key.setdefault(key(choice), choice)
+    close = difflib.get_close_matches(key(word), list(by_key), n=1, cutoff=cutoff)
+    return f"did you mean '{by_key[close[0]]}'?" if close else ""
 
 
 def _at(file: str, line: int, column: int) -> yaml.ScalarNode:

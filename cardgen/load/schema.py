@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from cardgen.model import expressions
+from cardgen.model.fields import FIELD_TYPES, TRANSLATABLE_BUILTINS
 from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
-from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM, COLOR_MODES
+from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
 from cardgen.model.turns import SAVED_PLACES
 
 MAX_TEXT = 4000
@@ -172,6 +173,17 @@ class CountSpec(Type):
 
 
 @dataclass(frozen=True)
+class SeatCount(Type):
+    """A number of cards by seat: a whole number, an expression of `seat` and `players`, or a table by seat."""
+
+    def read(self, reader, node, what):
+        return reader.count_spec(node, what, by="seat")
+
+    def json(self, defs):
+        return CountSpec().json(defs)
+
+
+@dataclass(frozen=True)
 class ListOf(Type):
     item: Type
 
@@ -218,10 +230,19 @@ class Fields(Type):
     name: str  # how findings name the mapping
     fields: dict[str, Field]
     exactly_one: tuple[str, ...] = ()  # keys of which a mapping holds exactly one
+    alone: str = ""  # a key that may stand without any of exactly_one
     needs: Mapping[str, str] = field(default_factory=dict)  # key -> the key it is only read with
     shared: str = ""  # a name: the JSON Schema defines it once (needed for recursion)
     doc: str = ""
     others: bool = False  # keys it does not name are free data (else they are errors)
+
+    extends: Fields | None = field(default=None, compare=False, repr=False)  # with_fields: the declaration it adds to
+
+    def with_fields(self, extra: Mapping[str, Field]) -> Fields:
+        """The declaration with a game's own keys (its card fields) added (load/fields.py)."""
+        if not extra:
+            return self
+        return replace(self, fields={**self.fields, **extra}, extends=self.extends or self)
 
     def __iter__(self):
         return iter(self.fields)
@@ -235,10 +256,14 @@ class Fields(Type):
     def json(self, defs):
         if self.shared:
             if self.shared not in defs:
-                defs[self.shared] = {}  # a placeholder while it is being made: recursion ends here
-                defs[self.shared] = self._object(defs)
+                self.define(defs)
             return {"$ref": f"#/definitions/{self.shared}"}
         return self._object(defs)
+
+    def define(self, defs: dict) -> None:
+        """Define this shared declaration in `defs`: every reference to its name is to it."""
+        defs[self.shared] = {}  # a placeholder while it is being made: recursion ends here
+        defs[self.shared] = self._object(defs)
 
     def _object(self, defs) -> dict:
         out: dict = {"type": "object"}
@@ -250,6 +275,8 @@ class Fields(Type):
             out["required"] = self.required()
         if self.exactly_one:
             out["oneOf"] = [{"required": [key]} for key in self.exactly_one]
+            if self.alone:
+                out["oneOf"].append({"required": [self.alone], "not": {"anyOf": out["oneOf"][:]}})
         if self.needs:
             out["dependencies"] = {key: [needed] for key, needed in self.needs.items()}
         return out
@@ -292,6 +319,7 @@ BACK = Fields("back", {
     "pattern": Field(HexColor(), doc="the color of the symbols repeated over the back"),
     "border": Field(HexColor(), doc="the border and emblem color"),
     "emblem": Field(Identifier(), doc="a symbol drawn above and below the title"),
+    "face": Field(Identifier(), doc="the face printed on this back (any face of layout.yaml: a double-faced card)"),
 })
 KIND_STYLE = Fields("kind style", {"title_hex": Field(HexColor()), "hex": Field(HexColor())})
 ATTRIBUTE = Fields("attribute", {
@@ -304,12 +332,16 @@ ATTRIBUTE = Fields("attribute", {
 CARD_SIZE = Fields("card_size", {"width_mm": Field(Number(*CARD_SIDE_MM), True, "card width (mm)"),
                                  "height_mm": Field(Number(*CARD_SIDE_MM), True, "card height (mm)")})
 
+NUMBER_RANGE = Fields("range", {"from": Field(Number(-MAX_NUMBER, MAX_NUMBER)), "to": Field(Number(-MAX_NUMBER, MAX_NUMBER))},
+                      doc="the numbers from..to (both included)")
 SELECT_LISTS = ("color", "kind", "card", "tag")
 SELECT: Fields = Fields("select", {}, shared="select", doc="picks cards; every key given must match")
 SELECT.fields.update({  # a selector holds selectors (any, not): its fields come after it
     **{key: Field(TextList(), doc=f"one {key} or a list: a card with any of them") for key in SELECT_LISTS},
     "attribute": Field(Table(Text(), Text()), doc="attribute id: value"),
     "star": Field(Boolean()),
+    "number": Field(AnyOf((Number(-MAX_NUMBER, MAX_NUMBER), ListOf(Number(-MAX_NUMBER, MAX_NUMBER)), NUMBER_RANGE)),
+                    doc="a number, a list of them, or a range {from: 2, to: 5} (either bound may be left out)"),
     "any": Field(ListOf(SELECT), doc="a card any of these selectors picks"),
     "not": Field(SELECT, doc="a card this selector does not pick"),
 })
@@ -318,13 +350,24 @@ _PILE_MOVE = {"from": Field(Text(), doc="the pile to take from (default: deck)")
               "select": Field(SELECT), "count": Field(CountSpec()),
               "extras": Field(Boolean()), "up_to": Field(Boolean()), "random": Field(Boolean())}
 MOVE = Fields("move", {**_PILE_MOVE, "to": Field(Text(), True, doc="the pile to put the cards on")})
-DEAL = Fields("deal", {**_PILE_MOVE, "to": Field(Text(), doc="default: hands")})
-STEP_ACTIONS = ("move", "deal", "shuffle")
+DEAL = Fields("deal", {
+    **_PILE_MOVE, "to": Field(Text(), doc="default: hands"),
+    "seat": Field(CountSpec(), doc="deal to this seat only (1: the first player; an expression of players, "
+                                   "e.g. players for the last)"),
+    "by_seat": Field(SeatCount(), doc="each seat's count instead of count: a table by seat ({1: 3, 2: 4}) or an "
+                                      "expression of seat (and players)"),
+    "split_by": Field(Identifier(), doc="each seat takes every card of one value of this field (color, kind, tag "
+                                        "or a field of the game), in seat order: each player's own deck"),
+})
+STEP_ACTIONS = ("move", "deal", "shuffle", "set", "first_player")
 STEP = Fields("step", {
     "move": Field(MOVE), "deal": Field(DEAL), "shuffle": Field(Text(), label="pile"),
-    "text": Field(Text(), doc="the step as the checklist prints it"),
+    "set": Field(Table(Identifier(), CountSpec()), doc="each player's starting value of components, "
+                                                      "e.g. {health: 20}"),
+    "first_player": Field(Text(), doc="how the first player is chosen: random, or in the game's words"),
+    "text": Field(Text(), doc="the step as the checklist prints it; alone, a step that is only its text"),
     "when": Field(Expression(), doc="only at some player counts, e.g. players >= 4"),
-}, exactly_one=STEP_ACTIONS)
+}, exactly_one=STEP_ACTIONS, alone="text")
 SETUP_PROCEDURE = Fields("setup", {"steps": Field(ListOf(STEP), True)})
 CHECK = Fields("check", {
     "id": Field(Identifier(), True, "check id"),
@@ -402,6 +445,14 @@ def _texts(what: str, *keys: str) -> Fields:
     return Fields(what, {key: Field(Text()) for key in keys})
 
 
+FIELD = Fields("field", {
+    "type": Field(Text(choices=FIELD_TYPES), doc="number, text (markup and :symbol: allowed), choice, list or yes/no"),
+    "choice": Field(ListOf(Text(MAX_NAME)), doc="a choice field's values (the type is then choice)"),
+    "name": Field(Text(MAX_NAME), label="field name", doc="how the documents label it (default: from the id)"),
+    "default": Field(TextList(), doc="the value of a card that does not set it"),
+}, doc="one of the game's own card fields")
+# a card's texts in a translation: the built-in ones here, a game's own text fields added (load/fields.py)
+CARD_TEXTS = replace(_texts("card", *TRANSLATABLE_BUILTINS), shared="card_texts")
 LANGUAGE_DOC = "a language code (de, fr, pt-BR): the first is the source's, each other has i18n/<code>.yaml"
 _CHEATSHEET_TEXTS = ("title", "subtitle", "goal", "card_heading", "copies_label", "players_note")
 TRANSLATION = Fields("translation", {
@@ -411,10 +462,11 @@ TRANSLATION = Fields("translation", {
     "tags": Field(Table(Identifier(), _texts("tag", "name", "meaning"))),
     "kinds": Field(Table(Identifier(), _texts("kind", "name", "plural", "meaning"))),
     "piles": Field(Table(Identifier(), _texts("pile", "name"))),
+    "fields": Field(Table(Identifier(), _texts("field", "name")), doc="the game's own card fields' display names"),
     "components": Field(Table(Identifier(), _texts("component", "name", "plural", "meaning"))),
     "backs": Field(Table(Identifier(), _texts("back", "title"))),
     "checks": Field(Table(Identifier(), _texts("check", "message"))),
-    "cards": Field(Table(Text(), _texts("card", "name", "flavor", "text", "details")), doc="by card id"),
+    "cards": Field(Table(Text(), CARD_TEXTS), doc="by card id"),
     "setups": Field(Table(Text(), Fields("setup", {"name": Field(Text()), "blurb": Field(Text()),
                                                    "extra_rules": Field(ListOf(Text()))})), doc="by setup id"),
     "setup_steps": Field(ListOf(Text()), doc="the texts of game.yaml's setup steps that have one, in order"),
@@ -427,6 +479,14 @@ TRANSLATION = Fields("translation", {
     })),
 }, doc="a cardgen game's texts in another language (i18n/<lang>.yaml), keyed by the ids of the source files")
 REFERENCE = Fields("reference", {"cheatsheet": Field(CHEATSHEET)}, others=True)
+DECK = Fields("deck", {
+    **{key: f for key, f in _named("deck").items() if key != "meaning"},
+    "card_size": Field(AnyOf((Text(), CARD_SIZE)), True, doc="a size name, WxH in mm (e.g. 44x63) or {width_mm, height_mm}"),
+    "landscape": Field(Boolean(), doc="true: the size turned on its side (width and height swapped)"),
+    "face": Field(Identifier(), doc="the id of one of layout.yaml's faces: the face its cards take"),
+    "back": Field(Text(), doc="the id of one of game.yaml's backs: its cards' back"),
+    "select": Field(SELECT, doc="the cards it holds (besides those whose deck: names it); the first deck that picks a card wins"),
+})
 GAME = Fields("game.yaml", {
     "title": Field(Text(), True), "version": Field(Text()), "author": Field(Text()), "date": Field(Text()),
     "card_size": Field(AnyOf((Text(choices=tuple(CARD_SIZES_MM)), CARD_SIZE)), doc="a size name or {width_mm, height_mm}"),
@@ -447,7 +507,13 @@ GAME = Fields("game.yaml", {
     "exports": Field(TextList(), doc="export targets `cardgen build` makes too (as `cardgen export --to`): "
                                      "png, tgc, mpc, drivethru, tts or the game's own"),
     "turns": Field(TURNS),
+    "decks": Field(ListOf(DECK), doc="the decks the game prints, each at its own card size (none: one deck at card_size)"),
     "languages": Field(TextList(), doc=LANGUAGE_DOC),
+    "cards_sheet": Field(Text(MAX_NAME), doc="the sheet of cards.xlsx or cards.ods that holds the cards "
+                                             "(default: the first)"),
+    "fields": Field(Table(Identifier(), AnyOf((Text(choices=FIELD_TYPES), FIELD))),
+                    doc="the game's own card fields, e.g. {cost: number, rarity: {choice: [common, rare]}}: a key of "
+                        "a card in cards.yaml, a column in cards.csv"),
 }, doc="a cardgen game: its title, colors, kinds, setup procedure and checks")
 
 RANGE = Fields("numbers", {"from": Field(Integer(0, MAX_NUMBER), True), "to": Field(Integer(0, MAX_NUMBER), True)})
@@ -467,9 +533,10 @@ CARD = Fields("card", {
     "print": Field(Boolean(True), doc="false: the card is counted but not printed"),
     "back": Field(Text(), doc="the id of one of game.yaml's backs: this card's own back"),
     "face": Field(Identifier(), doc="the id of one of layout.yaml's faces: this card's own face"),
+    "deck": Field(Identifier(), doc="the id of one of game.yaml's decks: the deck it belongs to"),
     "low_res": Field(Text(choices=LOW_RES), doc="ok: the art may print below 150 ppi (check still warns)"),
     "play": Field(PLAY),
-}, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"})
+}, exactly_one=("name", "series"), needs={"series": "numbers", "numbers": "series"}, shared="card")
 CARDS = Fields("cards.yaml", {"cards": Field(ListOf(CARD), True)}, doc="a cardgen game's cards")
 
 PLAYERS = Fields("players", {"min": Field(Integer(1, MAX_PLAYERS), True, "players: min"),
@@ -493,30 +560,6 @@ SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a ca
 
 
 # --------------------------------------------------------------------------- reading and the JSON Schema
-
-
-# export-targets.yaml (art/ and a game's own): what print services and Tabletop Simulator want
-EXPORT_FORMATS = ("png", "1up-pdf", "tts")
-DPI_RANGE = (50, 1200)
-MAX_PIXELS = 20_000
-CARD_PIXELS = Fields("card size", {
-    "trim": Field(ListOf(Number(1, MAX_PIXELS)), True, doc="trimmed width and height in pixels"),
-    "bleed": Field(Number(0, MAX_PIXELS / 10), True, doc="bleed on each side, in pixels"),
-    "safe": Field(Number(0, MAX_PIXELS / 10), doc="the safe zone inside the trim line, in pixels"),
-})
-TTS_SHEET = Fields("sheet", {
-    "columns": Field(Integer(2, 10), True), "rows": Field(Integer(2, 7), True),
-    "max_pixels": Field(Integer(256, 16384), True, doc="the largest side of a sheet image"),
-})
-EXPORT_TARGET = Fields("export target", {
-    "name": Field(Text(MAX_NAME), True, doc="the service's name"),
-    "format": Field(Text(choices=EXPORT_FORMATS), True),
-    "dpi": Field(Integer(*DPI_RANGE), True),
-    "sizes": Field(Table(Text(), CARD_PIXELS), doc=f"per card size ({', '.join(CARD_SIZES_MM)}); none: the game's own"),
-    "bleed_mm": Field(Number(0, 10), doc="with no sizes: the bleed around the game's card size"),
-    "color": Field(Text(choices=COLOR_MODES), doc="1up-pdf: rgb (default) or cmyk (PDF/X-1a in the shipped profile)"),
-    "sheet": Field(TTS_SHEET, doc="tts: the grid and largest size of a deck sheet"),
-})
 
 
 class Values(dict):

@@ -7,25 +7,28 @@ typed, except in the list columns (`kind`, `tags`: comma-separated ids), `number
 (a series' range, `FROM-TO`) and `play` (comma-separated primitives, each with its number if it
 has one: `skip, extra_turns 1`). Empty cells are left out, as if the key were not written.
 
-Also the way back and forth: cards.yaml's entries as CSV rows, and CSV rows as cards.yaml.
+A workbook (cards.xlsx, cards.ods: load/workbook.py) is read as its rows of text cells, the same
+way; its findings name the cell (cards.xlsx: Cards!C12). load/convert.py goes back and forth.
 """
 from __future__ import annotations
 
 import csv
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
 
-from cardgen.errors import UsageError
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.load.fields import card_spec
 from cardgen.load.reader import Reader
-from cardgen.load.schema import CARD, CARDS, INT_PATTERN, RANGE, Boolean, Integer
-from cardgen.load.turns import read_play
+from cardgen.load.schema import CARD, Boolean, Integer
+from cardgen.load.workbook import MAX_WORKBOOK_BYTES, WORKBOOK_SUFFIXES, BadWorkbook, read_sheet
 from cardgen.load.yaml_nodes import MAX_NODES
-from cardgen.model.game import Finding
-from cardgen.model.texts import UNUSABLE_CHARACTER, spreadsheet_cell, spreadsheet_text, unusable_character
+from cardgen.model.fields import LIST, NUMBER, YESNO, CardField
+from cardgen.model.texts import UNUSABLE_CHARACTER, spreadsheet_text, unusable_character
+from cardgen.model.where import Where
 
 CARD_COLUMNS = tuple(CARD.fields)
 LIST_COLUMNS = ("kind", "tags")
@@ -39,25 +42,55 @@ _RESOLVER = yaml.resolver.Resolver()
 MAP_TAG, SEQ_TAG, STR_TAG = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:str"
 
 
+def list_columns(fields: tuple[CardField, ...]) -> tuple[str, ...]:
+    """The columns whose cells list items with commas between them: kind, tags and the game's list fields."""
+    return LIST_COLUMNS + tuple(f.id for f in fields if f.type == LIST)
+
+
+def typed_columns(fields: tuple[CardField, ...]) -> tuple[str, ...]:
+    """The columns whose cells are numbers or flags: the built-in ones and the game's number and yes/no fields."""
+    return TYPED_COLUMNS + tuple(f.id for f in fields if f.type in (NUMBER, YESNO))
+
+
+CARD_FILES = ("cards.yaml", "cards.csv", "cards.xlsx", "cards.ods")  # a game keeps its cards in one of them
+
+
+def cards_files(folder: Path) -> list[Path]:
+    """The card files the game folder has, in CARD_FILES' order."""
+    return [folder / name for name in CARD_FILES if (folder / name).is_file()]
+
+
 def cards_file(folder: Path) -> Path:
-    """The game's cards file: cards.yaml, or cards.csv when there is no cards.yaml."""
-    yaml_path, csv_path = folder / "cards.yaml", folder / "cards.csv"
-    return csv_path if csv_path.is_file() and not yaml_path.is_file() else yaml_path
+    """The game's cards file: the first of CARD_FILES it has (cards.yaml when none)."""
+    return next(iter(cards_files(folder)), folder / CARD_FILES[0])
 
 
-def cards_reader(folder: Path) -> Reader:
+def cards_reader(folder: Path, fields: tuple[CardField, ...] = (), sheet: str | None = None) -> Reader:
+    """The reader of the game's cards file; `sheet`: the workbook's sheet to read (default: the first)."""
     path = cards_file(folder)
-    if path.suffix == ".csv":
-        return CsvReader(path)
-    reader = Reader(path)
-    if (folder / "cards.csv").is_file():
-        reader.error(None, "two-card-files", "the game folder has both cards.yaml and cards.csv",
-                     "keep one of them: cardgen reads the cards from one file")
+    reader = card_file_reader(path, fields, sheet)
+    found = cards_files(folder)
+    if len(found) > 1:
+        reader.error(None, "two-card-files", f"the game folder has {' and '.join(p.name for p in found)}",
+                     "keep one of them: cardgen reads the cards from one file (it would read "
+                     f"{path.name})")
     return reader
 
 
+def card_file_reader(path: Path, fields: tuple[CardField, ...] = (), sheet: str | None = None) -> Reader:
+    """The reader of a card file by its kind: YAML, CSV or a workbook."""
+    if path.suffix == ".csv":
+        return CsvReader(path, fields=fields)
+    if path.suffix in WORKBOOK_SUFFIXES:
+        return SheetReader(path, fields=fields, sheet=sheet)
+    return Reader(path)
+
+
+@dataclass
 class CsvReader(Reader):
     """A reader whose document is cards.csv turned into the node tree of a cards.yaml."""
+
+    fields: tuple[CardField, ...] = ()  # the game's own card fields: columns too
 
     def document(self) -> yaml.Node | None:
         text = self.read_text(encoding="utf-8-sig")  # Excel starts its UTF-8 CSV with a byte-order mark
@@ -73,6 +106,10 @@ class CsvReader(Reader):
         records = self._records(text)
         if records is None:
             return None
+        return self._cards_document(records)
+
+    def _cards_document(self, records: list[tuple[int, list[str]]]) -> yaml.Node | None:
+        """The rows (each with its row number) as cards.yaml's node tree: the first names the columns."""
         while records and not any(cell.strip() for _, cells in records[:1] for cell in cells):
             records.pop(0)  # blank lines above the header
         if not records:
@@ -116,21 +153,24 @@ class CsvReader(Reader):
         reported once, here, by the loader's own check of a card's keys."""
         keys = [(i, name.strip()) for i, name in enumerate(header) if name.strip()]
         node = _mapping([(_scalar(name, line - 1, i), _scalar("", line - 1, i)) for i, name in keys], line - 1, 0)
-        known = self.mapping(node, CARD, "cards.csv header")
+        known = self.mapping(node, card_spec(self.fields), f"{self.path.name} header")
         return {i: name for i, name in keys if name in known and known[name].start_mark.column == i}
 
     def _row(self, number: int, cells: list[str], columns: dict[int, str], width: int) -> yaml.MappingNode:
         line = number - 1
         if len(cells) > width and any(cell.strip() for cell in cells[width:]):
-            self.error(_scalar("", line, width), "ragged-row",
-                       f"row {number} has {len(cells)} cells, the header {width} columns: a text with a "
-                       "comma in it was cut into two cells", "put the text in quotes: \"..., ...\"")
+            self._ragged(number, cells, width)
         pairs = [(_scalar(name, line, i), self._cell(cells[i], name, line, i))
                  for i, name in columns.items() if i < len(cells) and cells[i].strip()]
         return _mapping(pairs, line, 0)
 
+    def _ragged(self, number: int, cells: list[str], width: int) -> None:
+        self.error(_scalar("", number - 1, width), "ragged-row",
+                   f"row {number} has {len(cells)} cells, the header {width} columns: a text with a "
+                   "comma in it was cut into two cells", "put the text in quotes: \"..., ...\"")
+
     def _cell(self, text: str, column: str, line: int, col: int) -> yaml.Node:
-        if column in LIST_COLUMNS:
+        if column in list_columns(self.fields):
             items = [item.strip() for item in text.split(",") if item.strip()]
             return yaml.SequenceNode(SEQ_TAG, [_scalar(item, line, col) for item in items],
                                      _mark(line, col), _mark(line, col), flow_style=True)
@@ -144,7 +184,7 @@ class CsvReader(Reader):
                              (_scalar("to", line, col), _scalar(match[2], line, col))], line, col)
         if column == PLAY_COLUMN:
             return self._play(text, line, col)
-        if column in TYPED_COLUMNS:
+        if column in typed_columns(self.fields):
             return _scalar(text, line, col)
         return _text(spreadsheet_text(text), line, col)
 
@@ -159,6 +199,42 @@ class CsvReader(Reader):
                 continue
             pairs.append((_scalar(match[1], line, col), _scalar(match[2] or "true", line, col)))
         return _mapping(pairs, line, col)
+
+
+@dataclass
+class SheetReader(CsvReader):
+    """A reader whose document is a workbook's sheet (cards.xlsx, cards.ods) read as cards.csv is:
+    each finding names the cell as the spreadsheet does (cards.xlsx: Cards!C12)."""
+
+    sheet: str | None = None  # the sheet to read (None: the first); then the one read
+
+    def where(self, node: yaml.Node | None) -> Where:
+        found = super().where(node)
+        return replace(found, sheet=self.sheet or "") if node is not None else found
+
+    def document(self) -> yaml.Node | None:
+        try:
+            sheet = read_sheet(read_input(self.path, MAX_WORKBOOK_BYTES), self.sheet)
+        except (UnreadableInput, BadWorkbook) as exc:
+            self.error(None, "file-unreadable", f"the file {exc}",
+                       "save the cards as a workbook of one sheet (or name it in game.yaml's cards_sheet:)")
+            return None
+        self.sheet = sheet.name
+        records = list(enumerate(sheet.rows, 1))
+        for number, cells in records:
+            for column, cell in enumerate(cells):
+                unusable = UNUSABLE_CHARACTER.search(cell)
+                if unusable:  # as cards.yaml's values are refused (a terminal would obey an escape sequence)
+                    self.error(_scalar("", number - 1, column), "unusable-character",
+                               unusable_character(unusable.group()), "remove the character from the cell")
+                    return None
+        return self._cards_document(records)
+
+    def _ragged(self, number: int, cells: list[str], width: int) -> None:
+        column = next(i for i in range(width, len(cells)) if cells[i].strip())
+        self.error(_scalar("", number - 1, column), "ragged-row",
+                   f"row {number} has a value right of the header's last column", "name the column in row 1, "
+                   "or clear the cell")
 
 
 def _delimiter(text: str) -> str:
@@ -187,111 +263,3 @@ def _text(value: str, line: int, column: int) -> yaml.ScalarNode:
 
 def _mapping(pairs, line: int, column: int) -> yaml.MappingNode:
     return yaml.MappingNode(MAP_TAG, pairs, _mark(line, column), _mark(line, column))
-
-
-# --------------------------------------------------------------------------- conversion
-
-
-@dataclass(frozen=True)
-class Conversion:
-    """`cardgen convert`: the converted text (None when the source has errors, in `findings`)."""
-
-    source: Path
-    target: Path
-    text: str | None
-    findings: tuple[Finding, ...]
-
-
-def convert(folder: Path, to: str) -> Conversion:
-    """The game's cards.yaml as CSV (to="csv") or its cards.csv as cards.yaml (to="yaml")."""
-    source = folder / ("cards.yaml" if to == "csv" else "cards.csv")
-    if not source.is_file():
-        raise UsageError(f"{folder.name} has no {source.name} to convert")
-    if to == "csv":
-        reader = Reader(source)
-        text = cards_as_csv(reader)
-    else:
-        csv_reader = CsvReader(source)
-        text, reader = cards_as_yaml(csv_reader), csv_reader
-    return Conversion(source, source.with_suffix(f".{to}"), text, tuple(reader.findings))
-
-
-def cards_as_csv(reader: Reader) -> str | None:
-    """cards.yaml's entries as CSV rows (a column for every key used), or None when the file
-    does not read (reported) or holds a value a cell cannot (reported)."""
-    node = reader.document()
-    entries = _entries(reader, node)
-    if entries is None:
-        return None
-    rows = []
-    for entry in entries:
-        row = {}
-        for key, value in reader.mapping(entry, CARD).items():
-            cell = _as_cell(reader, key, value)
-            if cell is None:
-                return None
-            row[key] = cell
-        rows.append(row)
-    if any(f.level == "error" for f in reader.findings):
-        return None
-    used = [c for c in CARD_COLUMNS if any(c in row for row in rows)]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, used, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({key: spreadsheet_cell(cell) for key, cell in row.items()} for row in rows)
-    return out.getvalue()
-
-
-def cards_as_yaml(reader: CsvReader) -> str | None:
-    """cards.csv's rows as a cards.yaml: numbers and booleans as typed, lists as lists."""
-    entries = _entries(reader, reader.document())
-    if entries is None:
-        return None
-    cards = [{key.value: _as_plain(value) for key, value in entry.value} for entry in entries]
-    return yaml.dump({"cards": cards}, Dumper=_CardsDumper, sort_keys=False, allow_unicode=True, width=100,
-                     default_flow_style=None)
-
-
-class _CardsDumper(yaml.SafeDumper):
-    """Texts of several lines as `|` blocks, the way a person writes them in cards.yaml."""
-
-
-_CardsDumper.add_representer(
-    str, lambda dumper, text: dumper.represent_scalar(STR_TAG, text, style="|" if "\n" in text else None))
-
-
-def _entries(reader: Reader, node) -> list[yaml.Node] | None:
-    if node is None or any(f.level == "error" for f in reader.findings):
-        return None
-    top = reader.mapping(node, CARDS, reader.path.name)
-    return reader.sequence(top.get("cards"), "cards")
-
-
-def _as_cell(reader: Reader, key: str, node: yaml.Node) -> str | None:
-    if key in LIST_COLUMNS and isinstance(node, yaml.SequenceNode):
-        return ", ".join(reader.text(item, key) for item in node.value)
-    if key == RANGE_COLUMN and isinstance(node, yaml.MappingNode):
-        bounds = reader.mapping(node, RANGE)
-        return f"{reader.text(bounds.get('from'), 'from')}-{reader.text(bounds.get('to'), 'to')}"
-    if key == PLAY_COLUMN and isinstance(node, yaml.MappingNode):
-        play = read_play(reader, node, "")
-        return play.words() if play else ""
-    if isinstance(node, yaml.ScalarNode):
-        return "" if node.tag == "tag:yaml.org,2002:null" else node.value
-    reader.error(node, "not-a-cell", f"{key}: this value has no form in a CSV cell",
-                 "write it as plain text, or keep the cards in cards.yaml")
-    return None
-
-
-def _as_plain(node: yaml.Node):
-    if isinstance(node, yaml.SequenceNode):
-        return [_as_plain(item) for item in node.value]
-    if isinstance(node, yaml.MappingNode):
-        return {key.value: _as_plain(value) for key, value in node.value}
-    if node.tag == "tag:yaml.org,2002:null":
-        return None
-    if node.tag == "tag:yaml.org,2002:int" and INT_PATTERN.match(node.value):
-        return int(node.value)
-    if node.tag == "tag:yaml.org,2002:bool":
-        return node.value.lower() in ("true", "yes", "on")
-    return node.value

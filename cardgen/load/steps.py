@@ -14,6 +14,7 @@ from cardgen.model.game import (
     START_PILE,
     WARNING,
     Check,
+    CountSpec,
     Finding,
     Pile,
     Step,
@@ -23,6 +24,8 @@ from cardgen.model.game import (
 
 class StepParts(Parts):
     """game.yaml's setup procedure and checks: the game builder's part for them."""
+
+    set_steps: list  # (component id, the set: node) of every set: step, checked once the components are read
 
     def _steps(self, node) -> tuple[Step, ...]:
         g = self.g
@@ -34,13 +37,18 @@ class StepParts(Parts):
         for item in g.sequence(m.get("steps"), "steps"):
             sm = g.mapping(item, schema.STEP)
             actions = [a for a in schema.STEP.exactly_one if a in sm]
-            if len(actions) != 1:
-                g.error(item, "bad-step", f"a step needs exactly one of: {', '.join(schema.STEP.exactly_one)}")
+            if len(actions) > 1 or not actions and "text" not in sm:
+                g.error(item, "bad-step", f"a step needs exactly one of: {', '.join(schema.STEP.exactly_one)}",
+                        "or only a text: a step the documents show that moves nothing")
                 continue
-            action = actions[0]
+            action = actions[0] if actions else "text"
             common = dict(action=action, when=sm.read("when"), text=sm.read("text", ""), where=g.where(item))
             if action == "shuffle":
                 steps.append(Step(source=self._pile(sm.get("shuffle"), piles, "shuffle"), **common))
+                continue
+            if action in ("text", "set", "first_player"):
+                steps.append(Step(values=self._set_values(sm.get("set")), first_player=sm.read("first_player", ""),
+                                  **common))
                 continue
             spec = g.mapping(sm[action], schema.declared(schema.STEP, action, schema.Fields))
             source = self._pile(spec.get("from"), piles, "from")
@@ -56,9 +64,36 @@ class StepParts(Parts):
                 extras=spec.read("extras", False),
                 up_to=spec.read("up_to", False),
                 random=spec.read("random", False),
+                **({key: spec.read(key) for key in ("seat", "by_seat")} if action == "deal" else {}),
+                split_by=spec.read("split_by", "") if action == "deal" else "",
                 **common,
             ))
+            self._check_counts(spec)
         return tuple(steps)
+
+    def _check_counts(self, spec) -> None:
+        """A step counts its cards one way only."""
+        counts = [key for key in ("count", "by_seat", "extras") if key in spec]
+        if len(counts) > 1:
+            self.g.error(spec[counts[1]], "bad-step", f"a deal counts by one of count, by_seat and extras, "
+                         f"not {' and '.join(counts)}")
+
+    def _set_values(self, node) -> tuple[tuple[str, CountSpec], ...]:
+        """A set: step's components and each player's starting value of them."""
+        values = []
+        for key_node, value_node in self.g.free_mapping(node, "set") if node is not None else ():
+            spec = self.g.count_spec(value_node, f"set: {key_node.value}")
+            if spec is not None:
+                values.append((key_node.value, spec))
+                self.set_steps.append((key_node.value, key_node))
+        return tuple(values)
+
+    def _check_set_steps(self) -> None:
+        """The components a `set:` step gives a starting value (read before the components are)."""
+        for ident, node in self.set_steps:
+            if ident not in self.component_ids:
+                self.g.error(node, "unknown-component", f"set: no component '{ident}'",
+                             did_you_mean(ident, self.component_ids) or "declare it in game.yaml's components:")
 
     START_PILES = (START_PILE, HANDS)  # the setup's cards, and what the players were dealt
 

@@ -2,12 +2,13 @@
 be drawn, with the same code (cardgen/symbols.py) the card sheets and the documents' font use."""
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from cardgen.inputs import symbols
 from cardgen.inputs.paths import display_path
+from cardgen.load.reader import did_you_mean
 from cardgen.model import markup
+from cardgen.model.fields import TEXT
 from cardgen.model.game import ERROR, WARNING, Finding, Game
 from cardgen.model.where import Where
 
@@ -25,10 +26,9 @@ def symbol_findings(game: Game, references: Iterable[tuple[str, Where, str]]) ->
 
 
 def _missing(game: Game, name: str, where: Where | None, what: str, known: list[str], level: str = ERROR) -> Finding:
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'? " if close else ""
+    close = did_you_mean(name, known)
     return Finding(level, "unknown-symbol", f"{what}: no symbol '{name}'", where,
-                   f"{hint}add {name}.svg to {game.folder.name}/symbols/ or use a built-in symbol "
+                   f"{close + ' ' if close else ''}add {name}.svg to {game.folder.name}/symbols/ or use a built-in symbol "
                    "(docs/symbols.md lists them)")
 
 
@@ -42,8 +42,8 @@ def card_symbol_findings(game: Game, known: list[str] | None = None) -> list[Fin
     if starred and symbols.symbol_path(game, STAR) is None:
         findings.append(_missing(game, STAR, starred[0].where, f"card '{starred[0].name}' (star: true)", known))
     for card in game.cards:
-        for field in ("flavor", "text"):
-            for name in dict.fromkeys(markup.symbol_names(getattr(card, field))):
+        for field in ("flavor", "text", *(f.id for f in game.fields if f.type == TEXT)):
+            for name in dict.fromkeys(markup.symbol_names(str(card.value(field) or ""))):
                 if symbols.symbol_path(game, name) is None:
                     place = card.places.get(field)
                     where = place.locate(f":{name}:") if place else card.where

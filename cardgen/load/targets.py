@@ -9,12 +9,35 @@ import yaml
 
 from cardgen.inputs.paths import ART
 from cardgen.load.reader import Reader, did_you_mean
-from cardgen.load.schema import CARD_PIXELS, EXPORT_FORMATS, EXPORT_TARGET, ID_PATTERN, TTS_SHEET, ListOf, declared
+from cardgen.load.schema import ID_PATTERN, MAX_NAME, Field, Fields, Integer, ListOf, Number, Table, Text, declared
 from cardgen.model.game import Finding
-from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM
+from cardgen.model.sizes import CARD_SIZES_MM, COLOR_MODES, DEFAULT_BLEED_MM
 from cardgen.model.targets import CardPixels, Target, TtsSheet
 
 SHIPPED = ART / "export-targets.yaml"
+
+# export-targets.yaml (art/ and a game's own): what print services and Tabletop Simulator want
+EXPORT_FORMATS = ("png", "1up-pdf", "tts")
+DPI_RANGE = (50, 1200)
+MAX_PIXELS = 20_000
+CARD_PIXELS = Fields("card size", {
+    "trim": Field(ListOf(Number(1, MAX_PIXELS)), True, doc="trimmed width and height in pixels"),
+    "bleed": Field(Number(0, MAX_PIXELS / 10), True, doc="bleed on each side, in pixels"),
+    "safe": Field(Number(0, MAX_PIXELS / 10), doc="the safe zone inside the trim line, in pixels"),
+})
+TTS_SHEET = Fields("sheet", {
+    "columns": Field(Integer(2, 10), True), "rows": Field(Integer(2, 7), True),
+    "max_pixels": Field(Integer(256, 16384), True, doc="the largest side of a sheet image"),
+})
+EXPORT_TARGET = Fields("export target", {
+    "name": Field(Text(MAX_NAME), True, doc="the service's name"),
+    "format": Field(Text(choices=EXPORT_FORMATS), True),
+    "dpi": Field(Integer(*DPI_RANGE), True),
+    "sizes": Field(Table(Text(), CARD_PIXELS), doc=f"per card size ({', '.join(CARD_SIZES_MM)}); none: the game's own"),
+    "bleed_mm": Field(Number(0, 10), doc="with no sizes: the bleed around the game's card size"),
+    "color": Field(Text(choices=COLOR_MODES), doc="1up-pdf: rgb (default) or cmyk (PDF/X-1a in the shipped profile)"),
+    "sheet": Field(TTS_SHEET, doc="tts: the grid and largest size of a deck sheet"),
+})
 
 
 
@@ -31,7 +54,7 @@ def check_build_exports(game, targets: dict[str, Target], node, reader: Reader) 
         if target is None:
             reader.error(node, "unknown-export-target", f"exports: no export target '{name}'",
                          did_you_mean(name, targets) or f"targets are: {', '.join(targets)}")
-        elif problem := target.missing_product(game.card_size):
+        elif problem := next(filter(None, (target.missing_product(d.card_size) for d in game.every_deck)), None):
             reader.error(node, "no-product", f"exports: {problem}", target.product_hint())
 
 

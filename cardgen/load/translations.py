@@ -11,7 +11,7 @@ import yaml
 
 from cardgen.inputs.catalogs import canonical_language, language_name, load_words
 from cardgen.inputs.paths import display_path
-from cardgen.load import schema
+from cardgen.load.fields import translation_spec
 from cardgen.load.reader import Reader, did_you_mean, leads_out
 from cardgen.load.rules import read_rules
 from cardgen.load.schema import Fields, ListOf, Table, Text
@@ -78,7 +78,7 @@ def _translation(game: Game, language: str, listed: Where) -> tuple[Translation,
                                 f"write it, or start from a translator's sheet: cardgen convert {game.id} --translate "
                                 f"{language} (docs/translate.md)"))
     elif not leads_out(reader, game.folder) and (document := reader.document()) is not None:
-        _Texts(reader, texts).read(document, schema.TRANSLATION, "")
+        _Texts(reader, texts).read(document, translation_spec(game.fields), "")
     rules = game.folder / f"rules.{language}.md"
     markdown, rules_findings = read_rules(game.folder, rules) if rules.exists() else ("", [])
     translation = Translation(language, reader.name, words, texts, markdown, display_path(rules, game.folder))

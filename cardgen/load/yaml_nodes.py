@@ -100,3 +100,11 @@ def node_kind(node) -> str:
     if isinstance(node, yaml.SequenceNode):
         return "a list"
     return f"'{node.value}'" if node.value else "an empty value"
+
+
+def top_value(document: yaml.Node | None, key: str) -> yaml.Node | None:
+    """A key's value in a file's top mapping, read ahead of the rest of the file (None: not there)."""
+    if not isinstance(document, yaml.MappingNode):
+        return None
+    return next((value for name, value in document.value if isinstance(name, yaml.ScalarNode) and name.value == key),
+                None)

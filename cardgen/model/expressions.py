@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 
 from cardgen.model.game import CountSpec, Setup
 
-VARIABLES = ("players", "hand")
+VARIABLES = ("players", "hand", "seat")  # seat: a deal's by_seat only (1: the first player)
 FUNCTIONS: dict[str, Callable[..., int]] = {"min": min, "max": max}
 MAX_LENGTH = 200
 

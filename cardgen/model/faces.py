@@ -4,7 +4,9 @@ the elements here; render draws them and check measures them, element by element
 
 Kinds: text (a pattern of field values in a font role), image (the card's art or a file pattern),
 symbol (by name, by field or the card's own), shape (rect, rounded, circle, ellipse), repeat (one
-element N times, N from a field) and tags (the card's tags as pills, centred on a line)."""
+element N times, N from a field), tags (the card's tags as pills, centred on a line) and pattern
+(symbols tiled over the box, tilted). The back is a face too: art/faces/back.yaml, or any face a
+back of game.yaml names (a double-faced card); it reads the back's {title} and {emblem}."""
 from __future__ import annotations
 
 import re
@@ -16,22 +18,31 @@ from cardgen.model.conditions import Condition
 from cardgen.model.fields import FieldValue
 from cardgen.model.where import Where
 
-TEXT, IMAGE, SYMBOL, SHAPE, REPEAT, TAGS = "text", "image", "symbol", "shape", "repeat", "tags"
-KINDS = (TEXT, IMAGE, SYMBOL, SHAPE, REPEAT, TAGS)
+TEXT, IMAGE, SYMBOL, SHAPE, REPEAT, TAGS, PATTERN = "text", "image", "symbol", "shape", "repeat", "tags", "pattern"
+KINDS = (TEXT, IMAGE, SYMBOL, SHAPE, REPEAT, TAGS, PATTERN)
 SHAPES = ("rect", "rounded", "circle", "ellipse")
 ALIGNS = ("left", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
 ROTATIONS = (0, 90, 180, 270)
 FITS = ("cover", "contain")
 ALONG = ("row", "column")
+SIDES = ("left", "right", "top", "bottom")
+ANCHORS = ("", "center")
+COLORS_PATTERN = "colors"  # pattern: the symbols of the game's colors, in turn
 ART = "art"  # image: the card's own art (or its placeholder)
 CARD_SYMBOL = "card"  # symbol: the card's own symbol (else its color's)
 # colors derived from the card's color (else "#rrggbb"): its color, the ink that reads on it, the
 # symbol's ink on it, the name's color, and the card's color or its ink where the color is light
-DERIVED_COLORS = ("card", "ink", "symbol-ink", "title", "outline")
+CARD_COLORS = ("card", "ink", "symbol-ink", "title", "outline")
+# and from the back's design (layout.yaml back:, a back's own colors in game.yaml), each auto
+# derived from the game's palette unless set
+BACK_COLORS = ("back-background", "back-pattern", "back-border", "back-medallion", "back-title")
+DERIVED_COLORS = CARD_COLORS + BACK_COLORS
 DEFAULT_FACE = "default"
+BACK_FACE = "back"
+BACK_FIELDS = ("title", "emblem")  # what a back face reads besides the card: the back's title and emblem symbol
 MAX_REPEAT = 100
-_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")
+FIELD_PATTERN = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")  # a {field} in a pattern
 
 
 class HasValues(Protocol):
@@ -52,6 +63,10 @@ class Element:
     when: Condition | None = None  # drawn only on the cards it holds for
     bleed: bool = False  # decoration meant to run off the edge: touching an edge, it runs on into the bleed
     rotation: int = 0  # degrees anticlockwise, about the box's centre
+    # on another card size: the distance from these edges scales by the smaller ratio (an inset
+    # alike on every side), or (anchor center) the whole element about the card's centre
+    insets: tuple[str, ...] = ()
+    anchor: str = ""
     # text
     text: str = ""  # a pattern: "{name}", "Deal {attack} damage"
     font: str = "text"  # a font role
@@ -68,6 +83,7 @@ class Element:
     one_line_min: float = 0.0  # set on one line while it stays at least this big (0: no)
     split_words: bool = False  # as a last resort, split words that fit no line
     shadow: float = 0.0  # drop shadow offset in points (0: none)
+    hug: float = 0.0  # mm: fill and border drawn behind the set text, this far above and below its ink
     # image
     image: str = ""  # ART or a file pattern under the game folder: "art/{suit}.png"
     fit: str = "cover"
@@ -85,12 +101,21 @@ class Element:
     gap: float = 0.0  # mm between repeats (and between tags)
     columns: int = 0  # repeats per row (a grid); 0: one line
     item: Element | None = None  # the element repeated
+    # pattern
+    pattern: str = ""  # COLORS_PATTERN, a symbol name or "{field}"
+    step: float = 0.0  # mm between the symbols' centres
+    tile: float = 0.0  # mm: each symbol's size
+    tilt: float = 0.0  # degrees anticlockwise, each symbol
     where: Where | None = None  # its line in the face file
-    label: str = ""  # how findings name it ("" : element '<id>')
+    # the rulebook's card diagram: its callout's words (none: no callout), and where the callout
+    # sits on its box, in parts of the box's width and height from its top-left corner
+    label: str = ""
+    callout_x: float = 0.0
+    callout_y: float = 0.0
 
     @property
     def named(self) -> str:
-        return self.label or self.id or self.kind
+        return self.id or self.kind
 
     @property
     def turned(self) -> bool:
@@ -98,7 +123,15 @@ class Element:
 
     def pattern_fields(self) -> list[str]:
         """The fields its text, image, symbol or count read."""
-        return [name for source in (self.text, self.image, self.symbol, self.count) for name in _FIELD.findall(source)]
+        sources = (self.text, self.image, self.symbol, self.count, self.pattern)
+        return [name for source in sources for name in FIELD_PATTERN.findall(source)]
+
+    def reads_card(self) -> bool:
+        """Whether it draws anything of the card (a back face that does not is drawn once per back)."""
+        read = {*self.pattern_fields(), *(f.id for f in self.when.fields())} if self.when else set(self.pattern_fields())
+        own = read - set(BACK_FIELDS) or {self.color, self.fill, self.border} & set(CARD_COLORS)
+        return bool(own) or self.symbol == CARD_SYMBOL or self.image == ART or self.kind == TAGS or \
+            self.item is not None and self.item.reads_card()
 
 
 @dataclass(frozen=True)
@@ -110,6 +143,9 @@ class Face:
 
     def uses(self, kind: str) -> bool:
         return any(e.kind == kind for e in self.elements)
+
+    def reads_card(self) -> bool:
+        return any(e.reads_card() for e in self.elements)
 
 
 def choose_face(faces: Mapping[str, Face], default: str, card: HasValues) -> Face:
@@ -139,13 +175,23 @@ def fill_in(pattern: str, value: Callable[[str], FieldValue], escape: Callable[[
     """The pattern with each {field} replaced by the card's value (escaped by `escape`)."""
     if "{" not in pattern:
         return pattern
-    return _FIELD.sub(lambda match: escape(formatted(value(match.group(1)))), pattern)
+    return FIELD_PATTERN.sub(lambda match: escape(formatted(value(match.group(1)))), pattern)
 
 
 def single_field(pattern: str) -> str | None:
     """The field a pattern is made of alone ("{text}" -> text), else None."""
-    match = _FIELD.fullmatch(pattern)
+    match = FIELD_PATTERN.fullmatch(pattern)
     return match.group(1) if match else None
+
+
+def shows(element: Element, value: Callable[[str], FieldValue]) -> bool:
+    """Whether the element draws anything on a card: its `when:` holds, and a text or the tags
+    have a value, a repeat a count."""
+    if element.when is not None and not element.when.holds(value):
+        return False
+    if element.kind in (TEXT, TAGS):
+        return bool(fill_in(element.text, value).strip())
+    return count_of(element, value) > 0 if element.kind == REPEAT else True
 
 
 def count_of(element: Element, value: Callable[[str], FieldValue]) -> int:
@@ -185,3 +231,7 @@ class Faces:
 
     def of(self, card: HasValues) -> Face:
         return choose_face(self.by_id, self.default, card)
+
+    def back(self, face_id: str | None) -> Face:
+        """The face printed on a card's back: the one its back names (a double-faced card), else the shipped back."""
+        return self.by_id.get(face_id or BACK_FACE) or self.by_id[BACK_FACE]

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TypeVar, Union
 
 from cardgen.errors import UsageError
-from cardgen.model.fields import BUILTIN_FIELDS, CardField, FieldValue
+from cardgen.model.decks import DEFAULT_DECK, Deck
+from cardgen.model.fields import BUILTIN_FIELDS, CardField, FieldValue, selects
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CardSize
 from cardgen.model.targets import Target
@@ -130,10 +131,14 @@ class Card:
     printed: bool = True  # False: a stand-in the engine counts but no sheet prints
     back: str | None = None  # Back.id: this card's own back
     face: str | None = None  # the id of one of the layout's faces: this card's own face
+    deck: str | None = None  # Deck.id: the deck it belongs to (None: the game declares no decks)
     play: Play | None = None  # what playing it does, for the simulator; None: the simulator never plays it
     where: Where | None = None
     places: Mapping[str, Passage] = field(default_factory=dict, compare=False)  # "text", "details" -> where typed
     fields: Mapping[str, FieldValue] = field(default_factory=dict)  # the game's own fields (Game.fields) by id
+    # the source language's values of the fields a translation changed: selectors pick by them, so that a
+    # setup picks the same cards in every language
+    source_fields: Mapping[str, FieldValue] = field(default_factory=dict, compare=False)
 
     def value(self, name: str) -> FieldValue:
         """The card's value of the field called `name`, built-in or the game's own (None: not set, or
@@ -147,6 +152,10 @@ class Card:
             return value
         return None
 
+    def source_value(self, name: str) -> FieldValue:
+        """The value in the game's source language (what selectors compare)."""
+        return self.source_fields[name] if name in self.source_fields else self.value(name)
+
 
 @dataclass(frozen=True)
 class Back:
@@ -158,6 +167,7 @@ class Back:
     pattern: str | None = None
     border: str | None = None
     emblem: str | None = None  # a symbol name
+    face: str | None = None  # the face printed on it (a double-faced card); None: the shipped back
     where: Where | None = field(default=None, compare=False)  # its title in game.yaml (else its id)
 
 
@@ -245,7 +255,7 @@ class Setup:
 
 @dataclass(frozen=True)
 class Step:
-    action: str  # move | deal | shuffle
+    action: str  # move | deal | shuffle | set | first_player | text (a step that is only its text)
     source: str = "deck"
     target: str = "deck"
     select: Selector | None = None  # None: all cards
@@ -257,6 +267,15 @@ class Step:
     when: str | None = None
     text: str = ""
     where: Where | None = None
+    seat: CountSpec | None = None  # deal to this seat only (1: the first player); None: every seat
+    by_seat: CountSpec | None = None  # deal: each seat's count, a table by seat or an expression of `seat`
+    split_by: str = ""  # deal: each seat takes every card of one value of this field (color, kind, tag, a field)
+    values: tuple[tuple[str, CountSpec], ...] = ()  # set: (component id, each player's starting value)
+    first_player: str = ""  # first_player: "random", or how the first player is chosen, in the game's words
+
+    @property
+    def moves_cards(self) -> bool:
+        return self.action in ("move", "deal")
 
 
 DRAW, SUPPLY, DISCARD, ASIDE, BOX, HAND = "draw", "supply", "discard", "aside", "box", "hand"
@@ -402,6 +421,24 @@ class Game:
     translations: Mapping[str, Translation] = field(default_factory=dict, compare=False, repr=False)
     words: Words = field(default=ENGLISH, compare=False, repr=False)  # cardgen's own words in the game's language
     fields: tuple[CardField, ...] = ()  # the game's own card fields (game.yaml's fields:)
+    decks: tuple[Deck, ...] = ()  # game.yaml's decks (none: one deck of every card at card_size)
+
+    @property
+    def every_deck(self) -> tuple[Deck, ...]:
+        return self.decks or (Deck(DEFAULT_DECK, self.title, self.card_size),)
+
+    @property
+    def sheet_decks(self) -> tuple[str | None, ...]:
+        """The decks printed in files of their own: each declared deck when there are several;
+        else None, one file of every card."""
+        return tuple(d.id for d in self.decks) if len(self.decks) > 1 else (None,)
+
+    def deck(self, deck_id: str | None) -> Deck:
+        """The deck of that id (None: the first, the one deck of a game of one)."""
+        return next((d for d in self.decks if d.id == deck_id), None) or self.every_deck[0]
+
+    def deck_of(self, card: Card) -> Deck:
+        return self.deck(card.deck)
 
     def pile(self, pile_id: str) -> Pile:
         return next((p for p in self.piles if p.id == pile_id), None) or default_pile(pile_id)
@@ -489,9 +526,9 @@ MAX_FILE_NAME_BYTES = 255  # the longest file name Linux, macOS and Windows file
 _DERIVED_NAME_BYTES = len(".-p9999.png.XXXXXXXX.tmp")
 
 
-def sheet_file_name(setup_name: str) -> str:
-    """The card sheets of a setup: cards-<its id, the slug of its name>.pdf, in every language."""
-    return f"cards-{slugify(setup_name)}.pdf"
+def sheet_file_name(setup_name: str, deck: str | None = None) -> str:
+    """A setup's card sheets: cards-<its id>.pdf in every language (cards-<id>-<deck>.pdf: a deck's of several)."""
+    return f"cards-{slugify(setup_name)}{f'-{deck}' if deck else ''}.pdf"
 
 
 def card_file_name(card_id: str) -> str:
@@ -536,6 +573,8 @@ def _matches_key(card: Card, key: str, wanted: object) -> bool:
         return card.star == wanted
     if key == "attribute":
         return all(card.attributes.get(k) == v for k, v in _selector(wanted).items())
+    if key not in _NAMED:  # a field: the built-in number, or one of the game's own
+        return selects(card.source_value(key), wanted)
     names = set(_listed(wanted, str))
     if key == "color":
         return card.color in names
@@ -543,9 +582,10 @@ def _matches_key(card: Card, key: str, wanted: object) -> bool:
         return bool(set(card.kinds) & names)
     if key == "tag":
         return bool(set(card.tags) & names)
-    if key == "card":  # by id: load turns the names a selector gives into ids (a translation renames cards)
-        return card.id in names
-    return True
+    return card.id in names  # by id: load turns the names a selector gives into ids (a translation renames cards)
+
+
+_NAMED = ("color", "kind", "tag", "card")  # the selector keys that list names
 
 
 def _selector(value: object) -> Selector:

@@ -6,11 +6,6 @@ import re
 from cardgen.model.game import Component, Kind, Setup
 from cardgen.model.words import decimal, is_one, ngettext
 
-# C0 and C1 control characters (but line feed and tab) and the bidirectional overrides and
-# isolates: text from a game folder could otherwise clear the screen, move the cursor or
-# reorder a line on the terminal that shows it. Lone surrogates cannot be written at all.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
 # Characters no game text can show or print: C0 and C1 controls (but tab, line feed and carriage
 # return), DEL, and lone surrogates (a YAML "\ud800" escape; no file can be written with one).
 UNUSABLE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -24,9 +19,10 @@ def unusable_character(value: str) -> str:
     return f"the value holds the character U+{ord(character):04X}, which cannot be shown or printed"
 
 
-def printable(text: str) -> str:
-    """`text` with every control character shown as a \\uXXXX escape (valid in JSON too)."""
-    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+def ascii_digits(text: str) -> bool:
+    """`text` is one or more ASCII digits: a number typed on a command line or in a URL ('٣' and
+    '²' are digits to str.isdigit)."""
+    return bool(text) and all("0" <= ch <= "9" for ch in text)
 
 
 def players_label(setup: Setup) -> str:

@@ -5,8 +5,9 @@ same setups. A text the translation lacks stays the source's and is listed as un
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from cardgen.model.fields import CardField, translatable_fields
 from cardgen.model.game import (
     Back,
     Card,
@@ -29,7 +30,6 @@ from cardgen.model.texts import plural
 from cardgen.model.translation import Translation, Untranslated
 from cardgen.model.where import Passage, Where
 
-CARD_FIELDS = ("name", "flavor", "text", "details")
 Named = TypeVar("Named", Color, Tag)
 
 
@@ -49,9 +49,10 @@ def translated(game: Game, language: str, texts: _Texts | None = None) -> tuple[
         colors=tuple(_named(c, "colors", "color", texts) for c in game.colors),
         tags=tuple(_named(t, "tags", "tag", texts) for t in game.tags),
         kinds=tuple(_kind(k, texts) for k in game.kinds),
-        cards=tuple(_card(c, texts) for c in game.cards),
+        cards=tuple(_card(c, translatable_fields(game.fields), texts) for c in game.cards),
         setups=tuple(_setup(s, texts) for s in game.setups),
         steps=_steps(game.steps, texts), piles=tuple(_pile(p, texts) for p in game.piles),
+        fields=tuple(_field(f, texts) for f in game.fields),
         components=tuple(_component(c, texts) for c in game.components),
         backs=tuple(_back(b, texts) for b in game.backs),
         checks=tuple(_check(c, texts) for c in game.checks),
@@ -118,14 +119,20 @@ def _kind(kind: Kind, texts: _Texts) -> Kind:
                    meaning=texts.text(f"{key}/meaning", kind.meaning, f"{label}: meaning", None))
 
 
-def _card(card: Card, texts: _Texts) -> Card:
+def _card(card: Card, translatable: tuple[str, ...], texts: _Texts) -> Card:
+    """The card with each of its translatable fields in the language (the game's own text fields
+    too; their source values stay what selectors pick by)."""
     key, label = f"cards/{card.id}", f"card '{card.name}'"
-
-    def tr(name: str, source: str) -> str:
-        return texts.text(f"{key}/{name}", source, f"{label}: {name}", card.where)
-
-    return replace(card, name=tr("name", card.name), flavor=tr("flavor", card.flavor), text=tr("text", card.text),
-                   details=tr("details", card.details), places=texts.places(key, CARD_FIELDS, dict(card.places)))
+    changed = {}
+    for name in translatable:
+        source = card.value(name)
+        if isinstance(source, str):
+            changed[name] = texts.text(f"{key}/{name}", source, f"{label}: {name}", card.where)
+    own = {name: text for name, text in changed.items() if name in card.fields}
+    builtin: dict[str, Any] = {name: text for name, text in changed.items() if name not in own}
+    return replace(card, **builtin, fields={**card.fields, **own},
+                   source_fields={name: card.fields[name] for name in own},
+                   places=texts.places(key, translatable, dict(card.places)))
 
 
 def _setup(setup: Setup, texts: _Texts) -> Setup:
@@ -151,6 +158,12 @@ def _steps(steps: tuple[Step, ...], texts: _Texts) -> tuple[Step, ...]:
             number += 1
         out.append(step)
     return tuple(out)
+
+
+def _field(card_field: CardField, texts: _Texts) -> CardField:
+    """A card field's display name (the documents' label) in the language."""
+    return replace(card_field, name=texts.text(f"fields/{card_field.id}/name", card_field.name,
+                                               f"field '{card_field.id}': name", card_field.where))
 
 
 def _pile(pile: Pile, texts: _Texts) -> Pile:

@@ -7,16 +7,29 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Where:
-    """A place in the game data: file (relative to the game folder's parent), line, column."""
+    """A place in the game data: file (relative to the game folder's parent), line, column; in a
+    workbook (cards.xlsx, cards.ods) the sheet, and line and column are the cell's row and column."""
 
     file: str
     line: int = 0
     column: int = 0
+    sheet: str = ""
 
     def __str__(self) -> str:
         if not self.line:
             return self.file
+        if self.sheet:  # as the spreadsheet names the cell: cards.xlsx: Cards!C12
+            return f"{self.file}: {self.sheet}!{column_letters(self.column)}{self.line}"
         return f"{self.file}:{self.line}:{self.column}"
+
+
+def column_letters(column: int) -> str:
+    """A spreadsheet's name of a column: 1 -> A, 26 -> Z, 27 -> AA."""
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 @dataclass(frozen=True)

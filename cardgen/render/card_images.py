@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-import pypdfium2
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
@@ -13,9 +12,9 @@ from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Sheet
 from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game
-from cardgen.model.sizes import MM, card_size_mm
+from cardgen.model.sizes import MM
 from cardgen.model.targets import CardPixels
-from cardgen.render import print_color
+from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.cards.sheets import place
 from cardgen.render.write import tagged_subsets
@@ -63,18 +62,13 @@ def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bo
 
 def rasterise(pdf: bytes, size: tuple[int, int], dpi: int) -> list[Image.Image]:
     """Each page as an RGB image of exactly `size` pixels."""
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        images = []
-        for page in document:
-            # a hair under dpi/72: the page is exactly size at dpi, and pdfium rounds its pixels up
-            image = page.render(scale=dpi / 72 * (1 - 1e-7)).to_pil().convert("RGB")
-            if image.size != size:
-                raise BuildError(f"a card rendered at {image.size[0]}x{image.size[1]} px, not {size[0]}x{size[1]}")
-            images.append(image)
-        return images
-    finally:
-        document.close()
+    images = []
+    # a hair under dpi/72: the page is exactly size at dpi, and pdfium rounds its pixels up
+    for image in pdfpages.page_images(pdf, dpi / 72 * (1 - 1e-7)):
+        if image.size != size:
+            raise BuildError(f"a card rendered at {image.size[0]}x{image.size[1]} px, not {size[0]}x{size[1]}")
+        images.append(image)
+    return images
 
 
 def png(image: Image.Image, dpi: int) -> bytes:
@@ -90,6 +84,6 @@ def card_png(game: Game, card: Card, size: tuple[int, int], dpi: int) -> bytes:
 
 
 def face_pdf(game: Game, card: Card) -> bytes:
-    """One card's face, trimmed, on a page of the card's size (the live preview's picture)."""
-    width, height = (side * MM for side in card_size_mm(game.card_size))
+    """One card's face, trimmed, on a page of its deck's card size (the live preview's picture)."""
+    width, height = (side * MM for side in game.deck_of(card).size_mm)
     return card_pdf(game, Sheet(width, height, width, height, 0, 1, 1), [(card, "front")])

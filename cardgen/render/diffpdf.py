@@ -8,7 +8,6 @@ import difflib
 import io
 from collections.abc import Iterator
 
-import pypdfium2
 from PIL import Image, ImageChops
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
@@ -20,7 +19,7 @@ from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM, paper_size_mm
 from cardgen.model.texts import counted
-from cardgen.render import card_images
+from cardgen.render import card_images, pdfpages
 from cardgen.render.write import tagged_subsets
 
 DPI = 110  # the faces' pictures: enough to read them, small enough to draw a few hundred
@@ -62,11 +61,7 @@ class _Pictures:
         self.games = {"old": old, "new": new}
 
     def face(self, version: str, card: Card) -> Image.Image:
-        document = pypdfium2.PdfDocument(card_images.face_pdf(self.games[version], card))
-        try:
-            return document[0].render(scale=DPI / 72).to_pil().convert("RGB")
-        finally:
-            document.close()
+        return pdfpages.page_image(card_images.face_pdf(self.games[version], card), 1, DPI / 72)
 
 
 def _changed_page(canvas: Canvas, fonts: Fonts, pictures: _Pictures, change: CardChange, was: Card,
@@ -87,10 +82,11 @@ def _changed_page(canvas: Canvas, fonts: Fonts, pictures: _Pictures, change: Car
         if label == "new":
             _mark_changed_pixels(canvas, before, image, x, top - 6 - h, scale)
     y = top - 6 - before.height * scale - 24
-    for field_name in TEXT_FIELDS:
-        old_text, new_text = getattr(was, field_name), getattr(card, field_name)
+    own = {f.id: f.name for f in pictures.games["new"].fields if f.translatable}
+    for field_name in (*TEXT_FIELDS, *own):
+        old_text, new_text = str(was.value(field_name) or ""), str(card.value(field_name) or "")
         if old_text != new_text:
-            y = _text_change(canvas, fonts, field_name, old_text, new_text, y, page_w)
+            y = _text_change(canvas, fonts, own.get(field_name, field_name), old_text, new_text, y, page_w)
     canvas.showPage()
 
 

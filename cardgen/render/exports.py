@@ -25,8 +25,9 @@ from pathlib import Path
 from PIL import Image
 
 from cardgen.errors import BuildError
+from cardgen.model.decks import Deck
 from cardgen.model.game import Card, Game
-from cardgen.model.sizes import SAFE_ZONE_MM, card_size_mm
+from cardgen.model.sizes import SAFE_ZONE_MM
 from cardgen.model.targets import CardPixels, Target
 from cardgen.model.texts import spreadsheet_cell
 from cardgen.render import card_images
@@ -77,17 +78,24 @@ def folder_name(target: Target, deck: str) -> str:
     return f"export-{target.id}-{deck}"
 
 
-def card_pixels(game: Game, target: Target) -> CardPixels:
-    """The card's trim, bleed and safe zone in pixels at the target's dpi."""
+def card_pixels(target: Target, deck: Deck) -> CardPixels:
+    """The trim, bleed and safe zone of the deck's cards in pixels at the target's dpi: the
+    vendor's product of the deck's size (turned for a landscape deck)."""
     if not target.sizes:
-        width, height = card_size_mm(game.card_size)
+        width, height = deck.size_mm
         px = target.dpi / 25.4
         return CardPixels((width * px, height * px), target.bleed_mm * px, SAFE_ZONE_MM * px)
-    size = game.card_size
-    if not isinstance(size, str) or size not in target.sizes:
-        problem = target.missing_product(size) or f"{target.name} has no product for this card size"
+    size = deck.preset
+    if size is None or size not in target.sizes:
+        problem = target.missing_product(deck.card_size) or f"{target.name} has no product for this card size"
         raise BuildError(problem, hint=target.product_hint())
-    return target.sizes[size]
+    pixels = target.sizes[size]
+    return CardPixels(pixels.trim[::-1], pixels.bleed, pixels.safe) if deck.landscape else pixels
+
+
+def deck_of(game: Game, chosen: list[Entry]) -> Deck:
+    """The deck the entries are of (an export holds one deck's cards)."""
+    return game.deck_of(chosen[0].card) if chosen else game.deck(None)
 
 
 def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_dir: Path,
@@ -99,7 +107,7 @@ def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_di
         raise BuildError(f"{deck}: no printed cards to export")
     folder = Path(out_dir) / folder_name(target, deck)
     folder.mkdir(parents=True, exist_ok=True)
-    pixels = card_pixels(game, target)
+    pixels = card_pixels(target, deck_of(game, chosen))
     if target.format == "png":
         backs = with_distinct_backs(game, chosen) if part == 0 else []  # one part draws the backs
         _export_pngs(game, target, pixels, chosen[part::parts], backs, folder)
@@ -182,7 +190,7 @@ def tts_sheets(game: Game, target: Target, chosen: list[Entry]) -> tuple[TtsGrid
     rows = min(spec.rows, max(2, math.ceil((len(chosen) + 1) / columns)))
     if len(chosen) > per_sheet:
         columns, rows = spec.columns, spec.rows
-    width, height = card_size_mm(game.card_size)
+    width, height = deck_of(game, chosen).size_mm
     slot_w = min(spec.max_pixels // columns, math.floor(spec.max_pixels / rows * width / height))
     slot_h = math.floor(slot_w * height / width)
     grid = TtsGrid(columns, rows, (slot_w, slot_h))

@@ -15,15 +15,17 @@ import math
 import re
 import zlib
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pikepdf
 from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
 from cardgen.inputs.paths import ART
+
+if TYPE_CHECKING:
+    import pikepdf
 
 PROFILE = ART / "icc" / "ISOcoated_v2_300_bas.icc"
 CONDITION = "FOGRA39"  # the registered printing condition the profile characterises
@@ -171,6 +173,8 @@ def _compressed_profile() -> bytes:
 def pdfx(pdf: bytes) -> bytes:
     """The PDF as PDF/X-1a:2003: the output profile as its output intent, the version keys and
     the trapping state in its information; identified deterministically."""
+    import pikepdf  # here, not at the top: `cardgen check` reaches this module and never writes a PDF
+
     with pikepdf.open(io.BytesIO(pdf)) as document:
         profile = pikepdf.Stream(document, _compressed_profile(), Filter=pikepdf.Name.FlateDecode, N=4)
         document.Root.OutputIntents = pikepdf.Array([pikepdf.Dictionary(
@@ -188,6 +192,8 @@ def pdfx(pdf: bytes) -> bytes:
 
 def _add_states(document: pikepdf.Pdf) -> None:
     """The overprint graphics states in the resources of every page and form that names them."""
+    import pikepdf
+
     states = {name: document.make_indirect(pikepdf.Dictionary({"/Type": pikepdf.Name.ExtGState, **entries}))
               for name, entries in STATES.items()}
     holders = [*document.pages, *(obj for obj in document.objects
@@ -207,6 +213,8 @@ def _add_states(document: pikepdf.Pdf) -> None:
 
 
 def _content(holder: pikepdf.Page | pikepdf.Stream) -> bytes:
+    import pikepdf
+
     if isinstance(holder, pikepdf.Stream):
         return holder.read_bytes()
     contents = holder.obj.get("/Contents")

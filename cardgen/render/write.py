@@ -10,11 +10,13 @@ import hashlib
 import io
 import os
 from pathlib import Path
-
-import pikepdf
+from typing import TYPE_CHECKING
 
 from cardgen.inputs.files import atomic_write
 from cardgen.model.game import Game
+
+if TYPE_CHECKING:
+    import pikepdf
 
 __all__ = ["atomic_write", "language_dir", "output_dir", "output_folder", "tagged_subsets"]
 FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
@@ -42,6 +44,8 @@ def tagged_subsets(pdf: bytes) -> bytes:
     """The PDF with each embedded font subset named by a tag of its own (ISO 32000-1 9.6.4: six
     capital letters, then '+'), drawn from a hash of the subset's font program: ReportLab names
     every first subset AAAAAA+. The same subset gets the same tag, so the bytes stay the same."""
+    import pikepdf  # here, not at the top: a command that only reads the output folder's name pays nothing
+
     with pikepdf.open(io.BytesIO(pdf)) as document:
         for font in document.objects:
             if isinstance(font, pikepdf.Dictionary) and font.get("/Type") == pikepdf.Name.Font:
@@ -53,6 +57,8 @@ def tagged_subsets(pdf: bytes) -> bytes:
 
 def _retag(font: pikepdf.Dictionary) -> None:
     """A font's subset tag, in its name, its descendant's (a composite font) and its descriptor's."""
+    import pikepdf
+
     named = [font, *font.get("/DescendantFonts", [])]
     descriptor = next((part["/FontDescriptor"] for part in named if "/FontDescriptor" in part), None)
     if descriptor is None:

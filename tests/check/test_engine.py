@@ -140,7 +140,7 @@ def test_the_engine_publishes_the_deck_and_each_step_per_player_count():
     assert counts == [("move", None), ("move", None), ("deal", 1), ("shuffle", None), ("deal", 2),
                       ("move", None), ("move", 9), ("move", None), ("shuffle", None)]
     bombs_in = next(s for s in nine.steps if s.count == 9)
-    assert bombs_in.moved == 9 and bombs_in.dealt_each == 0
+    assert bombs_in.moved == 9 and not any(bombs_in.seats)
     assert nine.set_aside == 16 - 9 and nine.print_counts == nine.starting_deck
 
 

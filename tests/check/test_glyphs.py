@@ -117,3 +117,17 @@ def test_accented_latin_prints_in_the_rulebook(game_copy, capsys, tmp_path):
         text = "\n".join(page.extract_text() for page in pdf.pages)
     for words in ("Böom", "Déjà vu: regardez la carte.", "Ça marche: œuvre, naïve, Łódź."):
         assert words in text
+
+
+def test_a_faces_own_words_are_read_against_the_elements_font_at_its_line(game_copy, capsys):
+    folder = game_copy()
+    (folder / "layout.yaml").write_text(
+        "faces:\n  city:\n    extends: default\n    elements:\n"
+        '      - {id: town, text: "Łódź {number}", font: title, x: 10, y: 40, width: 40, height: 8}\n'
+        '      - {id: plain, text: "Łódź {number}", font: text, x: 10, y: 50, width: 40, height: 8}\n'
+        "face: city\n", encoding="utf-8")
+    code, out = check(folder, capsys)
+    assert code == 1
+    found = missing_glyph(out, "tiny_game/layout.yaml", 5, 9)
+    assert "face city, town (its own words): 'Ł'" in found and "CabinSketch-Bold.ttf" in found
+    assert "plain (its own words)" not in out  # Lato has it; the documents never draw a face's words

@@ -94,7 +94,7 @@ def test_the_installed_package_starts_a_game_and_builds_it_from_an_empty_folder(
     out = tmp_path / "output" / "mygame"
     assert sorted(p.name for p in out.iterdir()) == [
         "cardgen-manifest.json", "cards-standard.pdf", "cheatsheet-pocket.pdf", "cheatsheet.pdf", "checklists.pdf",
-        "rulebook.pdf"]
+        "rulebook.html", "rulebook.pdf"]
     with pdfplumber.open(out / "cards-standard.pdf") as pdf:
         faces = " ".join(page.dedupe_chars().extract_text() or "" for page in pdf.pages)  # titles are drawn twice (outlined)
     for name in ("Dragon", "Shield", "Peek", "Crown", "Coin 1", "Coin 3"):

@@ -16,8 +16,9 @@ import yaml
 from conftest import CARD_DATA, ROOT, TEST_DATA
 
 from cardgen import cli
-from cardgen.load import editor_schemas, load_game, schema
+from cardgen.load import editor_schemas, load_game, schema, targets
 from cardgen.load.reader import Reader
+from cardgen.model.fields import CardField
 from cardgen.model.game import ERROR
 
 DEFAULT_LAYOUT = ROOT / "art" / "card-layout.yaml"  # every setting: a complete layout.yaml
@@ -81,12 +82,12 @@ def write(path: Path, data) -> None:
     path.write_text(yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
-def validator(name: str) -> jsonschema.Draft7Validator:
-    return jsonschema.Draft7Validator(editor_schemas.json_schema(editor_schemas.files()[name], name))
+def validator(name: str, fields: tuple[CardField, ...] = ()) -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(editor_schemas.json_schema(editor_schemas.files()[name], name, fields))
 
 
-def schema_errors(name: str, data) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator(name).iter_errors(data)]
+def schema_errors(name: str, data, fields: tuple[CardField, ...] = ()) -> list[str]:
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator(name, fields).iter_errors(data)]
 
 
 # --------------------------------------------------------------------------- the files
@@ -112,9 +113,11 @@ def test_the_schema_command_prints_each_files_line_and_writes_the_files(capsys, 
 
 @pytest.mark.parametrize("game", SHIPPED)
 def test_every_shipped_game_is_valid_against_the_schemas(game):
+    """Against the shipped schemas, or a game with card fields against its own (cardgen schema --game)."""
+    fields = load_game(CARD_DATA / game).game.fields
     for name in editor_schemas.files():
         if (CARD_DATA / game / name).is_file():
-            assert schema_errors(name, read_as_editors(CARD_DATA / game / name)) == [], name
+            assert schema_errors(name, read_as_editors(CARD_DATA / game / name), fields) == [], name
 
 
 def test_the_default_layout_is_a_valid_layout_yaml():
@@ -186,7 +189,7 @@ def _declared(t: schema.Type, out: dict) -> dict:
 
 
 DECLARED = {}
-for _spec in (*editor_schemas.files().values(), schema.EXPORT_TARGET):  # export targets: art/ and a game's own table
+for _spec in (*editor_schemas.files().values(), targets.EXPORT_TARGET):  # export targets: art/ and a game's own table
     _declared(_spec, DECLARED)
 
 
@@ -201,7 +204,7 @@ def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_decl
     (with_layout / "game.yaml").write_text((with_layout / "game.yaml").read_text() + "languages: [en, fr]\n")
     (with_layout / "i18n").mkdir()
     write(with_layout / "i18n" / "fr.yaml", {
-        "title": "T", **{part: {"x": {"name": "N"}} for part in ("colors", "tags", "kinds", "piles", "components")},
+        "title": "T", **{part: {"x": {"name": "N"}} for part in ("colors", "tags", "kinds", "piles", "components", "fields")},
         "backs": {"x": {"title": "T"}}, "checks": {"x": {"message": "M"}}, "cards": {"x": {"text": "T"}},
         "setups": {"x": {"name": "N"}}, "variations": {"x": {"text": "T"}},
         "cheatsheet": {"sections": [{"title": "T"}], "combos": {"rows": [{"cards": "C"}]}}})
@@ -209,11 +212,12 @@ def test_every_mapping_the_loader_reads_is_declared_in_the_schema_and_every_decl
     original = Reader.mapping
 
     def recording(self, node, spec, what=""):
-        read[id(spec)] = spec
+        declared = spec.extends or spec  # a card or a selector with the game's own fields: its declaration
+        read[id(declared)] = declared
         return original(self, node, spec, what)
 
     monkeypatch.setattr(Reader, "mapping", recording)
-    for game in [*SHIPPED, with_layout, TEST_DATA / "courtly_coins", TEST_DATA / "market_day"]:
+    for game in [*SHIPPED, with_layout, *(TEST_DATA / name for name in ("courtly_coins", "market_day", "creature_mini", "task_tricks"))]:
         load_game(CARD_DATA / game)
     # no shipped game has a custom size or a second card back (a deck's cards share one back)
     custom_size = [d for d in DECLARED.values() if d in (schema.CARD_SIZE, schema.BACK)]

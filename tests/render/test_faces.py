@@ -5,11 +5,13 @@ from __future__ import annotations
 import pdfplumber
 import pypdfium2
 import pytest
-from conftest import CARD_DATA, cardgen, edit
+from conftest import CARD_DATA, TINY_GAME, cardgen, edit
 
 from cardgen import load
-from cardgen.load.faces import legacy_params
+from cardgen.layout.textfit import Scale
+from cardgen.load.faces import back_legacy_params, legacy_params
 from cardgen.load.layout import default_settings
+from cardgen.model.sizes import MM, card_size_mm
 
 PLAYING_FACE = """\
 faces:
@@ -94,13 +96,75 @@ def _first_slot(image) -> tuple[float, float]:
     raise AssertionError("no card on the page")
 
 
-def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults():
-    """art/faces/default.yaml and the mapping of the old layout sections onto its elements agree:
-    a game that sets an old key to its default value draws what the shipped face draws."""
+@pytest.mark.parametrize("face, mapping", [("default", legacy_params), ("back", back_legacy_params)])
+def test_the_shipped_face_file_is_the_old_layout_keys_at_their_defaults(face, mapping):
+    """art/faces/default.yaml and back.yaml and the mapping of the old layout sections onto their
+    elements agree: a game that sets an old key to its default value draws what the shipped face draws."""
     game = load.load_game(CARD_DATA / "starter").game
-    elements = {e.id: e for e in game.design.faces.by_id["default"].elements}
-    for element_id, params in legacy_params(default_settings()).items():
+    elements = {e.id: e for e in game.design.faces.by_id[face].elements}
+    for element_id, params in mapping(default_settings()).items():
         for key, value in params.items():
             shipped = getattr(elements[element_id], key)
             assert shipped == pytest.approx(value) if isinstance(value, float) else shipped == value, \
                 (element_id, key, shipped, value)
+
+
+def test_the_panel_keeps_one_inset_on_every_side_on_a_mini_card():
+    """The shipped panel's insets (left, right, bottom) scale by the smaller ratio, as the old frame
+    did: on a mini card (narrower in ratio than tall) its bottom inset equals its side insets."""
+    game = load.load_game(TINY_GAME).game
+    width, height = card_size_mm(game.card_size)
+    scale = Scale.of(game.design, width * MM, height * MM)
+    assert scale.sx != pytest.approx(scale.sy)
+    panel = next(e for e in game.design.faces.by_id["default"].elements if e.id == "panel")
+    box = scale.box(panel)
+    assert box.x == pytest.approx(scale.card_w - box.right) == pytest.approx(box.y)
+    assert box.x == pytest.approx(3.2 * scale.s * MM)
+    assert box.top == pytest.approx(scale.y(15.5))  # the header band's bottom: along the height
+
+
+def test_two_faces_with_art_boxes_of_other_sizes_each_draw_their_own_placeholder(game_copy, tmp_path):
+    """Two cards of one color without art, on faces whose art boxes differ: the second card's
+    placeholder fills its own narrow box, not the first face's wide one."""
+    folder = game_copy()
+    edit(folder / "game.yaml", "card_size: mini", "card_size: poker")
+    edit(folder / "cards.yaml", "{name: Boom, color: red,", "{name: Boom, color: blue,")
+    (folder / "layout.yaml").write_text(
+        "faces:\n  narrow:\n    extends: default\n    for: kind == shield\n"
+        "    elements:\n      - {id: art, x: 24, width: 15}\n", encoding="utf-8")
+    code, out, err = cardgen("cards", folder, "--all-types", "--no-backs", "--out", tmp_path)
+    assert code == 0, out + err
+    document = pypdfium2.PdfDocument(tmp_path / "cards-all-types.pdf")
+    image = document[0].render(scale=150 / 72).to_pil().convert("RGB")
+    document.close()
+    dpmm = 150 / 25.4
+    left, top = _first_slot(image)
+    row = round(top + 40 * dpmm)  # through the art boxes of the first row of cards (Boom, then Shield)
+    panel = [pixel == (0xFF, 0xF8, 0xEC) for pixel in (image.getpixel((x, row)) for x in range(image.size[0]))]
+    wide_runs = [run for run in _runs(panel) if run > 15 * dpmm]
+    assert len(wide_runs) == 2  # the panel either side of Shield's narrow art box (Boom's art box is wide)
+
+
+def _runs(flags: list[bool]) -> list[int]:
+    """The lengths of the runs of True."""
+    runs, run = [], 0
+    for flag in [*flags, False]:
+        if flag:
+            run += 1
+        elif run:
+            runs.append(run)
+            run = 0
+    return runs
+
+
+def test_a_one_line_text_on_a_smaller_card_keeps_its_min_size_as_a_paragraph_does(game_copy):
+    """On a mini card (the design scaled by 0.7) a line written at 7.6 pt with min_size 5.5 is set
+    at 5.5, the floor a smaller card does not scale, not refused for being set at 5.3."""
+    folder = game_copy()
+    assert "card_size: mini" in (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "layout.yaml").write_text(
+        "faces:\n  lined:\n    extends: default\n    for: kind == shield\n    elements:\n"
+        "      - {id: kind-line, text: \"{name}\", line: true, x: 6.2, y: 52.4, width: 50.6, height: 5.6,"
+        " size: 7.6, min_size: 5.5}\n", encoding="utf-8")
+    code, out, err = cardgen("check", folder)
+    assert code == 0 and "text-does-not-fit" not in out + err, out + err

@@ -590,6 +590,7 @@ def test_the_calibration_sheet_says_its_mode_and_puts_the_cross_through_the_shee
     text = " ".join(page_text(pdf, 0, Rect(0, 0, sheet.page_w, sheet.page_h)).split())
     assert f"Duplex calibration ({mode}): print this sheet double-sided, flipping on the {edge} edge." in text
     assert f"--mode {mode} --offset X,Y" in text
+    assert "Each reading is the correction itself" in text and "print this sheet three times" in text  # the drift
     back = walk(pypdf.PdfReader(io.BytesIO(pdf)), 1)
     vertical = next(line for line in back.lines if abs(line[0][0] - line[1][0]) < EXACT)
     horizontal = next(line for line in back.lines if abs(line[0][1] - line[1][1]) < EXACT)

@@ -14,14 +14,14 @@ import math
 import os
 import stat
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pikepdf
 import pypdfium2
 
 from cardgen.build.preflight.document import check_annotations, check_boxes, check_catalog, check_objects, page_box
-from cardgen.build.preflight.ghostscript import Ceilings, check_ink
+from cardgen.build.preflight.ghostscript import check_ink
 from cardgen.build.preflight.report import (
     ACTIONS,
     ANNOTATIONS,
@@ -93,7 +93,7 @@ def preflight(path: Path, limits: Limits = LIMITS) -> Report:
     if examined.ink_measurable:
         cpu_left = max(1, limits.cpu_seconds - math.ceil(examined.cpu_seconds))
         check_ink(data, examined.pages, examined.largest_page,
-                  Ceilings(cpu_left, limits.memory_bytes, limits.wall_seconds), ink)
+                  replace(limits, cpu_seconds=cpu_left), ink)
     elif ink.passed:
         ink.note = "not measured: the file is not CMYK" if not examined.points[CMYK].passed else \
             "not measured: the file is not well-formed" if examined.pages else "not measured: the file has no pages"

@@ -13,13 +13,13 @@ import signal
 import subprocess
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from PIL import Image, ImageMath
 
 from cardgen.build.preflight.report import MAX_INK, Point
+from cardgen.build.workers import Limits
 
 INK_DPI = 30  # the CMYK rendering the ink is measured on: areas, not hairlines
 MAX_PIXELS = 4_000_000  # a page's pixels: a larger page is measured at a lower resolution
@@ -28,18 +28,11 @@ FILE_SIZE = 64 << 20  # ghostscript's own files (its message log, its band lists
 ROWS = 256  # rows of a page read at once
 
 
-@dataclass(frozen=True)
-class Ceilings:
-    cpu_seconds: int
-    memory_bytes: int
-    wall_seconds: float
-
-
 class _Stopped(Exception):
     """ghostscript did not finish; the message says why."""
 
 
-def check_ink(data: bytes, pages: int, largest_page: float, ceilings: Ceilings, point: Point) -> None:
+def check_ink(data: bytes, pages: int, largest_page: float, ceilings: Limits, point: Point) -> None:
     """The most ink on any spot of the file's first INK_PAGES pages; `largest_page` is the largest
     page's area in square points."""
     gs = shutil.which("gs")
@@ -60,7 +53,7 @@ def check_ink(data: bytes, pages: int, largest_page: float, ceilings: Ceilings, 
             point.fail(str(stopped))
 
 
-def _most_ink_per_page(gs: str, folder: Path, data: bytes, pages: int, dpi: int, ceilings: Ceilings):
+def _most_ink_per_page(gs: str, folder: Path, data: bytes, pages: int, dpi: int, ceilings: Limits):
     (folder / "in.pdf").write_bytes(data)
     log = folder / "gs.log"
     command = [gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dPDFSTOPONERROR", "-sDEVICE=pamcmyk32",
@@ -91,7 +84,7 @@ def _most_ink_per_page(gs: str, folder: Path, data: bytes, pages: int, dpi: int,
     _stopped(process.returncode, timed_out.is_set(), log, ceilings)
 
 
-def _ceilings(ceilings: Ceilings):
+def _ceilings(ceilings: Limits):
     def limit() -> None:  # in the child, between fork and exec: only setrlimit
         resource.setrlimit(resource.RLIMIT_CPU, (ceilings.cpu_seconds, ceilings.cpu_seconds + 1))
         resource.setrlimit(resource.RLIMIT_AS, (ceilings.memory_bytes, ceilings.memory_bytes))
@@ -100,11 +93,11 @@ def _ceilings(ceilings: Ceilings):
     return limit
 
 
-def _stopped(code: int, timed_out: bool, log: Path, ceilings: Ceilings) -> None:
+def _stopped(code: int, timed_out: bool, log: Path, ceilings: Limits) -> None:
     if code == 0:
         return
     if code in (-signal.SIGXCPU, -signal.SIGKILL) and not timed_out:
-        raise _Stopped(f"too complex to check: ghostscript used more than {ceilings.cpu_seconds} s of CPU time")
+        raise _Stopped(f"too complex to check: ghostscript {ceilings.cpu_spent}")
     if timed_out:
         raise _Stopped(f"too complex to check: ghostscript took longer than {ceilings.wall_seconds:g} s")
     with open(log, "rb") as errors:

@@ -120,11 +120,14 @@ def _draw_calibration_front(canvas: Canvas, sheet: Sheet, fonts: Fonts) -> None:
                     "the upper scale, Y where its horizontal line crosses the right-hand scale (millimetres). "
                     "Build the cards with")
     after = gettext("adding the readings to the offset this sheet was printed with, if any.")
+    drift = gettext("Each reading is the correction itself: a line 2 mm right of the 0 reads -2. The shift can vary "
+                    "from sheet to sheet: print this sheet three times and use the middle reading of each scale. "
+                    "The shipped card backs hide a shift of up to 1 mm.")
     width = sheet.page_w - 30 * MM
     lines = [(fonts["bold"], 11, line) for line in _lines(heading, fonts["bold"], 11, width)]
     lines += [(fonts["text"], 10, line) for line in _lines(steps, fonts["text"], 10, width)]
     lines += [(fonts["bold"], 10, f"cardgen cards GAME --mode {sheet.mode} --offset X,Y")]
-    lines += [(fonts["text"], 10, line) for line in _lines(after, fonts["text"], 10, width)]
+    lines += [(fonts["text"], 10, line) for line in _lines(f"{after} {drift}", fonts["text"], 10, width)]
     y = sheet.page_h - 25 * MM
     for font, size, line in lines:
         canvas.setFont(font, size)

@@ -11,17 +11,20 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from cardgen.errors import BuildError
-from cardgen.inputs import images
+from cardgen.inputs import images, symbols
 from cardgen.inputs.paths import game_roots
 from cardgen.layout import sheet as layout
-from cardgen.layout.colors import ink_of, luminance, mix, name_color, symbol_ink
+from cardgen.layout.colors import back_design, ink_of, luminance, mix, name_color, symbol_ink
 from cardgen.layout.sheet import Rect
 from cardgen.layout.textfit import CardText, ink_extent
 from cardgen.model import markup
 from cardgen.model.faces import (
     ART,
+    BACK_COLORS,
     CARD_SYMBOL,
+    COLORS_PATTERN,
     IMAGE,
+    PATTERN,
     REPEAT,
     SHAPE,
     SYMBOL,
@@ -34,6 +37,8 @@ from cardgen.model.faces import (
 )
 from cardgen.model.game import Card, Color, Game
 from cardgen.render import print_color
+
+PILL_UNDER = 0.55  # a hugging box is a pill while lower than this part of its width (two lines of the back's title)
 
 
 def hex_of(name: str, game: Game, card: Card, color: Color) -> str:
@@ -48,20 +53,31 @@ def hex_of(name: str, game: Game, card: Card, color: Color) -> str:
         return symbol_ink(color)
     if name == "title":
         return name_color(game, card)
+    if name in BACK_COLORS:
+        spec = back_design(game, game.back_of(card))
+        return {"back-background": spec.background, "back-pattern": spec.pattern, "back-border": spec.border,
+                "back-medallion": spec.medallion, "back-title": spec.title_color}[name]
     return color.hex if luminance(color.hex) < 0.6 else ink_of(color.hex)  # outline
 
 
 def is_static(element: Element) -> bool:
     """Whether an element looks the same on every card of one color and symbol (when it shows):
     drawn once per color and symbol as a form."""
-    colors = (element.color, element.fill, element.border)
-    return element.kind in (SHAPE, SYMBOL) and "{" not in element.symbol and "title" not in colors
+    colors = {element.color, element.fill, element.border}
+    return element.kind in (SHAPE, SYMBOL) and "{" not in element.symbol and not colors & {"title", *BACK_COLORS}
 
 
 def symbol_name(element: Element, game: Game, card: Card) -> str:
     if element.symbol == CARD_SYMBOL:
         return game.symbol_of(card)
     return fill_in(element.symbol, card.value)
+
+
+def pattern_symbols(element: Element, game: Game, card: Card) -> list[str]:
+    """The symbols a pattern tiles, in turn: the game's colors' (those it has), or one by name or field."""
+    if element.pattern == COLORS_PATTERN:
+        return [s for s in dict.fromkeys(c.symbol for c in game.colors) if symbols.symbol_path(game, s)]
+    return [fill_in(element.pattern, card.value)]
 
 
 def image_path(element: Element, game: Game, card: Card):
@@ -92,7 +108,7 @@ class ElementDrawing:
 
     def draw_element(self, element: Element, card: Card, color: Color) -> None:
         box = self.texts.scale.box(element)
-        if not element.rotation:
+        if not element.rotation and not element.anchor:  # else drawn in its own frame about its centre
             self._draw_kind(element, card, color, box)
             return
         c = self.canvas
@@ -118,6 +134,29 @@ class ElementDrawing:
         elif element.kind == REPEAT:
             for item in repeated(element, count_of(element, card.value)):
                 self.draw_element(item, card, color)
+        elif element.kind == PATTERN:
+            self._draw_pattern(element, card, color, box)
+
+    def _draw_pattern(self, element: Element, card: Card, color: Color, box: Rect) -> None:
+        """Symbols tiled over the box in staggered rows from its left edge and middle, each tilted."""
+        names = pattern_symbols(element, self.game, card)
+        if not names:
+            return
+        c, s = self.canvas, self.texts.scale
+        box = self._into_bleed(box) if element.bleed else box
+        hex_color = hex_of(element.color, self.game, card, color)
+        step, size = s.length(element.step), s.length(element.tile)
+        rows, columns = int(box.h / step) + 2, int(box.w / step) + 2
+        for row in range(rows):
+            for column in range(columns):
+                c.saveState()
+                c.translate(box.x + column * step + (step / 2 if row % 2 else 0),
+                            box.y + box.h / 2 + (row - rows // 2) * step * 0.87)
+                c.rotate(element.tilt)
+                c.scale(size, size)
+                c.translate(-0.5, -0.5)
+                c.doForm(self.symbol_form(names[(row + column * 3) % len(names)], hex_color))
+                c.restoreState()
 
     # -- shapes
 
@@ -174,7 +213,25 @@ class ElementDrawing:
             shadow = Paragraph(markup.escape(value), self.texts.style(element, tone)(paragraph.style.fontSize))
             shadow.wrap(inner.w, inner.h)
             draw_in(self.canvas, shadow, inner.moved(offset, -offset), element.valign)
+        if element.hug and (element.fill or element.border):
+            self._draw_hug(element, card, color, box, ink_bottom(paragraph, inner, element.valign), paragraph)
         draw_in(self.canvas, paragraph, inner, element.valign)
+
+    def _draw_hug(self, element: Element, card: Card, color: Color, box: Rect, bottom: float, paragraph) -> None:
+        """The text's fill and border: the box's width, `hug` above and below the lines' ink; a
+        pill while it is low (under PILL_UNDER of its width), else rounded by `radius`."""
+        c, s = self.canvas, self.texts.scale
+        low, high = ink_extent(paragraph)
+        pad = s.length(element.hug)
+        height = high - low + 2 * pad
+        fill, stroke = bool(element.fill), bool(element.border) and element.border_width > 0
+        if fill:
+            c.setFillColor(HexColor(hex_of(element.fill, self.game, card, color)))
+        if stroke:
+            c.setStrokeColor(HexColor(hex_of(element.border, self.game, card, color)))
+            c.setLineWidth(s.points(element.border_width))
+        radius = height / 2 if height < box.w * PILL_UNDER else s.length(element.radius)
+        c.roundRect(box.x, bottom - pad, box.w, height, radius, stroke=int(stroke), fill=int(fill))
 
     def _draw_line(self, element: Element, card: Card, value: str, hex_color: str, box: Rect) -> None:
         size = self.texts.line_size(element, value)
@@ -199,12 +256,18 @@ class ElementDrawing:
 
     def _draw_image_element(self, element: Element, card: Card, color: Color, box: Rect) -> None:
         if element.image == ART and card.art_file is None:
-            symbol = self.game.symbol_of(card)
-            self.canvas.doForm(self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(
-                element, card, c, symbol, box), symbol))
+            self.canvas.doForm(self._placeholder_art(element, card, color, box))
             return
         data = self._image_bytes(element, card)
         self._draw_framed(element, card, color, box, lambda inner: self._draw_image(data, inner, element.fit))
+
+    def _placeholder_art(self, element: Element, card: Card, color: Color, box: Rect) -> str:
+        """The form of a card's placeholder art in this art box: one per color, symbol and box (two
+        faces with art boxes of other sizes or corners each get their own)."""
+        symbol = self.game.symbol_of(card)
+        frame = f"{box.x:.3f},{box.y:.3f},{box.w:.3f},{box.h:.3f},{element.radius},{element.border},{element.border_width}"
+        return self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(element, card, c, symbol, box),
+                          symbol, frame)
 
     def _draw_placeholder_art(self, element: Element, card: Card, color: Color, symbol: str, box: Rect) -> None:
         c = self.canvas
@@ -263,11 +326,11 @@ class ElementDrawing:
         names = {t.id: t.name for t in self.game.tags}
         labels = [names.get(t, t) for t in tags]
         font, size = self.texts.fonts[element.font], s.points(element.size)
-        height = box.h
+        height = s.length(element.height)  # pills scale with their text, hanging from the box's top
         pad, gap = height * 0.7, s.length(element.gap)
         widths = [pdfmetrics.stringWidth(label, font, size) + 2 * pad for label in labels]
         x = box.x + (box.w - sum(widths) - gap * (len(widths) - 1)) / 2
-        y = box.y
+        y = box.top - height
         c.setLineWidth(s.points(element.border_width))
         for label, width in zip(labels, widths):
             c.setFillColor(HexColor(hex_of(element.fill, self.game, card, color)))
@@ -298,3 +361,13 @@ def draw_in(canvas: Canvas, paragraph, box: Rect, valign: str) -> None:
     else:
         y = box.y + (box.h - (top - bottom)) / 2 - bottom
     paragraph.drawOn(canvas, box.x, y)
+
+
+def ink_bottom(paragraph, box: Rect, valign: str) -> float:
+    """Where the lowest ink of a paragraph drawn in the box at valign lies."""
+    bottom, top = ink_extent(paragraph)
+    if valign == "top":
+        return box.top - (top - bottom)
+    if valign == "bottom":
+        return box.y
+    return box.y + (box.h - (top - bottom)) / 2

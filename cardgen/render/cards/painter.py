@@ -1,6 +1,7 @@
 """render/cards/painter: one card face or back drawn as a PDF form, from the game's layout."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import Union
 
@@ -12,12 +13,12 @@ from cardgen.errors import BuildError
 from cardgen.inputs import symbols
 from cardgen.layout.colors import back_design, ink_of, mix
 from cardgen.layout.sheet import Rect, Sheet
-from cardgen.layout.textfit import INLINE_SYMBOL, CardText, ink_extent
+from cardgen.layout.textfit import INLINE_SYMBOL, CardText
 from cardgen.model import markup
-from cardgen.model.faces import ART, IMAGE, REPEAT, SYMBOL, TEXT, Element, Face
-from cardgen.model.game import Card, Color, Game
-from cardgen.model.layout import BackDesign
-from cardgen.render.cards.elements import ElementDrawing, hex_of, is_static, symbol_name
+from cardgen.model.faces import ART, BACK_FACE, IMAGE, PATTERN, REPEAT, SYMBOL, TEXT, Element, Face
+from cardgen.model.fields import FieldValue
+from cardgen.model.game import Back, Card, Color, Game
+from cardgen.render.cards.elements import ElementDrawing, hex_of, is_static, pattern_symbols, symbol_name
 
 
 def _recolored(drawing, color):
@@ -44,6 +45,16 @@ def form_name(kind: str, *keys: str) -> str:
 
 # a face as drawn: runs of elements alike on every card of a color (one form each), or one element
 Step = Union[tuple[str, tuple[Element, ...]], Element]
+
+
+def back_side(game: Game, card: Card, back: Back | None) -> Card:
+    """The card as its back face reads it: with the back's {title} and {emblem} (its symbol, else
+    the first color's, where the game has that symbol)."""
+    emblem = back_design(game, back).emblem or game.colors[0].symbol
+    values: dict[str, FieldValue] = {"title": game.back_title(back)}
+    if symbols.symbol_path(game, emblem):
+        values["emblem"] = emblem
+    return dataclasses.replace(card, fields={**card.fields, **values})
 
 
 class CardPainter(ElementDrawing):
@@ -79,16 +90,17 @@ class CardPainter(ElementDrawing):
         return name
 
     def back_form(self, card: Card) -> str:
-        """The form of the card's own back (the game's back unless the game gives it another)."""
+        """The form of the card's own back: the face its back names (a double-faced card, drawn
+        for each card), else the shipped back face (drawn once per back)."""
         back = self.game.back_of(card)
-        name = form_name("back", back.id if back else "")
+        face = self.faces.back(back.face if back else None)
+        keys = (back.id if back else "", *([face.id] if face.id != BACK_FACE else []),
+                *([card.id] if face.reads_card() else []))
+        name = form_name("back", *keys)
         if name not in self.forms:
-            spec = back_design(self.game, back)
-            for symbol in self._back_symbols():
-                self.symbol_form(symbol, spec.pattern)
-            if emblem := self._back_emblem(spec):
-                self.symbol_form(emblem, spec.border)
-            self._form(name, lambda: self._draw_back(spec, self.game.back_title(back)))
+            side = back_side(self.game, card, back)
+            self._prepare(side, face)
+            self._form(name, lambda: self._draw_face(side, face))
         return name
 
     def _form(self, name: str, draw) -> None:
@@ -158,10 +170,12 @@ class CardPainter(ElementDrawing):
             symbol = self.game.symbol_of(card)
             box = self.scale.box(element)
             self._placeholder_form(color, symbol, box)
-            self._part("placeholder-art", color, lambda c: self._draw_placeholder_art(element, card, c, symbol, box),
-                       symbol)
+            self._placeholder_art(element, card, color, box)
         elif element.kind == REPEAT and element.item is not None:
             self._prepare_element(element.item, card, color)
+        elif element.kind == PATTERN:
+            for symbol in pattern_symbols(element, self.game, card):
+                self.symbol_form(symbol, hex_of(element.color, self.game, card, color))
 
     def _run_form(self, step: tuple[str, tuple[Element, ...]], card: Card, color: Color, symbol: str) -> str:
         run, elements = step
@@ -258,79 +272,3 @@ class CardPainter(ElementDrawing):
         c.endForm()
         self.forms.add(name)
         return name
-
-    # -- the back
-
-    def _back_symbols(self) -> list[str]:
-        return [s for s in dict.fromkeys(c.symbol for c in self.game.colors) if symbols.symbol_path(self.game, s)]
-
-    def _draw_back(self, spec: BackDesign, title: str) -> None:
-        c, s = self.canvas, self.scale
-        b = self.sheet.bleed
-        c.setFillColor(HexColor(spec.background))
-        c.rect(-b, -b, s.card_w + 2 * b, s.card_h + 2 * b, stroke=0, fill=1)
-        symbols = self._back_symbols()
-        step, size = s.length(spec.pattern_step), s.length(spec.pattern_size)
-        rows, cols = int((s.card_h + 2 * b) / step) + 2, int((s.card_w + 2 * b) / step) + 2
-        for row in range(rows):
-            for col in range(cols):
-                if not symbols:
-                    break
-                symbol = symbols[(row + col * 3) % len(symbols)]
-                x = -b + col * step + (step / 2 if row % 2 else 0)
-                y = s.card_h / 2 + (row - rows // 2) * step * 0.87
-                c.saveState()
-                c.translate(x, y)
-                c.rotate(-15)
-                c.scale(size, size)
-                c.translate(-0.5, -0.5)
-                c.doForm(self.symbol_form(symbol, spec.pattern))
-                c.restoreState()
-        inset = s.length(spec.inset)
-        c.setStrokeColor(HexColor(spec.border))
-        c.setLineWidth(s.points(2.2))
-        c.roundRect(inset, inset, s.card_w - 2 * inset, s.card_h - 2 * inset, s.length(spec.radius), stroke=1, fill=0)
-        self._draw_back_emblems(spec)
-        self._draw_back_title(spec, title)
-
-    def _back_emblem(self, spec: BackDesign) -> str | None:
-        """The back's emblem symbol: the back's or the layout's choice (checked by load), else
-        the first color's (if the game has that symbol)."""
-        wanted = spec.emblem or self.game.colors[0].symbol
-        return wanted if symbols.symbol_path(self.game, wanted) else None
-
-    def _draw_back_emblems(self, spec: BackDesign) -> None:
-        """The emblem above and (upside down) below the title: the back looks the same either way up."""
-        emblem = self._back_emblem(spec)
-        if emblem is None:
-            return
-        c, s = self.canvas, self.scale
-        radius, distance = s.length(spec.emblem_radius), s.length(spec.emblem_distance)
-        for sign in (1, -1):
-            c.saveState()
-            c.translate(s.card_w / 2, s.card_h / 2 + sign * distance)
-            c.rotate(0 if sign > 0 else 180)
-            c.setFillColor(HexColor(spec.medallion))
-            c.setStrokeColor(HexColor(spec.border))
-            c.setLineWidth(s.points(1.6))
-            c.circle(0, 0, radius, stroke=1, fill=1)
-            self._draw_symbol(emblem, spec.border, 0, 0, radius * 1.25)
-            c.restoreState()
-
-    def _draw_back_title(self, spec: BackDesign, text: str) -> None:
-        c, s = self.canvas, self.scale
-        width = self.texts.back_title_box().w
-        paragraph = self.texts.back_title(text, spec.title_color)
-        if paragraph is None:
-            raise BuildError(f"the title '{text}' does not fit on the card back")
-        pad = s.length(3.5)
-        bottom, top = ink_extent(paragraph)
-        h = top - bottom + 2 * pad
-        y = (s.card_h - h) / 2
-        c.setFillColor(HexColor(spec.medallion))
-        c.setStrokeColor(HexColor(spec.border))
-        c.setLineWidth(s.points(1.6))
-        c.roundRect(s.card_w * 0.07, y, s.card_w * 0.86, h, h / 2 if h < s.card_w * 0.4 else s.length(4),
-                    stroke=1, fill=1)
-        paragraph.drawOn(c, (s.card_w - width) / 2, y + pad - bottom)
-

@@ -28,7 +28,7 @@ from cardgen.model.sizes import MM
 from cardgen.model.texts import cards as cards_of
 from cardgen.model.texts import counted
 from cardgen.model.words import gettext, marked
-from cardgen.render import print_color
+from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.write import atomic_write, output_dir, tagged_subsets
@@ -48,9 +48,10 @@ PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without a
 def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None,
                        *, players: int | None = None, backs: bool = True, png: bool = False,
                        placeholders: set[str] | None = None, cmyk: bool = False, swaps: tuple[str, ...] = (),
-                       reprint: dict[str, int] | None = None) -> Path:
+                       reprint: dict[str, int] | None = None, deck: str | None = None) -> Path:
     """cards-<setup>.pdf: the setup's print counts (or its deck at `players`) on sheets; a reprint
-    (cards-<setup>-reprint.pdf) holds its own counts, after a page with the swap list."""
+    (cards-<setup>-reprint.pdf) holds its own counts, after a page with the swap list. With `deck`,
+    cards-<setup>-<deck>.pdf: only that deck's cards."""
     setup = setup_report.setup
     if reprint is not None:
         counts = reprint
@@ -58,21 +59,27 @@ def write_setup_sheets(game: Game, setup_report: SetupReport, sheet: Sheet, out_
         counts = setup_report.print_counts
     else:
         counts = setup_report.player_count(players).print_counts
-    cards = [card for card in game.cards for _ in range(counts.get(card.id, 0))]
+    cards = [card for card in _in_deck(game, deck) for _ in range(counts.get(card.id, 0))]
     if not cards and reprint is None:
         raise BuildError(f"{setup.name}: the setup has no cards with a known count to print", setup.where)
-    name = sheet_file_name(setup.id)
+    name = sheet_file_name(setup.id, deck)
     path = output_dir(game, out_dir) / (name.replace(".pdf", "-reprint.pdf") if reprint is not None else name)
     return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps), path, sheet, png,
                        len(cards))
 
 
 def write_proof_sheet(game: Game, sheet: Sheet, out_dir: str | os.PathLike[str] | None = None, *, backs: bool = True,
-                      png: bool = False, placeholders: set[str] | None = None, cmyk: bool = False) -> Path:
-    """cards-all-types.pdf: one of every card type."""
-    return write_sheet(game, render_sheets(game, list(game.cards), sheet, backs, placeholders, cmyk),
-                       output_dir(game, out_dir) / "cards-all-types.pdf", sheet, png, len(game.cards))
+                      png: bool = False, placeholders: set[str] | None = None, cmyk: bool = False,
+                      deck: str | None = None) -> Path:
+    """cards-all-types.pdf: one of every card type (cards-all-types-<deck>.pdf: of that deck's)."""
+    cards = _in_deck(game, deck)
+    return write_sheet(game, render_sheets(game, cards, sheet, backs, placeholders, cmyk),
+                       output_dir(game, out_dir) / sheet_file_name("all-types", deck), sheet, png, len(cards))
 
+
+def _in_deck(game: Game, deck: str | None) -> list[Card]:
+    """The game's cards of one deck (None: every card)."""
+    return [card for card in game.cards if deck is None or card.deck == deck]
 
 
 
@@ -177,18 +184,11 @@ def write_output(pdf: bytes, path: Path, png: bool) -> Path:
 
 def write_pngs(pdf: bytes, path: Path, dpi: int = PNG_DPI) -> list[Path]:
     """<name>-p01.png ... beside the PDF, one per page."""
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(pdf)
     written = []
-    try:
-        for number, page in enumerate(document, start=1):
-            image = page.render(scale=dpi / 72).to_pil()
-            data = io.BytesIO()
-            image.save(data, "PNG")
-            written.append(atomic_write(path.with_name(f"{path.stem}-p{number:02d}.png"), data.getvalue()))
-    finally:
-        document.close()
+    for number, image in enumerate(pdfpages.page_images(pdf, dpi / 72), start=1):
+        data = io.BytesIO()
+        image.save(data, "PNG")
+        written.append(atomic_write(path.with_name(f"{path.stem}-p{number:02d}.png"), data.getvalue()))
     return written
 
 

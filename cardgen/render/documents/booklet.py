@@ -10,8 +10,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import pikepdf
-
 from cardgen.check.results import GameDiff, GameReport
 from cardgen.layout.booklet import saddle_stitch_sides
 from cardgen.model.sizes import DEFAULT_PAPER, PAPERS_MM
@@ -37,6 +35,8 @@ def write_rulebook_booklet(game, report: GameReport, out_dir: Path, paper: str =
 def imposed(pages_pdf: bytes, paper: str) -> bytes:
     """The booklet's pages two to a landscape sheet side, in saddle-stitch order: each page a form
     drawn at full size (half the sheet), named by its number (same input, same bytes)."""
+    import pikepdf  # here, not at the top: `cardgen check` reaches this module and makes no PDF
+
     short, long = (side * PT_A_MM for side in PAPERS_MM[paper])
     width, height = long, short  # landscape
     with pikepdf.open(io.BytesIO(pages_pdf)) as pages, pikepdf.new() as sheets:

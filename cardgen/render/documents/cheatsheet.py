@@ -39,11 +39,13 @@ from markupsafe import Markup
 from cardgen.check.results import GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows
 from cardgen.errors import BuildError
+from cardgen.model.fields import TEXT, labelled
 from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import format_count, players_label, plural
 from cardgen.model.words import gettext, lower_first
-from cardgen.render.documents.checklists import hand_label
+from cardgen.render import pdfpages
+from cardgen.render.documents.checklists import hand_label, step_text
 from cardgen.render.documents.html import render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_inline
 from cardgen.render.documents.weasy import LostContent
@@ -66,6 +68,7 @@ class CardRow:
     role: str          # the effect's leading bold phrase, if it has one ("Bomb!")
     rest: Markup       # the effect after the role
     tags: list[str]
+    fields: Markup = Markup()  # the game's own fields, under their display names ("Cost 3 · Attack 2")
     rule: bool = False  # a losing or saving card's: the rule that makes the game, in full on pocket copies
 
     @property
@@ -112,7 +115,7 @@ def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Calla
     pdf, pages = b"", 0
     for scale in SCALES:
         pdf = render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper)
-        pages = page_count(pdf)
+        pages = pdfpages.page_count(pdf)
         if pages <= 1:
             return pdf
     warn(f"warning: {game.id}: the cheat sheet runs to {pages} pages even at {round(SCALES[-1] * 100)}% type size; "
@@ -145,16 +148,6 @@ def _pt(scale: float) -> Callable[[float], str]:
     return lambda size: f"{float(size) * scale:.2f}pt"
 
 
-def page_count(pdf: bytes) -> int:
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        return len(document)
-    finally:
-        document.close()
-
-
 # --------------------------------------------------------------------------- context
 
 
@@ -171,7 +164,7 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
         "names_style": "short" if max((len(n) for r in rows for n in r.names), default=0) <= 6 else "long",
         "sections": sheet.sections,
         "combos": sheet.combos,
-        "steps": [step.text for step in game.steps if step.text],
+        "steps": [text for text in map(step_text, game.steps) if text],
         "tables": [setup_table(game, s, sheet.copies_label) for s in report.setups],
         "players_label": players_label,
         "hand_label": lambda setup, played: hand_label(game, setup, played),
@@ -185,18 +178,21 @@ def cheatsheet_context(game: Game, report: GameReport, sheet: CheatSheet, paper:
 def card_rows(game: Game, group: bool = True) -> list[CardRow]:
     """Card types in data order; with `group`, types of one color with the same text share a row."""
     rows: list[CardRow] = []
-    index: dict[tuple[str, str], CardRow] = {}
+    index: dict[tuple[str, str, str], CardRow] = {}
     for card in game.cards:
-        key = (card.color, card.text.strip())
+        origin = f"card '{card.name}'"
+        own = Markup(" · ").join(
+            Markup("{} {}").format(f.name, markdown_inline(value, game, origin) if f.type == TEXT else value)
+            for f, value in labelled(game.fields, card.value))
+        key = (card.color, card.text.strip(), str(own))
         if group and key in index:
             index[key].cards.append(card)
             continue
         lead = _LEAD.match(card.text or "")
         role, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else ("", card.text)
-        origin = f"card '{card.name}'"
         row = CardRow([card], game.color(card.color), markdown_inline(card.text, game, origin),
                       role, markdown_inline(rest, game, origin),
-                      [t.name for t in game.tags if t.id in card.tags], _makes_the_game(game, card))
+                      [t.name for t in game.tags if t.id in card.tags], own, _makes_the_game(game, card))
         index[key] = row
         rows.append(row)
     return rows
@@ -215,23 +211,21 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
     if any(c != 1 for c in copies):
         rows.append(PlayerRow(copies_label or gettext("Copies"), [str(c) for c in copies]))
     for row in pile_rows(game, report):
-        rows.append(PlayerRow(row.label, [_count(v) for v in row.values]))
-        if row.pile is not None and row.pile.role == DRAW and not row.pile.each_player:
+        rows.append(PlayerRow(row.label, [_count(v, row.blank) for v in row.values]))
+        if row.pile is not None and row.pile.role == DRAW:
             for kind in game.kinds:
-                values = [p.draw_by_kind.get(kind.id, 0) for p in report.players]
+                values = [kinds.get(kind.id, 0) for kinds in row.kinds]
                 if any(values):
                     rows.append(PlayerRow(kind.plural or plural(kind.name), [format_count(v) for v in values],
                                           part=True))
-    rows += [PlayerRow(row.label, [_count(v) for v in row.values]) for row in component_rows(report)]
-    varying = [r for r in rows if len(set(r.values)) > 1 or len(counts) == 1]
-    constants = [r for r in rows if r not in varying and not r.part]
-    varying += [r for r in rows if r not in varying and r not in constants]
-    varying.sort(key=rows.index)
-    return SetupTable(report, counts, varying, constants)
+    rows += [PlayerRow(row.label, [_count(v, row.blank) for v in row.values]) for row in component_rows(report)]
+    # by identity: two piles' rows of one kind may read the same ("Creatures 6") and stay two rows
+    constant = {id(r) for r in rows if len(set(r.values)) == 1 and len(counts) > 1 and not r.part}
+    return SetupTable(report, counts, [r for r in rows if id(r) not in constant], [r for r in rows if id(r) in constant])
 
 
-def _count(value: float | None) -> str:
-    return "?" if value is None else format_count(value)
+def _count(value: float | None, blank: str) -> str:
+    return blank if value is None else format_count(value)
 
 
 def pocket_layout(game: Game, paper: str, panels: int = 1, copies: int | None = None) -> dict[str, Any]:

@@ -1,14 +1,29 @@
-"""render/documents/diagram: the rulebook's "structure of a card" diagram: the example card (the
-one that shows the most parts), drawn as the sheets print it, the parts this game's cards use and
-where each part's numbered callout sits on the card."""
+"""render/documents/diagram: the rulebook's "structure of a card" diagram, drawn from the face in
+use: the example card (the one whose face shows the most labelled elements), drawn as the sheets
+print it, and a numbered callout for each element of its face with a `label:` that some card of
+that face shows, in the face's order, sitting where the element places it on the card. The
+shipped face's labels are the diagram's own parts (SHIPPED_PARTS), which the template words in
+the output's language; any other label is the face's own words."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from cardgen.errors import BuildError
+from cardgen.model.faces import Element, Face, shows
 from cardgen.model.game import Card, Game
-from cardgen.model.sizes import card_size_mm
 from cardgen.render import card_images
 
 DIAGRAM_WIDTH_MM, DIAGRAM_DPI = 56, 300
+SHIPPED_PARTS = ("name", "symbol", "star", "number", "flavor", "art", "tags", "text")
+
+
+@dataclass(frozen=True)
+class Callout:
+    number: int
+    label: str  # one of SHIPPED_PARTS (cardgen words it) or the face's own words
+    shown: bool  # on the example card (else the legend says it is not on this one)
+    left: float  # where it sits, in % of the card's width and height
+    top: float
 
 
 def example_card_png(game: Game) -> bytes:
@@ -16,48 +31,36 @@ def example_card_png(game: Game) -> bytes:
     card = example_card(game)
     if card is None:
         raise BuildError(f"{game.title}: the card diagram needs a card to show, and the game has none")
-    width_mm, height_mm = card_size_mm(game.card_size)
+    width_mm, height_mm = game.deck_of(card).size_mm
     width = round(DIAGRAM_WIDTH_MM / 25.4 * DIAGRAM_DPI)
     return card_images.card_png(game, card, (width, round(width * height_mm / width_mm)), DIAGRAM_DPI)
 
 
-def diagram_callouts(game: Game, parts: dict[str, int], shown: set[str]) -> list[tuple[int, float, float]]:
-    """The number of each part the example card shows (`shown`) and where its callout sits on the
-    card, in % of its width and height: at a corner of the region the card layout gives that part,
-    off the letters of a text."""
-    design = game.design
-    width, height = design.design.width, design.design.height
-    name, symbol, star, number = design.name, design.symbol, design.star, design.number
-    flavor, art, tags, text = design.flavor, design.art, design.tags, design.text
-    spots = {
-        "name": (name.x, name.y),
-        "symbol": (symbol.x - symbol.radius, symbol.y - symbol.radius),
-        "star": (star.x - star.size, star.y),
-        "number": (number.x + number.radius, number.y - number.radius),
-        "flavor": (flavor.x, flavor.y),
-        "art": (art.x + art.width / 2, art.y + art.height / 3),
-        "tags": (width / 2 - 12, tags.y - tags.height / 2),
-        "text": (text.x, text.y),
-    }
-    return [(number, round(100 * spots[part][0] / width, 2), round(100 * spots[part][1] / height, 2))
-            for part, number in parts.items() if part in shown]
+def labelled(face: Face) -> list[Element]:
+    return [element for element in face.elements if element.label]
 
 
-CARD_PARTS = ("name", "symbol", "star", "number", "flavor", "art", "tags", "text")  # the diagram's order
-EVERY_CARD_PARTS = {"name", "symbol", "art"}  # every card has these (art: a placeholder without)
+def shown_on(card: Card, face: Face) -> list[Element]:
+    """The labelled elements of the face this card shows."""
+    return [element for element in labelled(face) if shows(element, card.value)]
 
 
-def parts_of(card: Card) -> set[str]:
-    """The parts of the card face this card shows."""
-    optional = {"star": card.star, "number": card.number is not None, "flavor": bool(card.flavor),
-                "tags": bool(card.tags), "text": bool(card.text)}
-    return EVERY_CARD_PARTS | {part for part, shown in optional.items() if shown}
-
-
-def card_parts(game: Game) -> dict[str, int]:
-    """The parts of a card this game's cards use, numbered in the diagram's order."""
-    used = EVERY_CARD_PARTS.union(*(parts_of(card) for card in game.cards))
-    return {part: i for i, part in enumerate((p for p in CARD_PARTS if p in used), start=1)}
+def callouts(game: Game) -> list[Callout]:
+    """The example card's face's labelled elements that a card of that face shows, numbered, each
+    with where its callout sits and whether the example card shows it."""
+    card = example_card(game)
+    if card is None:
+        return []
+    faces = game.design.faces
+    face = faces.of(card)
+    alike = [other for other in game.cards if faces.of(other).id == face.id]
+    on_example = {id(element) for element in shown_on(card, face)}
+    used = [element for element in labelled(face) if any(shows(element, other.value) for other in alike)]
+    width, height = game.design.design.width, game.design.design.height
+    return [Callout(number, element.label, id(element) in on_example,
+                    round(100 * (element.x + element.callout_x * element.width) / width, 2),
+                    round(100 * (element.y + element.callout_y * element.height) / height, 2))
+            for number, element in enumerate(used, start=1)]
 
 
 def numbers_in_brackets(game: Game) -> bool:
@@ -66,6 +69,6 @@ def numbers_in_brackets(game: Game) -> bool:
 
 
 def example_card(game: Game) -> Card | None:
-    """The card that shows the most regions in the 'structure of a card' diagram."""
-    return max(game.cards, key=lambda card: len(parts_of(card)), default=None)
-
+    """The card that shows the most labelled elements of its face in the diagram."""
+    faces = game.design.faces
+    return max(game.cards, key=lambda card: len(shown_on(card, faces.of(card))), default=None)

@@ -16,14 +16,15 @@ from markupsafe import Markup
 from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.layout.colors import title_on_paper
+from cardgen.model.fields import labelled
 from cardgen.model.game import Card, Color, Game, Variation
-from cardgen.model.sizes import DEFAULT_PAPER, card_size_mm
+from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.targets import CardPixels
 from cardgen.model.texts import component_count, format_count, format_number, players_label
 from cardgen.model.words import gettext, marked, ngettext
 from cardgen.render import card_images
-from cardgen.render.documents.checklists import hand_label
-from cardgen.render.documents.diagram import card_parts, diagram_callouts, example_card, numbers_in_brackets, parts_of
+from cardgen.render.documents.checklists import hand_label, step_text
+from cardgen.render.documents.diagram import callouts, example_card, numbers_in_brackets
 from cardgen.render.documents.html import render_html, render_pdf, symbol_context
 from cardgen.render.documents.markdown import markdown_html, markdown_inline
 from cardgen.render.documents.weasy import example_card_url, self_contained
@@ -285,17 +286,13 @@ def _number(parts: list[Part], prefix: str = "") -> None:
 
 def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = None) -> dict[str, Any]:
     chapters = rulebook_outline(game, report)
-    example, parts = example_card(game), card_parts(game)
-    shown = parts_of(example) if example else set()
     return {
         "chapters": chapters,
         "contents": [p for ch in chapters for p in ch.walk()],
         "report": report,
-        "example_card": example,
-        "card_parts": parts,
+        "example_card": example_card(game),
         "example_card_image": example_card_url(game),
-        "callouts": diagram_callouts(game, parts, shown),
-        "example_parts": shown,
+        "callouts": callouts(game),
         "numbers_in_brackets": numbers_in_brackets(game),
         **symbol_context(game),
         "colors": {c.id: c for c in game.colors},
@@ -309,7 +306,9 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "player_columns": PLAYER_COLUMNS,
         "count_pairs": COUNT_PAIRS,
         "shows_number": _shows_number,
+        "card_fields": lambda card: labelled(game.fields, card.value),
         "hand_label": lambda setup, played: hand_label(game, setup, played),
+        "setup_step_texts": [text for text in map(step_text, game.steps) if text],
         "starting_hands": lambda setup_report: starting_hands(game, setup_report),
         "component_rows": component_rows,
         "pile_rows": lambda setup_report: pile_rows(game, setup_report),
@@ -393,15 +392,17 @@ PICTURE_DPI, PICTURE_QUALITY = 100, 82  # the HTML edition's card pictures: a sc
 
 def card_pictures(game: Game) -> dict[str, str]:
     """Each card's face as the sheets print it, as a data: URL of a JPEG (the HTML edition shows it
-    beside the card's explanation): one PDF of every face, rasterised once."""
-    width_mm, height_mm = card_size_mm(game.card_size)
-    size = (round(width_mm / 25.4 * PICTURE_DPI), round(height_mm / 25.4 * PICTURE_DPI))
-    sheet = card_images.one_card_sheet(CardPixels(size, 0, 0), PICTURE_DPI)
-    faces = card_images.rasterise(card_images.card_pdf(game, sheet, [(card, "front") for card in game.cards]),
-                                  size, PICTURE_DPI)
+    beside the card's explanation): one PDF of every face of a deck, at its card size, rasterised once."""
     pictures = {}
-    for card, face in zip(game.cards, faces):
-        jpeg = io.BytesIO()
-        face.save(jpeg, "JPEG", quality=PICTURE_QUALITY)
-        pictures[card.id] = "data:image/jpeg;base64," + base64.b64encode(jpeg.getvalue()).decode("ascii")
+    for deck in game.every_deck:
+        cards = [card for card in game.cards if game.deck_of(card).id == deck.id]
+        width_mm, height_mm = deck.size_mm
+        size = (round(width_mm / 25.4 * PICTURE_DPI), round(height_mm / 25.4 * PICTURE_DPI))
+        sheet = card_images.one_card_sheet(CardPixels(size, 0, 0), PICTURE_DPI)
+        faces = card_images.rasterise(card_images.card_pdf(game, sheet, [(card, "front") for card in cards]),
+                                      size, PICTURE_DPI) if cards else []
+        for card, face in zip(cards, faces):
+            jpeg = io.BytesIO()
+            face.save(jpeg, "JPEG", quality=PICTURE_QUALITY)
+            pictures[card.id] = "data:image/jpeg;base64," + base64.b64encode(jpeg.getvalue()).decode("ascii")
     return pictures

@@ -15,8 +15,10 @@ import io
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
+from typing import TYPE_CHECKING
 
-import pikepdf
+if TYPE_CHECKING:
+    import pikepdf
 
 _MARKED = re.compile(rb"/\w+\n<</MCID (\d+)>>\nBDC")  # how WeasyPrint (pydyf) opens tagged content
 _BFCHAR = re.compile(rb"<([0-9a-fA-F]{4})> <([0-9a-fA-F]{4})>")
@@ -50,6 +52,8 @@ class _Links(HTMLParser):
 
 def finish_tagged(pdf_bytes: bytes, html: str, symbol_names: dict[str, str]) -> bytes:
     """The PDF with the artifacts, header scopes, link texts and symbol texts above."""
+    import pikepdf  # here, not at the top: `cardgen check` reaches this module and makes no PDF
+
     links = _Links()
     links.feed(html)
     links.close()
@@ -69,6 +73,8 @@ def finish_tagged(pdf_bytes: bytes, html: str, symbol_names: dict[str, str]) -> 
 
 def _elements(parent: pikepdf.Object) -> Iterator[pikepdf.Dictionary]:
     """The structure elements under `parent`, in document order."""
+    import pikepdf
+
     kids = parent.get("/K")
     for kid in kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []:
         if isinstance(kid, pikepdf.Dictionary) and kid.get("/Type") == "/StructElem":
@@ -83,6 +89,8 @@ def _reachable(root: pikepdf.Object) -> set[tuple[int, int]]:
 def _detach_repeats(root: pikepdf.Object, hidden: list[bool]) -> None:
     """Take the hidden copies out of the tree: the n-th Art element is the n-th <article> when
     no article was split between pages (then there are as many of each)."""
+    import pikepdf
+
     articles = [element for element in _elements(root) if element.get("/S") == "/Art"]
     if len(articles) != len(hidden) or not any(hidden):
         return
@@ -94,6 +102,8 @@ def _detach_repeats(root: pikepdf.Object, hidden: list[bool]) -> None:
 
 def _mark_artifacts(pdf: pikepdf.Pdf, reachable: set[tuple[int, int]]) -> None:
     """Content whose structure element is not in the tree becomes an artifact, page by page."""
+    import pikepdf
+
     numbers = pdf.Root.StructTreeRoot.ParentTree.Nums
     for index, page in enumerate(pdf.pages):
         kept = numbers[2 * index + 1]
@@ -110,6 +120,8 @@ def _mark_artifacts(pdf: pikepdf.Pdf, reachable: set[tuple[int, int]]) -> None:
 
 
 def _scope_headers(row: pikepdf.Dictionary) -> None:
+    import pikepdf
+
     cells = list(_elements(row))
     named = {str(header) for cell in cells if cell.get("/S") == "/TD"
              for header in cell.get("/A", pikepdf.Dictionary()).get("/Headers", pikepdf.Array())}
@@ -121,6 +133,8 @@ def _scope_headers(row: pikepdf.Dictionary) -> None:
 
 
 def _describe_links(pdf: pikepdf.Pdf, texts: dict[str, str]) -> None:
+    import pikepdf
+
     for page in pdf.pages:
         for annotation in page.obj.get("/Annots", []):
             if annotation.get("/Subtype") != "/Link":
@@ -131,6 +145,8 @@ def _describe_links(pdf: pikepdf.Pdf, texts: dict[str, str]) -> None:
 
 def _name_symbols(pdf: pikepdf.Pdf, names: dict[str, str]) -> None:
     """The symbol font's characters read as the symbols' names (copied text, screen readers)."""
+    import pikepdf
+
     done: set[tuple[int, int]] = set()
     for page in pdf.pages:
         for font in page.obj.get("/Resources", pikepdf.Dictionary()).get("/Font", pikepdf.Dictionary()).values():

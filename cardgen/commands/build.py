@@ -1,0 +1,19 @@
+"""cardgen build: every output of the game, in every one of its languages."""
+from __future__ import annotations
+
+from cardgen import build
+from cardgen.commands import options
+from cardgen.commands.building import built
+
+
+def add_arguments(p) -> None:
+    options.document(p, game_required=False, every_language=True)
+    options.booklet(p)
+    p.add_argument("--export", action="append", default=[], metavar="TARGET",
+                   help="also export for a print service or Tabletop Simulator, as `cardgen export --to` "
+                        "(repeatable; game.yaml's exports: are always made)")
+
+
+def run(args) -> int:
+    return built(args, lambda game, checked: build.plan_all(game, checked, args.paper, args.export, args.booklet),
+                 summary=True)

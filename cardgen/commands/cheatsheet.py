@@ -1,0 +1,14 @@
+"""cardgen cheatsheet: the one-page cheat sheet and its card-sized pocket copies."""
+from __future__ import annotations
+
+from cardgen import build
+from cardgen.commands import options
+from cardgen.commands.building import built
+
+
+def add_arguments(p) -> None:
+    options.document(p, game_required=True)
+
+
+def run(args) -> int:
+    return built(args, lambda game, checked: build.plan_cheatsheet(game, args.paper))

@@ -1,0 +1,22 @@
+"""cardgen check: load the game, run the rules engine and every check, print the findings."""
+from __future__ import annotations
+
+import sys
+
+from cardgen.build import check_folder
+from cardgen.check import report
+from cardgen.commands.options import game, say
+from cardgen.errors import EXIT_DATA, EXIT_OK
+
+
+def add_arguments(p) -> None:
+    game(p, required=False)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--all-translated", action="store_true",
+                   help="a text a translation (i18n/<lang>.yaml, rules.<lang>.md) lacks is an error, not a warning")
+
+
+def run(args) -> int:
+    checked = check_folder(args.game, all_translated=args.all_translated)
+    say(report.check_as_json(checked) if args.json else report.check_as_text(checked), sys.stdout)
+    return EXIT_OK if checked.ok else EXIT_DATA

@@ -1,0 +1,15 @@
+"""cardgen rulebook: the rulebook PDF and its HTML edition (and the booklet)."""
+from __future__ import annotations
+
+from cardgen import build
+from cardgen.commands import options
+from cardgen.commands.building import built
+
+
+def add_arguments(p) -> None:
+    options.document(p, game_required=True)
+    options.booklet(p)
+
+
+def run(args) -> int:
+    return built(args, lambda game, checked: build.plan_rulebook(game, args.paper, args.booklet))

@@ -1,0 +1,154 @@
+"""The example game creature_clash (issues 38 and 39), read back from what cardgen writes: each
+card's cost, attack and health in their corners of the drivethru export's pages, the uneven opening
+seat by seat in `check --json` and in the checklist and rulebook, and its cards as cards.xlsx and
+cards.ods checking the same as its cards.yaml."""
+from __future__ import annotations
+
+import json
+import re
+
+import pdfplumber
+import pytest
+import yaml
+from conftest import CARD_DATA, edit, page_texts
+
+from cardgen import cli
+from cardgen.load import load_game
+
+GAME = CARD_DATA / "creature_clash"
+BIG = 11  # points: the corner numbers are set at 15 pt (scaled), the effect text at 8.6 at most
+
+
+@pytest.fixture(scope="module")
+def report():
+    return load_game(GAME)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("creature_clash")
+    assert cli.main(["build", str(GAME), "--out", str(out)]) == 0
+    assert cli.main(["export", str(GAME), "--to", "drivethru", "--out", str(out / "export")]) == 0
+    return out
+
+
+def corner_numbers(page) -> dict[str, list[int]]:
+    """The big whole numbers of a page, by the quarter of the trim box they are in."""
+    x0, top, x1, bottom = (float(v) for v in page.page_obj.attrs["TrimBox"])
+    top, bottom = page.height - bottom, page.height - top  # PDF boxes count from the bottom
+    mid_x, mid_y = (x0 + x1) / 2, (top + bottom) / 2
+    found: dict[str, list[int]] = {"TL": [], "TR": [], "BL": [], "BR": []}
+    for word in page.extract_words(extra_attrs=["size"]):
+        if word["size"] >= BIG and word["text"].isdigit():
+            x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
+            assert x0 < x < x1 and top < y < bottom, word
+            found[("T" if y < mid_y else "B") + ("L" if x < mid_x else "R")].append(int(word["text"]))
+    return found
+
+
+def test_each_cards_page_shows_cost_top_left_attack_bottom_left_health_bottom_right(report, built):
+    cards = {card.name: card for card in report.game.cards}
+    seen: dict[str, int] = {}
+    [pdf] = (built / "export" / "export-drivethru-duel").glob("*.pdf")
+    with pdfplumber.open(pdf) as document:
+        for page in document.pages:
+            words = {word["text"] for word in page.extract_words()}
+            named = [name for name in cards if set(name.split()) <= words]  # a long name takes two lines
+            if not named:
+                continue  # a back
+            card = cards[max(named, key=len)]
+            seen[card.name] = seen.get(card.name, 0) + 1
+            corners = corner_numbers(page)
+            value = card.value
+            if "creature" in card.kinds:
+                expected = {"TL": [value("cost")], "TR": [], "BL": [value("attack")], "BR": [value("health")]}
+            else:  # a spell: its cost, no attack, no health
+                expected = {"TL": [value("cost")], "TR": [], "BL": [], "BR": []}
+            assert corners == expected, card.name
+    counts = yaml.safe_load((GAME / "setups.yaml").read_text(encoding="utf-8"))["setups"][0]["cards"]
+    assert seen == counts  # every card's every copy, one page each
+    assert len(seen) == 23 and sum(seen.values()) == 41
+
+
+def check_json(folder, capsys) -> tuple[int, dict]:
+    capsys.readouterr()
+    code = cli.main(["check", str(folder), "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_check_json_gives_each_seat_its_hand_and_its_own_deck(capsys):
+    code, found = check_json(GAME, capsys)
+    assert code == 0
+    [setup] = found["setups"]
+    [two] = setup["players"]
+    assert two["players"] == 2 and two["first_player"] == "random"
+    first, second = two["seats"]
+    assert (first["seat"], first["hand"], first["piles"]) == (1, 3, {"library": 17})
+    assert (second["seat"], second["hand"], second["piles"]) == (2, 5, {"library": 16})  # 4 and the Spark
+    assert two["components"]["health"]["start"] == 20
+    assert not [f for f in found["findings"] + setup["findings"] if f["level"] in ("error", "warning")]
+
+
+def flat(pages: list[str]) -> str:
+    return re.sub(r"\s+", " ", " ".join(pages))
+
+
+def test_the_checklist_and_the_rulebook_say_each_seats_opening(built):
+    checklist = flat(page_texts(built / "checklists.pdf"))
+    assert "First player's hand 3 cards (20 cards: 3 in hand, 17 in their deck)" in checklist
+    assert "Second player's hand 5 cards (21 cards: 4 cards and 1 Spark in hand, 16 in their deck)" in checklist
+    assert "→ 3 cards to the first player, 4 cards to the second player" in checklist
+    assert "Choose the first player at random." in checklist
+    assert "→ Health counters: 20 each" in checklist
+    rulebook = flat(page_texts(built / "rulebook.pdf"))
+    assert ("First player: 20 cards: 3 in hand, 17 in their deck. Second player: 21 cards: 4 cards and 1 Spark in "
+            "hand, 16 in their deck.") in rulebook
+    for row in ("First player's hand 3", "Second player's hand 5", "First player's deck 17",
+                "Second player's deck 16", "Health counters at the start 20"):
+        assert row in rulebook
+    assert not re.search(r"Each player starts with \d+ cards", rulebook)  # the seats differ: no one figure
+
+
+def engine_figures(value) -> set[int]:
+    """Every number the engine's report holds (an expected count rounded, as the documents print it)."""
+    if isinstance(value, dict):
+        return set().union(*map(engine_figures, value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*map(engine_figures, value)) if value else set()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return {round(value)}
+    return set()
+
+
+def test_no_document_states_a_count_the_engine_does_not_compute(built, capsys):
+    _, found = check_json(GAME, capsys)
+    computed = engine_figures(found)
+    counted = re.compile(r"(\d+) (?:cards?|Creatures?|Spells?|Sparks?|Health counters?|Mana tokens?)\b")
+    for document in ("checklists.pdf", "rulebook.pdf", "cheatsheet.pdf"):
+        stated = {int(n) for n in counted.findall(flat(page_texts(built / document)))}
+        assert stated and stated <= computed, (document, stated - computed)
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_the_cards_as_a_workbook_check_the_same_and_a_wrong_cell_is_named(kind, game_copy, capsys):
+    expected = check_json(GAME, capsys)
+    twin = game_copy(GAME)
+    assert cli.main(["convert", str(twin), "--to", kind, "--out", str(twin / f"cards.{kind}")]) == 0
+    (twin / "cards.yaml").unlink()
+    assert check_json(twin, capsys) == expected
+
+    wrong = game_copy(GAME, "wrong")
+    edit(wrong / "cards.yaml", "    attack: 6\n    health: 9\n", "    attack: six\n    health: 9\n")  # Leviathan
+    assert cli.main(["convert", str(wrong), "--to", kind, "--out", str(wrong / f"cards.{kind}")]) == 0
+    (wrong / "cards.yaml").unlink()
+    errors = [f for f in load_game(wrong).findings if f.level == "error"]
+    assert [(f.code, str(f.where)) for f in errors] == [("wrong-type", f"wrong/cards.{kind}: Cards!H19")]
+
+
+def test_the_cheat_sheet_lists_every_step_of_the_setup_in_order(built):
+    text = flat(page_texts(built / "cheatsheet.pdf"))
+    steps = ["Set the Spark aside.", "Each player takes the deck of their faction", "Choose the first player at random.",
+             "Each player draws their opening hand", "The second player takes the Spark.",
+             "Each player sets their health counter to 20."]
+    places = [text.find(step) for step in steps]
+    assert -1 not in places and places == sorted(places), places

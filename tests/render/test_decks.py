@@ -1,0 +1,101 @@
+"""Decks of their own card sizes (game.yaml's decks:): a build prints each deck of a setup once, in
+a file of its own, at its own size (the placed cards and the crop marks read back from the PDFs);
+exports write each deck at its vendor's size, Tabletop Simulator one deck object per deck."""
+from __future__ import annotations
+
+import io
+import json
+
+import pypdf
+import pytest
+from conftest import TEST_DATA, cardgen, edit
+from PIL import Image
+from test_sheets import trim_of, walk
+
+from cardgen.load import load_game
+from cardgen.model.sizes import DEFAULT_BLEED_MM, MM
+from cardgen.render import card_images
+
+TASK_TRICKS = TEST_DATA / "task_tricks"  # 12 poker playing cards and 6 mini task cards
+NEAR = 0.01 * MM
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("task_tricks")
+    code, _, err = cardgen("build", TASK_TRICKS, "--out", out)
+    assert code == 0, err
+    return out
+
+
+def placed_cards(path) -> list[tuple[float, float, list]]:
+    """Each card face placed on the face pages: its trim's sides in mm (short side first) and the
+    trim's four edges (left, right x; bottom, top y in points), and each page's stroked lines."""
+    reader, found = pypdf.PdfReader(path), []
+    for number in range(0, len(reader.pages), 2):  # each face page is followed by its backs
+        page = walk(reader, number)
+        for card in page.cards("face"):
+            trim = trim_of(card, DEFAULT_BLEED_MM * MM)
+            short, long = sorted((trim.w / MM, trim.h / MM))
+            found.append((round(short, 2), round(long, 2), [trim, page.lines]))
+    return found
+
+
+def on_a_mark(value: float, lines, vertical: bool) -> bool:
+    """Whether a crop mark runs along x = value (vertical) or y = value (horizontal)."""
+    axis = 0 if vertical else 1
+    return any(abs(a[axis] - value) < NEAR and abs(b[axis] - value) < NEAR for a, b in lines)
+
+
+def test_each_deck_of_a_setup_is_printed_once_in_its_own_file(built):
+    sheets = sorted(p.name for p in built.glob("cards-*.pdf"))
+    assert sheets == ["cards-mission-playing.pdf", "cards-mission-tasks.pdf"]
+    assert len(placed_cards(built / "cards-mission-playing.pdf")) == 12
+    assert len(placed_cards(built / "cards-mission-tasks.pdf")) == 6
+
+
+@pytest.mark.parametrize("deck, size", [("playing", (63, 88)), ("tasks", (44, 63))])
+def test_each_deck_is_printed_at_its_own_size_between_its_crop_marks(built, deck, size):
+    for short, long, (trim, lines) in placed_cards(built / f"cards-mission-{deck}.pdf"):
+        assert (short, long) == size
+        assert on_a_mark(trim.x, lines, True) and on_a_mark(trim.right, lines, True)
+        assert on_a_mark(trim.y, lines, False) and on_a_mark(trim.top, lines, False)
+
+
+def test_the_proof_sheet_is_one_file_a_deck(tmp_path):
+    code, _, err = cardgen("cards", TASK_TRICKS, "--all-types", "--out", tmp_path)
+    assert code == 0, err
+    assert [len(placed_cards(tmp_path / f"cards-all-types-{deck}.pdf")) for deck in ("playing", "tasks")] == [12, 6]
+
+
+def test_tts_gets_one_deck_object_a_deck(tmp_path):
+    code, _, err = cardgen("export", TASK_TRICKS, "--to", "tts", "--out", tmp_path)
+    assert code == 0, err
+    for deck, copies in (("playing", 12), ("tasks", 6)):
+        saved = json.loads((tmp_path / f"export-tts-mission-{deck}" / f"task_tricks-mission-{deck}.json").read_text())
+        (deck_object,) = saved["ObjectStates"]
+        assert deck_object["Name"] == "DeckCustom" and len(deck_object["DeckIDs"]) == copies
+
+
+def test_a_vendor_export_makes_each_deck_at_its_product_size(tmp_path):
+    code, _, err = cardgen("export", TASK_TRICKS, "--to", "tgc", "--out", tmp_path)
+    assert code == 0, err
+    playing = [Image.open(p).size for p in (tmp_path / "export-tgc-mission-playing").glob("*-front.png")]
+    tasks = [Image.open(p).size for p in (tmp_path / "export-tgc-mission-tasks").glob("*-front.png")]
+    assert len(playing) == 12 and set(playing) == {(825, 1125)}  # TGC's poker deck
+    assert len(tasks) == 6 and set(tasks) == {(600, 825)}  # TGC's mini deck
+
+
+def test_a_landscape_deck_is_its_size_turned(game_copy, tmp_path):
+    folder = game_copy(TASK_TRICKS)
+    edit(folder / "game.yaml", "card_size: mini", "card_size: mini\n    landscape: true")
+    code, _, err = cardgen("export", folder, "--to", "tgc", "--out", tmp_path)
+    assert code == 0, err
+    assert {Image.open(p).size for p in (tmp_path / "export-tgc-mission-tasks").glob("*-front.png")} == {(825, 600)}
+
+
+def test_the_live_preview_draws_each_card_at_its_decks_proportions():
+    game = load_game(TASK_TRICKS).game
+    for card_id, size in (("red-1", (63, 88)), ("captain", (44, 63))):
+        page = pypdf.PdfReader(io.BytesIO(card_images.face_pdf(game, game.card(card_id)))).pages[0]
+        assert (round(float(page.mediabox.width) / MM), round(float(page.mediabox.height) / MM)) == size
