@@ -71,6 +71,26 @@ def readable(text_hex: str, background_hex: str) -> str:
     return "#000000" if contrast("#000000", background_hex) >= contrast("#ffffff", background_hex) else "#ffffff"
 
 
+MAX_DARKENING = 0.5  # how far towards black a color may go for text on paper and still look like itself
+
+
+def darkened_for_paper(hex_color: str) -> str | None:
+    """The color as text on white paper (the documents' titles): darkened in small steps until
+    it has MIN_CONTRAST; None when that takes more than MAX_DARKENING (check warns of it)."""
+    for step in range(round(MAX_DARKENING * 20) + 1):
+        candidate = mix(hex_color, "#000000", step / 20)
+        if contrast(candidate, PAPER) >= MIN_CONTRAST:
+            return candidate
+    return None
+
+
+def title_on_paper(game: Game, card: Card) -> str | None:
+    """The color the documents print a card's name in on white: its title color made readable,
+    the dark text where it cannot be; None for a card without a title color (the text's own)."""
+    title = game.title_hex(card)
+    return (darkened_for_paper(title) or DARK_TEXT) if title else None
+
+
 def name_color(game: Game, card: Card) -> str:
     """The color of a card's name on its band: the kind's or color's title color, else the
     color's text color, at least MIN_CONTRAST against the band."""

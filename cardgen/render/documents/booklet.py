@@ -18,6 +18,7 @@ from cardgen.render.documents.rulebook import rulebook_context
 from cardgen.render.write import atomic_write
 
 PAGE_SIZES = {"a4": "A5", "letter": "5.5in 8.5in"}  # a booklet page: half the sheet, CSS @page size
+BOOKLET_COUNT_PAIRS = 2  # (card, count) pairs side by side in a setup's table: three crowd an A5 page
 PLAYER_COLUMNS = 5  # player counts a table of figures shows side by side on the narrower page
 PT_A_MM = 72 / 25.4
 FOLD_MARK_MM = 6.0  # the fold mark's length at the top and the bottom edge
@@ -26,7 +27,7 @@ FOLD_MARK_MM = 6.0  # the fold mark's length at the top and the bottom edge
 def write_rulebook_booklet(game, report: GameReport, out_dir: Path, paper: str = DEFAULT_PAPER,
                            changes: GameDiff | None = None) -> Path:
     context = dict(rulebook_context(game, report, changes), booklet=True, page_size=PAGE_SIZES[paper],
-                   player_columns=PLAYER_COLUMNS)
+                   player_columns=PLAYER_COLUMNS, count_pairs=BOOKLET_COUNT_PAIRS)
     pages = render_pdf(game, "rulebook.html", context, paper)
     return atomic_write(Path(out_dir) / "rulebook-booklet.pdf", imposed(pages, paper))
 

@@ -69,6 +69,7 @@ class CardRow:
     rest: Markup       # the effect after the role
     tags: list[str]
     fields: Markup = Markup()  # the game's own fields, under their display names ("Cost 3 · Attack 2")
+    rule: bool = False  # a losing or saving card's: the rule that makes the game, in full on pocket copies
 
     @property
     def names(self) -> list[str]:
@@ -192,10 +193,15 @@ def card_rows(game: Game, group: bool = True, decks: tuple[str, ...] = ()) -> li
         role, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else ("", card.text)
         row = CardRow([card], game.color(card.color), markdown_inline(card.text, game, origin),
                       role, markdown_inline(rest, game, origin),
-                      [t.name for t in game.tags if t.id in card.tags], own)
+                      [t.name for t in game.tags if t.id in card.tags], own, _makes_the_game(game, card))
         index[key] = row
         rows.append(row)
     return rows
+
+
+def _makes_the_game(game: Game, card: Card) -> bool:
+    """A card of a kind with a role (losing or saving: drawn, you are out unless saved)."""
+    return any(kind.role for kind in game.kinds if kind.id in card.kinds)
 
 
 def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTable:

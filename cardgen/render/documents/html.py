@@ -114,10 +114,22 @@ def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> Sandboxed
     env.globals.update(cards=cards, kind_count=kind_count, component_count=component_count, percent=percent)
     env.filters["markdown"] = jinja2.pass_context(lambda context, text: markdown_html(text, context["game"]))
     env.filters["nobreak"] = lambda text: str(text).replace(" ", "\u00a0")  # keeps a label on one line
+    env.filters["heading"] = heading_breaks
     env.filters["version"] = version_label
     env.filters["field_name"] = gettext  # check.diff's names of a card's fields
     env.filters = {name: _bounded(f) for name, f in env.filters.items()}
     return env
+
+
+_PARENTHESIS = re.compile(r"\([^()]{1,24}\)")
+_LAST_TWO_WORDS = re.compile(r"(\S+) (\S{1,6})$")
+
+
+def heading_breaks(text: str) -> str:
+    """A heading that breaks only where a reader expects: a short bracket is kept whole ('(A or K)')
+    and a short last word keeps the one before it ('one suit'), by no-break spaces."""
+    text = _PARENTHESIS.sub(lambda match: match.group(0).replace(" ", "\u00a0"), str(text))
+    return _LAST_TWO_WORDS.sub("\\1\u00a0\\2", text)
 
 
 # the markup a message may hold: a translation (a game's own catalog too) is text otherwise

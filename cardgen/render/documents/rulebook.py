@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
+from cardgen.layout.colors import title_on_paper
 from cardgen.model.fields import labelled
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER
@@ -33,10 +34,12 @@ _HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
 _TYPED_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 PLAYER_COLUMNS = 8  # player counts a table of figures shows side by side: more run off an A4 or Letter page
+COUNT_PAIRS = 3  # (card, count) pairs side by side in a setup's table on A4 or Letter (2 in the A5 booklet)
 
 
 # about what one A4 page of 10 pt text holds, and what a setup's tables or the card diagram take
 PAGE_WEIGHT, SETUP_WEIGHT, DIAGRAM_WEIGHT = 3500, 1800, 2000
+LONG_CHAPTER = 3 * PAGE_WEIGHT  # a chapter of about three pages or more starts a page of its own
 
 
 @dataclass
@@ -77,8 +80,9 @@ class Part:
 
     @property
     def starts_page(self) -> bool:
-        """Long chapters start on a page of their own; short ones follow the one before."""
-        return self.weight >= PAGE_WEIGHT
+        """Long chapters start on a page of their own; short ones follow the one before: a page
+        break after a chapter of a page or two leaves most of its last page empty."""
+        return self.weight >= LONG_CHAPTER
 
     def walk(self) -> Iterator[Part]:
         yield self
@@ -300,6 +304,7 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "players_label": players_label,
         "number": format_number,
         "player_columns": PLAYER_COLUMNS,
+        "count_pairs": COUNT_PAIRS,
         "shows_number": _shows_number,
         "card_fields": lambda card: labelled(game.fields, card.value),
         "hand_label": lambda setup, played: hand_label(game, setup, played),
@@ -310,7 +315,7 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "supply_piles": lambda setup_report: supply_piles(game, setup_report),
         "count": format_count,
         "role_names": lambda role: " / ".join(k.name for k in game.kinds if k.role == role),
-        "title_hex": game.title_hex,
+        "title_hex": lambda card: title_on_paper(game, card),
         "changes": changes if changes is not None and not changes.empty else None,
         "html_edition": False,
         "booklet": False,
@@ -328,12 +333,13 @@ def _card_explanation(game: Game, card: Card) -> Markup:
 
 
 
-def _count_columns(setup_report: SetupReport, game: Game | None = None) -> list[tuple[Any, Any]]:
-    """The printed count table as rows of two (card, count) pairs: left column first."""
+def _count_columns(setup_report: SetupReport, pairs: int = 2) -> list[list[Any]]:
+    """The printed count table as rows of `pairs` (card, count) pairs, read down the columns
+    (None fills the last ones)."""
     lines = list(setup_report.setup.lines)
-    half = (len(lines) + 1) // 2
-    left, right = lines[:half], lines[half:]
-    return [(l, right[i] if i < len(right) else None) for i, l in enumerate(left)]
+    height = max(1, -(-len(lines) // pairs))
+    columns = [lines[i:i + height] for i in range(0, height * pairs, height)]
+    return [[column[row] if row < len(column) else None for column in columns] for row in range(height)]
 
 
 
