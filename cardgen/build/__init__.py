@@ -92,7 +92,7 @@ def check_folder(game_name: str | os.PathLike[str], all_translated: bool = False
     if report is not None and own_templates(report.game):
         try:
             report.findings += bounded(lambda: template_findings(report.game, report),
-                                       "rendering the game's own templates")
+                                       "rendering the game's own templates", LIMITS)  # the build's own ceilings
         except BuildError as exc:
             report.findings.append(Finding(ERROR, "template-error", exc.message, None, exc.hint))
     return checked

@@ -236,8 +236,11 @@ def test_cheatsheet_pocket_copies(cheatsheet):
     pocket = cheatsheet.with_name("cheatsheet-pocket.pdf")
     pages, words, text, _ = _words(pocket)
     assert pages == 1
-    assert text.count("Exploding cards") == 9          # 3 x 3 poker-sized copies on A4
-    assert text.count("Pickpocket") == 9 and text.count("Recycle") == 9
+    # with the losing and saving cards' rule in full, a copy is a strip of two poker cards folded
+    # between them: three copies side by side on A4
+    assert text.count("Exploding cards") == 3
+    assert text.count("Pickpocket") == 3 and text.count("Recycle") == 3
+    assert text.count("Bomb! Show it at once.") == 3
 
 
 def test_cheatsheet_of_other_games(tmp_path, reports):
