@@ -169,8 +169,3 @@ class Layout:
         section; None when it sets neither (the shipped design's value)."""
         return next((self.places[f"{section}.{key}"] for key in keys if f"{section}.{key}" in self.places),
                     self.places.get(section))
-
-    def text_box(self, field_name: str) -> TextBox:
-        """The box of a card's text field: name, flavor or text."""
-        boxes: dict[str, TextBox] = {"name": self.name, "flavor": self.flavor, "text": self.text}
-        return boxes[field_name]
