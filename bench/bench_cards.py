@@ -39,7 +39,7 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 from reportlab.platypus import Paragraph  # noqa: E402
 from svglib.svglib import svg2rlg  # noqa: E402
 
-from cardgen import build  # noqa: E402
+from cardgen import publish  # noqa: E402
 from cardgen.inputs import symbols
 from cardgen.layout import sheet as layout
 from cardgen.model import markup
@@ -102,13 +102,13 @@ def baseline(game, deck: list, sheet: layout.Sheet) -> bytes:
 
 
 # the machine may be busy: the bench measures CPU time, so the build's wall-clock ceiling is lifted
-LIMITS = build.Limits(cpu_seconds=600, wall_seconds=3600)
+LIMITS = publish.Limits(cpu_seconds=600, wall_seconds=3600)
 
 
 def cards_command(folder: Path, out: Path) -> None:
     """What `cardgen cards GAME --out OUT --clean` does, minus argument parsing and printing."""
     game, report = load_checked(str(folder))
-    result = build.run(game, report, build.plan_cards(game), out, LIMITS, clean=True)  # not reused from the last run
+    result = publish.run(game, report, publish.plan_cards(game), out, LIMITS, clean=True)  # not reused from the last run
     assert result.ok, result.failures + result.bugs
 
 

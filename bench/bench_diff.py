@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from big_game import write_big_game  # noqa: E402
 from timing import timed  # noqa: E402
 
-from cardgen.build.playtest import playtest_round  # noqa: E402
+from cardgen.publish.playtest import playtest_round  # noqa: E402
 
 
 def edited(folder: Path) -> Path:

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from timing import timed  # noqa: E402
 
 from cardgen import check  # noqa: E402
-from cardgen.build.simulate import simulate_game  # noqa: E402
 from cardgen.check.balance import LOSING, role_kinds  # noqa: E402
+from cardgen.publish.simulate import simulate_game  # noqa: E402
 
 
 def command_seconds(game: str, repeat: int) -> tuple[float, float]:

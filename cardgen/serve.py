@@ -9,7 +9,7 @@ reload by hand and no websocket. The watcher polls the build's own list of input
 A rebuild loads and checks the game, then draws the card images (one small PDF per card type
 rasterised with pypdfium2, kept by the key of what the card is made from, so a one-card edit
 draws one card) and publishes them with the report; then it builds the documents through
-`build.run`, whose cache rebuilds only those whose inputs changed. A data error is shown with
+`publish.run`, whose cache rebuilds only those whose inputs changed. A data error is shown with
 its file:line while the last good cards and documents stay. Everything lives in memory and in
 one temporary folder. Ctrl-C (or SIGTERM) stops at once: the work under way is cancelled, its
 worker processes killed, and the temporary folder removed.
@@ -32,15 +32,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from cardgen import build, load
-from cardgen.build import cache, check_folder
-from cardgen.build.playtest import write_diff_pdf
-from cardgen.build.workers import Cancelled, cancelled_by
+from cardgen import load, publish
 from cardgen.check.results import figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import ascii_digits
+from cardgen.publish import cache, check_folder
+from cardgen.publish.playtest import write_diff_pdf
+from cardgen.publish.workers import Cancelled, cancelled_by
 from cardgen.render import card_images, pdfpages
 from cardgen.render.write import language_dir
 
@@ -237,7 +237,7 @@ class Preview:
         errors = [f for f in checked.report.every_finding() if f.level == ERROR]
         languages = list(checked.report.game.every_language)
         language = self.language if self.language in languages else languages[0]
-        report = build.report_in(checked.report, language) if not errors else checked.report
+        report = publish.report_in(checked.report, language) if not errors else checked.report
         game = report.game
         cards, problems = self._draw_cards(inputs, game, report)
         shown = {card["image"].rsplit("/", 1)[-1][:-len(".png")] for card in cards}
@@ -275,9 +275,9 @@ class Preview:
         return shown, problems
 
     def build_documents(self, inputs: cache.Snapshot, game, report, source) -> None:
-        plan = build.plan_all(game, report)
-        documents = build.Plan(tuple(o for o in plan.outputs if o.kind not in (build.OutputKind.SETUP_SHEETS, build.OutputKind.DECK_ONCE)))
-        result = build.run(game, report, documents, self.documents_dir, inputs=inputs)
+        plan = publish.plan_all(game, report)
+        documents = publish.Plan(tuple(o for o in plan.outputs if o.kind not in (publish.OutputKind.SETUP_SHEETS, publish.OutputKind.DECK_ONCE)))
+        result = publish.run(game, report, documents, self.documents_dir, inputs=inputs)
         self.shown_dir = language_dir(game, self.documents_dir)
         now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
         written, problems = list(result.written), result.failures + result.bugs

@@ -13,10 +13,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from cardgen.build import Event, Result
 from cardgen.check.results import GameDiff
 from cardgen.errors import printable
 from cardgen.model.texts import counted
+from cardgen.publish import Event, Result
 
 
 def display(stream: TextIO, title: str, outputs: int) -> PlainDisplay:

@@ -1,7 +1,7 @@
 """cardgen build: every output of the game, in every one of its languages."""
 from __future__ import annotations
 
-from cardgen import build
+from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
 
@@ -15,5 +15,5 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: build.plan_all(game, checked, args.paper, args.export, args.booklet),
+    return built(args, lambda game, checked: publish.plan_all(game, checked, args.paper, args.export, args.booklet),
                  summary=True)

@@ -9,16 +9,16 @@ from pathlib import Path
 import pikepdf  # noqa: F401 - the renderers import these two where they use them; imported here, before
 import pypdfium2  # noqa: F401 - the workers fork, each worker has them already
 
-from cardgen import build, load, terminal
-from cardgen.build import load_checked
-from cardgen.build.cache import snapshot
+from cardgen import load, publish, terminal
 from cardgen.check.results import GameReport
 from cardgen.commands.options import say
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK
 from cardgen.model.game import Game
+from cardgen.publish import load_checked
+from cardgen.publish.cache import snapshot
 from cardgen.render.write import language_dir, output_folder
 
-PlanOf = Callable[[Game, GameReport], build.Plan]
+PlanOf = Callable[[Game, GameReport], publish.Plan]
 
 
 def built(args, plan_of: PlanOf, summary: bool = False, read: object = None) -> int:
@@ -32,25 +32,25 @@ def built(args, plan_of: PlanOf, summary: bool = False, read: object = None) -> 
     request = (args.command, sorted((k, v) for k, v in vars(args).items() if k not in ("run", "out", "clean")), read)
     # with --lang the folder depends on the game's source language: the game is loaded, and the
     # run reuses each output whose inputs did not change
-    reused = None if args.clean or args.lang else build.reuse(inputs, request, args.out)
+    reused = None if args.clean or args.lang else publish.reuse(inputs, request, args.out)
     if reused is not None:
         shown = terminal.display(sys.stderr, reused.title, 0)  # nothing to show progress of
         return _said(shown, reused, output_folder(folder.name, args.out), summary)
     game, checked = load_checked(folder)
     status = EXIT_OK
-    languages = build.languages_to_build(game, args.lang, every=summary)
+    languages = publish.languages_to_build(game, args.lang, every=summary)
     for language in languages:
-        report = build.report_in(checked, language)
+        report = publish.report_in(checked, language)
         plan = plan_of(report.game, report)
         others = [] if report.game.is_translation else [other for other in languages if other != language]
         with terminal.display(sys.stderr, report.game.title, len(plan.outputs)) as shown:
-            result = build.run(report.game, report, plan, args.out, on_event=shown.event, clean=args.clean,
+            result = publish.run(report.game, report, plan, args.out, on_event=shown.event, clean=args.clean,
                                inputs=inputs, request=request, languages=others)
         status = max(status, _said(shown, result, language_dir(report.game, args.out), summary))
     return status
 
 
-def _said(shown, result: build.Result, folder: Path, summary: bool) -> int:
+def _said(shown, result: publish.Result, folder: Path, summary: bool) -> int:
     """Print what a run did: failures, bugs, warnings, what was written or already up to date
     (for `build`, a summary of the output folder)."""
     for text in result.failures:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from cardgen import build
-from cardgen.build.playtest import playtest_round
+from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
 from cardgen.commands.options import say
 from cardgen.layout.cutter import MACHINES
 from cardgen.load.schema import MAX_PLAYERS
 from cardgen.model.sizes import CARD_SIZES_MM, COLOR_MODES, DEFAULT_BLEED_MM, DEFAULT_SPACING, PRINT_MODES, SPACINGS
+from cardgen.publish.playtest import playtest_round
 
 
 def add_arguments(p) -> None:
@@ -52,7 +52,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    sheet = build.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
+    sheet = publish.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
                                mode=args.mode, spacing=args.spacing, png=args.png, color=args.color,
                                marks=args.marks or "")
     if args.changed_since:
@@ -60,6 +60,6 @@ def run(args) -> int:
             sheet, swaps = round_.in_language(args.lang).reprint(sheet, args.setup)
         say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
             sys.stdout)
-    return built(args, lambda game, checked: build.plan_cards(
+    return built(args, lambda game, checked: publish.plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration),
         read=(sheet.reprint, sheet.swaps))

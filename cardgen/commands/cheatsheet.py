@@ -1,7 +1,7 @@
 """cardgen cheatsheet: the one-page cheat sheet and its card-sized pocket copies."""
 from __future__ import annotations
 
-from cardgen import build
+from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
 
@@ -11,4 +11,4 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: build.plan_cheatsheet(game, args.paper))
+    return built(args, lambda game, checked: publish.plan_cheatsheet(game, args.paper))

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import sys
 
-from cardgen.build import check_folder
-from cardgen.check import report
 from cardgen.commands.options import game, say
 from cardgen.errors import EXIT_DATA, EXIT_OK
+from cardgen.publish import check_folder
+from cardgen.report.check import check_as_json, check_as_text
 
 
 def add_arguments(p) -> None:
@@ -18,5 +18,5 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     checked = check_folder(args.game, all_translated=args.all_translated)
-    say(report.check_as_json(checked) if args.json else report.check_as_text(checked), sys.stdout)
+    say(check_as_json(checked) if args.json else check_as_text(checked), sys.stdout)
     return EXIT_OK if checked.ok else EXIT_DATA

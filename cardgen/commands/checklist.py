@@ -1,7 +1,7 @@
 """cardgen checklist: the deck-setup checklists, a page per setup and player count."""
 from __future__ import annotations
 
-from cardgen import build
+from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
 from cardgen.load.schema import MAX_PLAYERS
@@ -15,4 +15,4 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: build.plan_checklists(game, args.paper, args.setup, args.players))
+    return built(args, lambda game, checked: publish.plan_checklists(game, args.paper, args.setup, args.players))

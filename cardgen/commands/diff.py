@@ -5,9 +5,9 @@ import json
 import sys
 
 from cardgen import terminal
-from cardgen.build.playtest import playtest_round
 from cardgen.commands import options
 from cardgen.commands.options import say
+from cardgen.publish.playtest import playtest_round
 
 
 def add_arguments(p) -> None:

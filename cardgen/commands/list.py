@@ -4,9 +4,9 @@ from __future__ import annotations
 import sys
 
 from cardgen import load
-from cardgen.check import report
 from cardgen.commands.options import say
 from cardgen.errors import EXIT_OK
+from cardgen.report.check import game_listing
 
 
 def add_arguments(p) -> None:
@@ -19,5 +19,5 @@ def run(args) -> int:
         say("no games found under card_data/", sys.stdout)
         return EXIT_OK
     for name in games:
-        say(report.game_listing(name, load.load_game(name).game), sys.stdout)
+        say(game_listing(name, load.load_game(name).game), sys.stdout)
     return EXIT_OK

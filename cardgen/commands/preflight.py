@@ -4,9 +4,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from cardgen.build.preflight import preflight
 from cardgen.commands.options import say
 from cardgen.errors import EXIT_DATA
+from cardgen.publish.preflight import preflight
 
 
 def add_arguments(p) -> None:

@@ -4,14 +4,14 @@ from __future__ import annotations
 import sys
 
 from cardgen import terminal
-from cardgen.build import load_checked
-from cardgen.build.simulate import simulate_game
-from cardgen.check import simulation_report
-from cardgen.check.simulate import DEFAULT_POLICY, MAX_GAMES, POLICIES, nothing_to_simulate
 from cardgen.commands import options
 from cardgen.commands.options import say
 from cardgen.errors import EXIT_OK
 from cardgen.load.schema import MAX_PLAYERS
+from cardgen.publish import load_checked
+from cardgen.publish.simulate import simulate_game
+from cardgen.report import simulation as simulation_report
+from cardgen.simulate.simulation import DEFAULT_POLICY, MAX_GAMES, POLICIES, nothing_to_simulate
 
 
 def add_arguments(p) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "cardgen"
 # each stage may import the stages before it; the faces (cardgen's top-level modules) any stage
-STAGES = ("errors", "model", "inputs", "layout", "load", "check", "render", "build")
+STAGES = ("errors", "model", "inputs", "layout", "load", "check", "simulate", "report", "render", "publish")
 MAX_LINES = 600
 
 
@@ -110,16 +110,16 @@ def test_no_module_is_over_600_lines(module):
 
 def test_the_checker_catches_what_it_looks_for(tmp_path):
     """The graph rules above see real violations (so they cannot pass by looking at nothing)."""
-    tree = ast.parse("def f():\n    from cardgen.build import cache\nfrom cardgen.render import write\n")
+    tree = ast.parse("def f():\n    from cardgen.publish import cache\nfrom cardgen.render import write\n")
     imports = cardgen_imports(tree)
     assert sorted((node.col_offset > 0, target) for node, target in imports) == [
-        (False, "cardgen.render.write"), (True, "cardgen.build.cache")]
-    assert stage("cardgen.build.cache") > stage("cardgen.model.game")
+        (False, "cardgen.render.write"), (True, "cardgen.publish.cache")]
+    assert stage("cardgen.publish.cache") > stage("cardgen.model.game")
     assert stage("cardgen.cli") is None
     relative = ast.parse("from ..render import write\nfrom . import cache\ndef f():\n    from .plan import x\n")
-    assert sorted(target for _, target in cardgen_imports(relative, "cardgen.build.publish")) == [
-        "cardgen.build.cache", "cardgen.build.plan", "cardgen.render.write"]
-    assert [target for _, target in cardgen_imports(relative, "cardgen.build", is_package=True)][0] == "cardgen.render.write"
+    assert sorted(target for _, target in cardgen_imports(relative, "cardgen.publish.folder")) == [
+        "cardgen.publish.cache", "cardgen.publish.plan", "cardgen.render.write"]
+    assert [target for _, target in cardgen_imports(relative, "cardgen.publish", is_package=True)][0] == "cardgen.render.write"
 
 
 def test_every_folder_of_tests_is_collected(pytestconfig):
@@ -129,4 +129,4 @@ def test_every_folder_of_tests_is_collected(pytestconfig):
     tests = PACKAGE.parent / "tests"
     folders = [path for path in tests.rglob("*") if path.is_dir() and "__pycache__" not in path.parts]
     assert [f.name for f in folders if any(fnmatch(f.name, pattern) for pattern in skipped)] == []
-    assert {"build", "check", "layout", "load", "render"} <= {f.name for f in folders}
+    assert {"check", "layout", "load", "publish", "render", "simulate"} <= {f.name for f in folders}

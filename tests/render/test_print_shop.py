@@ -12,7 +12,7 @@ import pytest
 from conftest import TINY_GAME, cardgen, edit
 from PIL import Image
 
-from cardgen.build.preflight import preflight
+from cardgen.publish.preflight import preflight
 
 GHOSTSCRIPT = shutil.which("gs")
 

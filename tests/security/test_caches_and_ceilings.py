@@ -21,12 +21,12 @@ import sys
 import pytest
 from conftest import CARD_DATA, ROOT, TINY_GAME, edit, page_texts
 
-from cardgen.build import Limits, check_folder
-from cardgen.build.cache import simulation_key
-from cardgen.build.playtest import playtest_round
-from cardgen.build.simulate import CACHE_FILE, DOCUMENT_GAMES, DOCUMENT_SEED
-from cardgen.build.workers import bounded, bounded_all
 from cardgen.errors import BuildError, UsageError
+from cardgen.publish import Limits, check_folder
+from cardgen.publish.cache import simulation_key
+from cardgen.publish.playtest import playtest_round
+from cardgen.publish.simulate import CACHE_FILE, DOCUMENT_GAMES, DOCUMENT_SEED
+from cardgen.publish.workers import bounded, bounded_all
 from security.test_failures import run
 
 pytestmark = pytest.mark.usefixtures("no_hang")

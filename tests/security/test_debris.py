@@ -1,6 +1,6 @@
 """`cardgen build` killed (SIGKILL) at any moment leaves the last good outputs complete
 and as the manifest lists them, the next run removes what the killed one left behind, and no
-worker process outlives its build (see cardgen/build.py for the publishing promise)."""
+worker process outlives its build (see cardgen/publish/folder.py for the publishing promise)."""
 from __future__ import annotations
 
 import hashlib
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TINY_GAME
 
-from cardgen.build.publish import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
 from cardgen.check import load_checked
+from cardgen.publish.folder import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
 from security.test_failures import run
 
 OLD = {"rulebook.pdf": b"%PDF-1.4 the last good rulebook", "checklists.pdf": b"%PDF-1.4 the last good checklists",
@@ -127,12 +127,12 @@ class Killed(BaseException):
 def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
     """A build killed after its commit (the rename of its staging folder) but before every file was
     moved: the next run moves the rest and the manifest lists them all as built."""
-    from cardgen import build
+    from cardgen import publish
 
     out = tmp_path / "out"
     last_good_outputs(out)
     game, report = load_checked(str(TINY_GAME))
-    plan = build.Plan((*build.plan_cards(game, all_types=True).outputs, *build.plan_cards(game, calibration=True).outputs))
+    plan = publish.Plan((*publish.plan_cards(game, all_types=True).outputs, *publish.plan_cards(game, calibration=True).outputs))
     real_replace, moves = os.replace, []
 
     def replace_then_die(source, target, **kwargs):
@@ -144,7 +144,7 @@ def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", replace_then_die)
     with pytest.raises(Killed):
-        build.run(game, report, plan, out)
+        publish.run(game, report, plan, out)
     monkeypatch.setattr(os, "replace", real_replace)
     assert len(moves) == 1 and len(debris(out)) == 1  # one output published, the other still committed
 

@@ -262,7 +262,7 @@ def test_random_translators_sheets_are_refused_or_read_as_yaml(tmp_path_factory,
 
 import pikepdf  # noqa: E402
 
-from cardgen.build.preflight import examine  # noqa: E402
+from cardgen.publish.preflight import examine  # noqa: E402
 
 operands = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=True, allow_infinity=True, width=32),
                      st.sampled_from(["/X", "/F", "/I", "/CS0", "/GS0", "/Sh0", "/Nope", "(text)", "[1 2]", "<<>>",

@@ -8,7 +8,7 @@ import time
 import pytest
 from conftest import TINY_GAME
 
-from cardgen import build, load
+from cardgen import load, publish
 from cardgen.check import check_game, engine
 from cardgen.errors import UsageError
 from cardgen.load.schema import MAX_TEXT
@@ -77,7 +77,7 @@ def test_print_options_have_a_range(option, tmp_path):
     game, _ = checked(TINY_GAME)
     start = time.monotonic()
     with pytest.raises(UsageError):  # refused when the sheet is planned, before anything is drawn
-        build.plan_cards(game, sheet=build.SheetOptions(**option))
+        publish.plan_cards(game, sheet=publish.SheetOptions(**option))
     assert time.monotonic() - start < 5
     assert outputs(tmp_path) == []
 

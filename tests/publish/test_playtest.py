@@ -14,7 +14,7 @@ import pytest
 from conftest import CARD_DATA, cardgen, edit
 from PIL import Image
 
-from cardgen.build import check_folder, report_in
+from cardgen.publish import check_folder, report_in
 from cardgen.render.cards import form_name
 
 NEW_CARD = '''cards:

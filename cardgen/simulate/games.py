@@ -1,5 +1,5 @@
 """check/games: many games of one setup at one player count played at once, a row of numpy arrays
-per game, turn by turn while any game goes on (check/simulate.py says what is played and why).
+per game, turn by turn while any game goes on (simulate/simulation.py says what is played and why).
 
 Cards are codes (simulate.Rules): the draw pile is a row of codes from the bottom, its first
 `size` places in use; a hand counts the cards of each code; what the players know of the draw
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardgen.check.deal import Dealt
+from cardgen.simulate.deal import Dealt
 
 INERT, LOSE, SAVE, PLAYS = 0, 1, 2, 3  # card codes: playable cards are PLAYS and up
 

@@ -19,15 +19,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from cardgen.build.cache import simulation_key
-from cardgen.build.plan import chosen_setup
-from cardgen.build.workers import LIMITS, Limits, bounded_all
 from cardgen.check.results import GameReport, HowItPlays, PlayerCount, SetupReport
-from cardgen.check.simulate import DEFAULT_POLICY, Simulation, nothing_to_simulate, simulate
 from cardgen.errors import UsageError
 from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.model.game import Game
+from cardgen.publish.cache import simulation_key
+from cardgen.publish.plan import chosen_setup
+from cardgen.publish.workers import LIMITS, Limits, bounded_all
 from cardgen.render.write import atomic_write
+from cardgen.simulate.simulation import DEFAULT_POLICY, Simulation, nothing_to_simulate, simulate
 
 Task = tuple[SetupReport, PlayerCount]
 DOCUMENT_GAMES = 2000  # per player count for the documents' lines: rates within about ±2 points

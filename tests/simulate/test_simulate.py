@@ -8,8 +8,8 @@ import pytest
 from conftest import CARD_DATA, TEST_DATA, TINY_GAME, cardgen, edit, page_texts
 
 from cardgen import check
-from cardgen.check.estimates import mean, proportion
-from cardgen.check.simulate import nothing_to_simulate, simulate
+from cardgen.simulate.estimates import mean, proportion
+from cardgen.simulate.simulation import nothing_to_simulate, simulate
 
 SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
 Z999 = 3.2905  # 99.9 %: a hundred comparisons at 95 % would miss about five by chance alone

@@ -11,8 +11,6 @@ from functools import partial
 from pathlib import Path
 
 from cardgen import check
-from cardgen.build.plan import SheetOptions, chosen_setup
-from cardgen.build.workers import LIMITS, Limits, bounded
 from cardgen.check.diff import diff_games, reprint_counts, swap_list
 from cardgen.check.languages import changes_in, report_in
 from cardgen.check.results import GameDiff, GameReport
@@ -20,6 +18,8 @@ from cardgen.errors import UsageError
 from cardgen.inputs.refs import BadRef
 from cardgen.model.game import Game, slugify
 from cardgen.model.words import gettext, speaking
+from cardgen.publish.plan import SheetOptions, chosen_setup
+from cardgen.publish.workers import LIMITS, Limits, bounded
 from cardgen.render import diffpdf
 from cardgen.render.write import atomic_write, output_dir
 

@@ -7,7 +7,7 @@ import math
 
 import pikepdf
 
-from cardgen.build.preflight.report import (
+from cardgen.publish.preflight.report import (
     ACTIONS,
     BLEND,
     ENCRYPTION,

@@ -18,8 +18,8 @@ from typing import IO
 
 from PIL import Image, ImageMath
 
-from cardgen.build.preflight.report import MAX_INK, Point
-from cardgen.build.workers import Limits
+from cardgen.publish.preflight.report import MAX_INK, Point
+from cardgen.publish.workers import Limits
 
 INK_DPI = 30  # the CMYK rendering the ink is measured on: areas, not hairlines
 MAX_PIXELS = 4_000_000  # a page's pixels: a larger page is measured at a lower resolution

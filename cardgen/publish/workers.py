@@ -23,12 +23,12 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import TypeVar, cast
 
-from cardgen.build.plan import Output, OutputKind
-from cardgen.build.publish import FULL_DISK, output_error
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError, CardgenError, UsageError
 from cardgen.model.game import Game
 from cardgen.model.words import speaking
+from cardgen.publish.folder import FULL_DISK, output_error
+from cardgen.publish.plan import Output, OutputKind
 from cardgen.render import cards, documents, exports
 from cardgen.render.documents import booklet, cheatsheet
 

@@ -6,12 +6,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from cardgen.check.estimates import Estimate
 from cardgen.check.results import GameReport, PlayerCount
-from cardgen.check.simulate import POLICIES, TARGET_HALF_WIDTH, Simulation
 from cardgen.errors import printable
 from cardgen.model.game import Game
 from cardgen.model.texts import counted
+from cardgen.simulate.estimates import Estimate
+from cardgen.simulate.simulation import POLICIES, TARGET_HALF_WIDTH, Simulation
 
 HEAD = ("players", "games", "turns: median", "90 %", "wins by seat, %", "out before 2nd turn",
         "saving cards ran out", "1st draw loses (engine)")

@@ -32,21 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import check
-from cardgen.build import cache
-from cardgen.build.plan import (
-    ExportPart,
-    Output,
-    OutputKind,
-    Plan,
-    SheetOptions,
-    plan_all,
-    plan_cards,
-    plan_cheatsheet,
-    plan_checklists,
-    plan_export,
-    plan_rulebook,
-)
-from cardgen.build.publish import (
+from cardgen.check import Checked
+from cardgen.check.languages import report_in
+from cardgen.check.results import GameReport
+from cardgen.errors import BuildError, UsageError
+from cardgen.inputs.gitrefs import commit_of
+from cardgen.inputs.unpack import BadRef
+from cardgen.model.game import ERROR, Finding, Game
+from cardgen.publish import cache
+from cardgen.publish.folder import (
     MANIFEST,
     commit,
     current_outputs,
@@ -59,15 +53,21 @@ from cardgen.build.publish import (
     read_manifest,
     recover,
 )
-from cardgen.build.simulate import add_how_it_plays
-from cardgen.build.workers import LIMITS, Event, Limits, bounded, render_all
-from cardgen.check import Checked
-from cardgen.check.languages import report_in
-from cardgen.check.results import GameReport
-from cardgen.errors import BuildError, UsageError
-from cardgen.inputs.gitrefs import commit_of
-from cardgen.inputs.unpack import BadRef
-from cardgen.model.game import ERROR, Finding, Game
+from cardgen.publish.plan import (
+    ExportPart,
+    Output,
+    OutputKind,
+    Plan,
+    SheetOptions,
+    plan_all,
+    plan_cards,
+    plan_cheatsheet,
+    plan_checklists,
+    plan_export,
+    plan_rulebook,
+)
+from cardgen.publish.simulate import add_how_it_plays
+from cardgen.publish.workers import LIMITS, Event, Limits, bounded, render_all
 from cardgen.render import cards
 from cardgen.render.documents.html import own_templates
 from cardgen.render.documents.templates_check import template_findings

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 import pikepdf
 import pypdfium2
 
-from cardgen.build.preflight.document import color_kind, inherited, number, numbers, page_box
-from cardgen.build.preflight.report import MAX_NESTING, MIN_LINE_PT, Budget, Malformed, Point, TooComplex
 from cardgen.layout.sheet import Rect
 from cardgen.model.sizes import MM, SAFE_ZONE_MM
+from cardgen.publish.preflight.document import color_kind, inherited, number, numbers, page_box
+from cardgen.publish.preflight.report import MAX_NESTING, MIN_LINE_PT, Budget, Malformed, Point, TooComplex
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1, 0, 0, 1, 0, 0)

@@ -1,6 +1,6 @@
 """check/simulate: setups played out, many times, by players following a simple policy.
 
-A game is dealt as its setup says (check/deal.py), then played by game.yaml's `turns:` rules: on
+A game is dealt as its setup says (simulate/deal.py), then played by game.yaml's `turns:` rules: on
 their turn a player plays cards, then draws. Drawing a card of a losing kind eliminates them unless
 they spend a card of a saving kind (the losing card then goes where `saved:` says); the last player
 left wins. Cards act through their `play:` primitives only; a card without one is never played.
@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 
 from cardgen.check.balance import LOSING, SAVING, role_kinds
-from cardgen.check.deal import dealer
-from cardgen.check.estimates import Z95, Estimate, mean, proportion, quantile
-from cardgen.check.games import INERT, LOSE, PLAYS, SAVE, Codes, Played, play
 from cardgen.check.results import HowItPlays, PlayerCount
 from cardgen.model.game import DRAW, Card, Game, Setup
 from cardgen.model.turns import Play
+from cardgen.simulate.deal import dealer
+from cardgen.simulate.estimates import Z95, Estimate, mean, proportion, quantile
+from cardgen.simulate.games import INERT, LOSE, PLAYS, SAVE, Codes, Played, play
 
 POLICIES = {"new-player": "peeks when it can, and ends or shuffles away a turn whose draw it knows to be losing",
             "draw-only": "never plays a card; spends a saving card when needed"}

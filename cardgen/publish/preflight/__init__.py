@@ -20,9 +20,11 @@ from pathlib import Path
 import pikepdf
 import pypdfium2
 
-from cardgen.build.preflight.document import check_annotations, check_boxes, check_catalog, check_objects, page_box
-from cardgen.build.preflight.ghostscript import check_ink
-from cardgen.build.preflight.report import (
+from cardgen.errors import BuildError, UsageError
+from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.publish.preflight.document import check_annotations, check_boxes, check_catalog, check_objects, page_box
+from cardgen.publish.preflight.ghostscript import check_ink
+from cardgen.publish.preflight.report import (
     ACTIONS,
     ANNOTATIONS,
     BLEND,
@@ -49,10 +51,8 @@ from cardgen.build.preflight.report import (
     Report,
     TooComplex,
 )
-from cardgen.build.preflight.walk import Drawing, Walker, check_safe_zone
-from cardgen.build.workers import LIMITS, Limits, bounded
-from cardgen.errors import BuildError, UsageError
-from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.publish.preflight.walk import Drawing, Walker, check_safe_zone
+from cardgen.publish.workers import LIMITS, Limits, bounded
 
 __all__ = ["Point", "Report", "preflight"]
 
