@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import yaml
 
@@ -13,21 +13,25 @@ from cardgen.inputs.paths import ART, inside
 from cardgen.load import schema
 from cardgen.load.fields import card_spec, read_value
 from cardgen.load.parts import Parts
-from cardgen.load.reader import URL_SCHEME, did_you_mean
-from cardgen.load.schema import (
-    Values,
-)
+from cardgen.load.reader import URL_SCHEME, Values, did_you_mean
+from cardgen.load.schema import Boolean, Identifier, Integer, Text
 from cardgen.load.turns import read_play
 from cardgen.model.fields import TEXT, FieldValue, shown
 from cardgen.model.game import (
     ERROR,
     MAX_FILE_NAME_BYTES,
+    Attribute,
     Card,
+    Color,
+    Kind,
+    Tag,
     Finding,
     card_file_name,
     slugify,
 )
 from cardgen.model.texts import counted
+from cardgen.model.turns import Play
+from cardgen.model.where import Passage, Where
 
 _PATTERN_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)(?::(0?[0-9]{0,2}d)|\|([A-Za-z][A-Za-z -]{0,30}))?\}")
 
@@ -36,7 +40,7 @@ def fill_pattern(pattern: str, values: Mapping[str, FieldValue]) -> str:
     """Fill {name} / {name:02d} fields, and {name|point}: the number with its noun, singular for one
     ('1 point', '2 points'). Only plain names: no attribute access, no indexing."""
 
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         name, spec, noun = match.group(1), match.group(2), match.group(3)
         if name not in values:
             raise ValueError(f"unknown field '{{{name}}}' in pattern '{pattern}'")
@@ -54,10 +58,30 @@ def fill_pattern(pattern: str, values: Mapping[str, FieldValue]) -> str:
     return _PATTERN_FIELD.sub(replace, pattern)
 
 
+class _Shared(TypedDict):
+    """What the cards of one entry share (a series' cards: all but their names, numbers and texts)."""
+
+    color: str
+    kinds: tuple[str, ...]
+    tags: tuple[str, ...]
+    star: bool
+    symbol: str | None
+    printed: bool
+    back: str | None
+    face: str | None
+    deck: str | None
+    low_res: bool
+    play: Play | None
+    where: Where
+    places: dict[str, Passage]
+    fields: dict[str, FieldValue]
+
+
 class CardParts(Parts):
     """cards.yaml's part of the game builder."""
 
-    def _cards(self, doc, colors, tags, kinds, attributes) -> tuple[Card, ...]:
+    def _cards(self, doc: yaml.Node, colors: tuple[Color, ...], tags: tuple[Tag, ...], kinds: tuple[Kind, ...],
+               attributes: tuple[Attribute, ...]) -> tuple[Card, ...]:
         c = self.c
         top = c.mapping(doc, schema.CARDS)
         color_ids = [x.id for x in colors]
@@ -89,7 +113,8 @@ class CardParts(Parts):
                 f"{len(longest.encode('utf-8'))} bytes long; a file name may have {MAX_FILE_NAME_BYTES}",
                 card.places["name"].where if "name" in card.places else card.where, "shorten the card's name"))
 
-    def _card_entries(self, node, color_ids, tag_ids, kind_ids, attributes) -> list[Card]:
+    def _card_entries(self, node: yaml.Node, color_ids: list[str], tag_ids: list[str], kind_ids: list[str],
+                      attributes: tuple[Attribute, ...]) -> list[Card]:
         c = self.c
         m = c.mapping(node, card_spec(self.fields))
         if not m:
@@ -99,7 +124,7 @@ class CardParts(Parts):
             return []
         if "color" not in m:
             return []
-        color = m.read("color")
+        color = m.read("color", Text, "")
         if color not in color_ids:
             c.error(m.get("color"), "unknown-color", f"unknown color '{color}'",
                     did_you_mean(color, color_ids) or f"colors are: {', '.join(color_ids)}")
@@ -107,14 +132,14 @@ class CardParts(Parts):
         card_kinds = self._ids(m.get("kind"), kind_ids, "kind", "unknown-kind")
         card_tags = self._ids(m.get("tags"), tag_ids, "tag", "unknown-tag")
         label = getattr(m.get("name") or m.get("series"), "value", "")
-        common = dict(
+        common = _Shared(
             color=color, kinds=card_kinds, tags=card_tags,
-            star=m.read("star", False),
+            star=m.read("star", Boolean, False),
             symbol=self._symbol(m, f"card '{label}'", c)
             if "symbol" in m else None,
-            printed=m.read("print", True),
+            printed=m.read("print", Boolean, True),
             back=self._back_id(c, m.get("back")),
-            face=m.read("face"),
+            face=m.read("face", Identifier),
             deck=self._deck_id(c, m.get("deck")),
             low_res=self._low_res(m),
             play=read_play(c, m.get("play"), label),
@@ -123,17 +148,17 @@ class CardParts(Parts):
                     **{k: c.passage(m[k]) for k in (*TEXTS, "art", "face", "deck", *self._text_fields()) if k in m}},
             fields=self._field_values(m),
         )
-        texts = {k: m.read(k, "") for k in TEXTS}
+        texts = {k: m.read(k, Text, "") for k in TEXTS}
         if "name" in m:
-            name = m.read("name").strip()
+            name = m.read("name", Text, "").strip()
             if not name:
                 c.error(m["name"], "missing-field", "card name is empty")
                 return []
-            number = m.read("number")
+            number = m.read("number", Integer)
             labels = {} if number is None else {a.id: a.label_of(number) for a in attributes}
-            card_id = m.read("id", "") or slugify(name)
+            card_id = m.read("id", Identifier, "") or slugify(name)
             values = {**({} if number is None else {"number": number}), **labels, **common["fields"]}
-            filled = self._filled(m, {**texts, "art": m.read("art", "")}, values)
+            filled = self._filled(m, {**texts, "art": m.read("art", Text, "")}, values)
             art = self._art(m.get("art"), filled.pop("art"), name)
             return [Card(id=card_id, name=name, number=number, attributes=labels, art_file=art, **filled, **common)]
         return self._series(m, texts, common, attributes)
@@ -153,7 +178,7 @@ class CardParts(Parts):
     def _filled(self, m: Values, texts: dict[str, str], values: dict[str, FieldValue]) -> dict[str, Any]:
         """A single card's texts (and art path) with their {field} patterns filled from the card's own
         values ("" where a pattern names no value: reported)."""
-        out = {}
+        out: dict[str, Any] = {}
         for key, text in texts.items():
             try:
                 out[key] = fill_pattern(text, values)
@@ -200,22 +225,23 @@ class CardParts(Parts):
         return None
 
     def _low_res(self, m: Values) -> bool:
-        value = m.read("low_res", "")
+        value = m.read("low_res", Text, "")
         if value and value not in schema.LOW_RES:
             self.c.error(m["low_res"], "bad-low-res", f"low_res '{value}' is not 'ok'",
                          "write low_res: ok to print the card's art below 150 ppi, or leave it out")
         return value in schema.LOW_RES
 
-    def _series(self, m, texts, common, attributes) -> list[Card]:
+    def _series(self, m: Values, texts: dict[str, str], common: _Shared,
+                attributes: tuple[Attribute, ...]) -> list[Card]:
         c = self.c
-        pattern = m.read("series")
+        pattern = m.read("series", Text, "")
         if "id" in m:
             c.error(m["id"], "bad-id", "a series gets its cards' ids from their names: 'id' is for a single card",
                     "remove id, or write the cards one by one")
         if "numbers" not in m:
             return []  # reported with the card's keys
         rng = c.mapping(m["numbers"], schema.RANGE)
-        low, high = rng.read("from"), rng.read("to")
+        low, high = rng.read("from", Integer), rng.read("to", Integer)
         if low is None or high is None:
             return []
         if high < low or high - low >= MAX_CARDS:
@@ -223,7 +249,7 @@ class CardParts(Parts):
                     f"numbers {low}..{high} must count up and hold at most {MAX_CARDS} cards")
             return []
         cards = []
-        art_pattern = m.read("art", "")
+        art_pattern = m.read("art", Text, "")
         for number in range(low, high + 1):
             labels = {a.id: a.label_of(number) for a in attributes}
             values: dict[str, FieldValue] = {"number": number, **labels, **common["fields"]}

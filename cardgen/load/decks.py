@@ -9,8 +9,8 @@ import yaml
 
 from cardgen.load import schema
 from cardgen.load.parts import Parts
-from cardgen.load.reader import did_you_mean
-from cardgen.load.schema import Values
+from cardgen.load.reader import Values, did_you_mean
+from cardgen.load.schema import Boolean, Identifier, Number, Text
 from cardgen.model.decks import Deck
 from cardgen.model.game import ERROR, Card, Finding, matches
 from cardgen.model.layout import Layout
@@ -18,9 +18,9 @@ from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE, CardSize, card
 
 
 class DeckParts(Parts):
-    deck_nodes: dict[str, Values]
+    """game.yaml's decks: the game builder's part for them."""
 
-    def _declared_decks(self, node) -> tuple[Deck, ...]:
+    def _declared_decks(self, node: yaml.Node | None) -> tuple[Deck, ...]:
         """game.yaml's decks as far as they can be read before the cards (their selectors name cards)."""
         self.deck_nodes = {}
         decks = self._identified(node, schema.DECK, self._deck)
@@ -30,25 +30,25 @@ class DeckParts(Parts):
     def _deck(self, ident: str, m: Values) -> Deck:
         g = self.g
         self.deck_nodes[ident] = m
-        return Deck(ident, m.read("name", ""), self._deck_size(m.get("card_size")), m.read("landscape", False),
-                    m.read("face"), self._back_id(g, m.get("back")), print_all=self._prints_all(ident, m),
+        return Deck(ident, m.read("name", Text, ""), self._deck_size(m.get("card_size")),
+                    m.read("landscape", Boolean, False), m.read("face", Identifier), self._back_id(g, m.get("back")), print_all=self._prints_all(ident, m),
                     where=g.where(m.get("name") or m.get("id")))
 
     def _prints_all(self, ident: str, m: Values) -> bool:
         """`print: all`: the deck is built once, whatever the setups name (default `print: setups`)."""
-        prints = m.read("print", "setups")
+        prints = m.read("print", Text, "setups")
         if prints not in schema.DECK_PRINTS:
             self.g.error(m["print"], "bad-value", f"deck '{ident}': print '{prints}' is not one of "
                          f"{', '.join(schema.DECK_PRINTS)}", did_you_mean(str(prints), schema.DECK_PRINTS)
                          or "all: one of each of its cards in a file of its own; setups: as the setups count them")
         return prints == "all"
 
-    def _deck_size(self, node) -> CardSize:
+    def _deck_size(self, node: yaml.Node | None) -> CardSize:
         g = self.g
         if isinstance(node, yaml.MappingNode):
             m = g.mapping(node, schema.CARD_SIZE)
             width, height = CARD_SIZES_MM[DEFAULT_CARD_SIZE]
-            return {"width_mm": m.read("width_mm") or width, "height_mm": m.read("height_mm") or height}
+            return {"width_mm": m.read("width_mm", Number) or width, "height_mm": m.read("height_mm", Number) or height}
         text = g.text(node, "card_size").strip().lower()
         try:
             card_size_mm(text)

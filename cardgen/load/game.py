@@ -12,12 +12,9 @@ from cardgen.load.cards import CardParts
 from cardgen.load.cheatsheet import read_reference
 from cardgen.load.decks import DeckParts
 from cardgen.load.layout import read_layout
-from cardgen.load.reader import Reader, did_you_mean
+from cardgen.load.reader import Reader, Values, did_you_mean
 from cardgen.load.rules import read_rules
-from cardgen.load.schema import (
-    KIND_ROLES,
-    Values,
-)
+from cardgen.load.schema import KIND_ROLES, CountSpec, HexColor, Identifier, Integer, Number, Text, TextList
 from cardgen.load.setups import SetupParts
 from cardgen.load.steps import StepParts
 from cardgen.load.translations import read_languages
@@ -39,12 +36,14 @@ from cardgen.model.game import (
     slugify,
 )
 from cardgen.model.layout import Layout
-from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE
+from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE, CardSize
 from cardgen.model.where import Where
 
 
 class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
     """Reads every file of a game into the model (game.yaml here; cards, setups and steps in their parts)."""
+
+    exports_node: yaml.Node | None  # game.yaml's exports:, checked against the export targets by load_game
 
     def __init__(self, folder: Path, readers: dict[str, Reader], fields: tuple[CardField, ...] = ()):
         self.folder, self.fields = folder, fields
@@ -53,6 +52,7 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
         self.piles: list[str] = list(self.START_PILES)
         self.component_ids: list[str] = []
         self.set_steps = []
+        self.exports_node = None
         self.symbol_refs: list[tuple[str, Where, str]] = []  # (name, where named, what names it)
 
     def build(self, docs: Mapping[str, yaml.Node]) -> Game:
@@ -61,12 +61,12 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
         self.exports_node = top.get("exports")
         self.languages = read_languages(g, top.get("languages"))
         backs = self._identified(top.get("backs"), schema.BACK, lambda ident, m: Back(
-            ident, m.read("title", ""), m.read("background"), m.read("pattern"), m.read("border"),
-            self._symbol(m, f"back '{ident}'", key="emblem"), m.read("face"), g.where(m.get("title") or m.get("id"))))
+            ident, m.read("title", Text, ""), m.read("background", HexColor), m.read("pattern", HexColor),
+            m.read("border", HexColor), self._symbol(m, f"back '{ident}'", key="emblem"), m.read("face", Identifier), g.where(m.get("title") or m.get("id"))))
         self.back_ids = [b.id for b in backs]
         colors = self._colors(top.get("colors"))
         tags = self._identified(top.get("tags"), schema.TAG,
-                                lambda ident, m: Tag(ident, m.read("name", ""), m.read("meaning", "")))
+                                lambda ident, m: Tag(ident, m.read("name", Text, ""), m.read("meaning", Text, "")))
         kinds = self._kinds(top.get("kinds"))
         attributes = self._attributes(top.get("attributes"))
         self._check_field_names(attributes)
@@ -86,12 +86,12 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
         checks = self._checks(top.get("checks"))
         self._check_waivers(setups, checks)
         variations = tuple(
-            Variation(m.read("name", ""), m.read("text", ""), g.passage(m["text"]) if "text" in m else None)
+            Variation(m.read("name", Text, ""), m.read("text", Text, ""), g.passage(m["text"]) if "text" in m else None)
             for m in (g.mapping(n, schema.VARIATION) for n in g.sequence(top.get("variations"), "variations"))
         )
-        title = top.read("title", "")
+        title = top.read("title", Text, "")
         cheatsheet, reference = read_reference(g, top.get("reference"), title, self.deck_ids)
-        default_setup = top.read("default_setup") or None
+        default_setup = top.read("default_setup", Text) or None
         if default_setup and slugify(default_setup) not in {s.id for s in setups}:
             g.error(top.get("default_setup"), "unknown-setup", f"default_setup '{default_setup}' is not a setup",
                     did_you_mean(default_setup, [s.name for s in setups]))
@@ -101,9 +101,9 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
             id=self.folder.name,
             folder=self.folder,
             title=title,
-            version=top.read("version", ""),
-            author=top.read("author", ""),
-            date=top.read("date", ""),
+            version=top.read("version", Text, ""),
+            author=top.read("author", Text, ""),
+            date=top.read("date", Text, ""),
             card_size=self._card_size(top.get("card_size")),
             colors=colors, tags=tags, kinds=kinds, attributes=attributes,
             kind_styles=kind_styles, cards=cards, setups=setups, steps=steps, checks=checks,
@@ -114,10 +114,10 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
             layout=layout,
             cheatsheet=cheatsheet, extra=reference,
             backs=backs,
-            exports=tuple(top.read("exports", ())),
+            exports=top.read("exports", TextList, ()),
             piles=piles,
-            number_name=top.read("number_name", ""),
-            changes_since=top.read("changes_since", ""),
+            number_name=top.read("number_name", Text, ""),
+            changes_since=top.read("changes_since", Text, ""),
             changes_where=g.where(top.get("changes_since")) if "changes_since" in top else None,
             turns=read_turns(g, top.get("turns")),
             fields=self.fields,
@@ -133,14 +133,14 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
 
     # -- game.yaml parts
 
-    def _card_size(self, node):
+    def _card_size(self, node: yaml.Node | None) -> CardSize:
         g = self.g
         if node is None:
             return DEFAULT_CARD_SIZE
         if isinstance(node, yaml.MappingNode):
             m = g.mapping(node, schema.CARD_SIZE)
             width, height = CARD_SIZES_MM[DEFAULT_CARD_SIZE]
-            return {"width_mm": m.read("width_mm") or width, "height_mm": m.read("height_mm") or height}
+            return {"width_mm": m.read("width_mm", Number) or width, "height_mm": m.read("height_mm", Number) or height}
         name = g.text(node, "card_size")
         if name not in CARD_SIZES_MM:
             g.error(node, "unknown-size", f"card_size '{name}' is not a known size",
@@ -149,26 +149,27 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
             return DEFAULT_CARD_SIZE
         return name
 
-    def _colors(self, node) -> tuple[Color, ...]:
+    def _colors(self, node: yaml.Node | None) -> tuple[Color, ...]:
         g = self.g
-        colors = self._identified(node, schema.COLOR, lambda cid, m: Color(
-            id=cid, name=m.read("name", ""), meaning=m.read("meaning", ""),
-            hex=m.read("hex") or "#888888", symbol=self._symbol(m, f"color '{cid}'") or "",
-            text_hex=m.read("text_hex"), title_hex=m.read("title_hex"), back=self._back_id(g, m.get("back")),
-        ))
+        colors = self._identified(node, schema.COLOR, self._color)
         if not colors:
             g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
         return colors
 
+    def _color(self, cid: str, m: Values) -> Color:
+        name, meaning, hex_color = m.read("name", Text, ""), m.read("meaning", Text, ""), m.read("hex", HexColor)
+        return Color(id=cid, name=name, meaning=meaning, hex=hex_color or "#888888",
+                     symbol=self._symbol(m, f"color '{cid}'") or "", text_hex=m.read("text_hex", HexColor),
+                     title_hex=m.read("title_hex", HexColor), back=self._back_id(self.g, m.get("back")))
 
-    def _kinds(self, node) -> tuple[Kind, ...]:
+    def _kinds(self, node: yaml.Node | None) -> tuple[Kind, ...]:
         return self._identified(node, schema.KIND, lambda ident, m: Kind(
-            ident, m.read("name", ""), m.read("meaning", ""), m.read("plural", ""), self._role(m),
+            ident, m.read("name", Text, ""), m.read("meaning", Text, ""), m.read("plural", Text, ""), self._role(m),
             self._back_id(self.g, m.get("back"))))
 
 
     def _role(self, m: Values) -> str:
-        role = m.read("role", "")
+        role = m.read("role", Text, "")
         if role and role not in KIND_ROLES:
             self.g.error(m["role"], "bad-role", f"role '{role}' is not one of {', '.join(KIND_ROLES)}",
                          "losing: drawing one loses the game; saving: saves a player from one")
@@ -176,32 +177,34 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
         return role
 
 
-    def _attributes(self, node) -> tuple[Attribute, ...]:
+    def _attributes(self, node: yaml.Node | None) -> tuple[Attribute, ...]:
         g = self.g
         out = []
         for item in g.sequence(node, "attributes"):
             m = g.mapping(item, schema.ATTRIBUTE)
             ident = g.identifier(m.get("id"), "attribute id")
-            source = m.read("from", "number")
+            source = m.read("from", Text, "number")
             if source not in schema.ATTRIBUTE_SOURCES:
                 g.error(m.get("from"), "unknown-key", f"attribute source '{source}' is not supported",
                         f"attributes are derived from: {', '.join(schema.ATTRIBUTE_SOURCES)}")
-            digit = m.read("digit") or None
+            digit = m.read("digit", Text) or None
             if digit not in (None, *schema.DIGITS):
                 g.error(m["digit"], "unknown-key", f"digit '{digit}' is not {' or '.join(schema.DIGITS)}")
                 digit = None
-            names = {}
+            names: dict[int, str] = {}
             if "names" in m:
                 table = schema.declared(schema.ATTRIBUTE, "names", schema.Table)
+                values, labels = table.key.as_(Integer), table.value.as_(Text)
                 for key_node, value_node in g.free_mapping(m["names"], "names"):
-                    value = table.key.read(g, key_node, "attribute value")
+                    value = values.read(g, key_node, "attribute value")
                     if value is not None:
-                        names[value] = table.value.read(g, value_node, "name")
+                        names[value] = labels.read(g, value_node, "name")
             if ident:
-                out.append(Attribute(ident, m.read("name", ""), digit, m.read("divide"), m.read("modulo"), names))
+                out.append(Attribute(ident, m.read("name", Text, ""), digit, m.read("divide", Integer),
+                                     m.read("modulo", Integer), names))
         return tuple(out)
 
-    def _kind_styles(self, node, kinds) -> dict[str, dict[str, str]]:
+    def _kind_styles(self, node: yaml.Node | None, kinds: tuple[Kind, ...]) -> dict[str, dict[str, str]]:
         g = self.g
         styles: dict[str, dict[str, str]] = {}
         if node is None:
@@ -213,7 +216,7 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
                         did_you_mean(key_node.value, kind_ids))
                 continue
             m = g.mapping(value_node, schema.KIND_STYLE)
-            styles[key_node.value] = {k: m.read(k) for k in m if m.read(k)}
+            styles[key_node.value] = {k: color for k in m if (color := m.read(k, HexColor))}
         return styles
 
     # -- cards.yaml
@@ -222,12 +225,13 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
     # -- setups.yaml
 
 
-    def _components(self, node) -> tuple[Component, ...]:
+    def _components(self, node: yaml.Node | None) -> tuple[Component, ...]:
         """game.yaml's components: what the game has besides its cards, each counted by player count."""
         g = self.g
         components = self._identified(node, schema.COMPONENT, lambda ident, m: Component(
-            id=ident, name=m.read("name", ""), plural=m.read("plural") or f"{m.read('name', '')}s",
-            count=m.read("count"), meaning=m.read("meaning", ""), each=m.read("each"), to_win=m.read("to_win"),
+            id=ident, name=m.read("name", Text, ""), plural=m.read("plural", Text) or f"{m.read('name', Text, '')}s",
+            count=m.read("count", CountSpec), meaning=m.read("meaning", Text, ""), each=m.read("each", CountSpec),
+            to_win=m.read("to_win", CountSpec),
             where=g.where(m["id"]), places={key: g.where(m[key]) for key in COMPONENT_COUNTS if key in m}))
         for component in components:
             if component.id in self.piles or component.id in ("setup", *self.CHECK_PILES):

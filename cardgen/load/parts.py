@@ -1,27 +1,28 @@
 """load/parts: what the readers of a game's parts share: the readers of the game's files, the ids\nread so far, and the helpers every part uses (ids, symbols, backs, selectors)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
+from typing import TypeVar
 
 import yaml
 
 from cardgen.load import schema
 from cardgen.load.fields import read_selection, select_spec
-from cardgen.load.reader import Reader, did_you_mean
-from cardgen.load.schema import (
-    Fields,
-    Values,
-)
+from cardgen.load.reader import Reader, Values, did_you_mean
+from cardgen.load.schema import Boolean, Fields, Identifier, Text, TextList
 from cardgen.load.yaml_nodes import is_null
 from cardgen.model.fields import NUMBER, CardField
-from cardgen.model.game import Finding
+from cardgen.model.game import Finding, Selector
 from cardgen.model.where import Where
+
+Made = TypeVar("Made")
 
 
 class Parts:
-    """The state the parts of the game builder share."""
+    """The state the parts of the game builder share: what GameBuilder (load/game.py) sets before
+    it reads the parts that use it, each declared here once."""
 
     CHECK_PILES = ("draw_pile", "hand")  # the deck after the steps; each player's share of the hands
     languages: Mapping[str, Where] = MappingProxyType({})  # game.yaml's, each where it is listed
@@ -38,18 +39,21 @@ class Parts:
     card_ids: dict[str, str]  # a card's id by its case-folded name or id
     back_ids: list[str]
     deck_ids: tuple[str, ...] = ()  # game.yaml's decks (none: the game is one deck)
+    deck_nodes: dict[str, Values]  # each deck's mapping, for what is read once the cards are (load/decks.py)
     fields: tuple[CardField, ...]  # the game's own card fields (game.yaml's fields:)
+    set_steps: list[tuple[str, yaml.Node]]  # (component id, its node) of every set: step (load/steps.py)
+    START_PILES: tuple[str, ...]  # the piles that exist before the steps (load/steps.py)
 
     def _symbol(self, m: Values, what: str, reader: Reader | None = None, key: str = "symbol") -> str | None:
         """A color's or a card's symbol (default star) or a back's emblem (default none); load_game
         checks at the end that the game has it."""
-        name = m.read(key)
+        name = m.read(key, Identifier)
         if name is None:
             return "star" if key == "symbol" else None
         self.symbol_refs.append((name, (reader or self.g).where(m[key]), what))
         return name
 
-    def _back_id(self, reader: Reader, node) -> str | None:
+    def _back_id(self, reader: Reader, node: yaml.Node | None) -> str | None:
         """A color's, kind's or card's back: the id of one of game.yaml's backs."""
         ident = reader.text(node, "back")
         if not ident:
@@ -62,7 +66,7 @@ class Parts:
             return None
         return ident
 
-    def _deck_id(self, reader: Reader, node) -> str | None:
+    def _deck_id(self, reader: Reader, node: yaml.Node | None) -> str | None:
         """A card's deck: the id of one of game.yaml's decks."""
         ident = reader.text(node, "deck") if node is not None else ""
         if ident and ident not in self.deck_ids:
@@ -71,11 +75,13 @@ class Parts:
             return None
         return ident or None
 
-    def _identified(self, node, spec: Fields, make) -> tuple:
+    def _identified(self, node: yaml.Node | None, spec: Fields,
+                    make: Callable[[str, Values], Made]) -> tuple[Made, ...]:
         """A list of mappings with unique `id`s, each turned into a model object by make(id, mapping)."""
         g = self.g
         what = spec.name
-        out, seen = [], set()
+        out: list[Made] = []
+        seen: set[str] = set()
         for item in g.sequence(node, f"{what}s"):
             m = g.mapping(item, spec)
             ident = g.identifier(m.get("id"), f"{what} id")
@@ -88,9 +94,9 @@ class Parts:
             out.append(make(ident, m))
         return tuple(out)
 
-    def _ids(self, node, known: list[str], what: str, code: str) -> tuple[str, ...]:
+    def _ids(self, node: yaml.Node | None, known: list[str], what: str, code: str) -> tuple[str, ...]:
         c = self.c
-        out = []
+        out: list[str] = []
         for item_node, value in self._id_items(node, what):
             if value not in known:
                 c.error(item_node, code, f"unknown {what} '{value}'",
@@ -99,14 +105,14 @@ class Parts:
                 out.append(value)
         return tuple(out)
 
-    def _id_items(self, node, what):
+    def _id_items(self, node: yaml.Node | None, what: str) -> list[tuple[yaml.Node, str]]:
         c = self.c
         if node is None or is_null(node):
             return []
         items = [node] if isinstance(node, yaml.ScalarNode) else c.sequence(node, f"{what}s")
         return [(n, c.text(n, what).strip().lower()) for n in items]
 
-    def _selector(self, node, reader: Reader | None = None):
+    def _selector(self, node: yaml.Node | None, reader: Reader | None = None) -> Selector | None:
         g = reader or self.g
         if node is None:
             return None
@@ -121,18 +127,18 @@ class Parts:
             elif key == "not":
                 out[key] = self._selector(value, g)
             elif key == "attribute":
-                table = schema.declared(schema.SELECT, "attribute", schema.Table)
-                out[key] = {k.value: table.value.read(g, v, "attribute value") for k, v in g.free_mapping(value, key)}
+                table = schema.declared(schema.SELECT, "attribute", schema.Table).value.as_(Text)
+                out[key] = {k.value: table.read(g, v, "attribute value") for k, v in g.free_mapping(value, key)}
             elif key == "star":
-                out[key] = m.read(key)
+                out[key] = m.read(key, Boolean)
             else:
-                values = m.read(key)
+                values = m.read(key, TextList, ())
                 self._check_selected_ids(g, value, key, values)
                 # cards by id: a translated game's cards have other names
                 out[key] = [self.card_ids.get(x.casefold(), x.casefold()) if key == "card" else x for x in values]
         return out
 
-    def _check_selected_ids(self, reader: Reader, node, key: str, values) -> None:
+    def _check_selected_ids(self, reader: Reader, node: yaml.Node, key: str, values: tuple[str, ...]) -> None:
         known = self.known_ids.get(key, [])
         for value in values:
             if value not in known and value.casefold() not in {k.casefold() for k in known}:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import yaml
 
@@ -22,7 +22,8 @@ from cardgen.load.schema import (
     MAX_PLAYERS,
     MAX_TEXT,
     Fields,
-    Values,
+    Scalar,
+    declared,
 )
 from cardgen.load.yaml_nodes import (
     LIBYAML_TOO_DEEP,
@@ -35,10 +36,12 @@ from cardgen.load.yaml_nodes import (
     node_kind,
 )
 from cardgen.model import expressions
-from cardgen.model.game import ERROR, Finding
+from cardgen.model.game import ERROR, CountSpec, Finding
 from cardgen.model.where import Passage, Where
 
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+W = TypeVar("W")
+D = TypeVar("D")
 
 
 def leads_out(reader: Reader, folder: Path) -> bool:
@@ -73,7 +76,7 @@ class Reader:
         source = self.source[node.start_mark.index:node.end_mark.index] if self.source is not None else ""
         return Passage(self.where(node), source)
 
-    def error(self, node, code: str, message: str, hint: str = "") -> None:
+    def error(self, node: yaml.Node | None, code: str, message: str, hint: str = "") -> None:
         self.findings.append(Finding(ERROR, code, message, self.where(node), hint))
 
     # -- documents
@@ -135,7 +138,7 @@ class Reader:
 
     # -- shapes
 
-    def mapping(self, node, spec: Fields, what: str = "") -> Values:
+    def mapping(self, node: yaml.Node | None, spec: Fields, what: str = "") -> Values:
         """A mapping with the keys `spec` declares (load/schema.py). Unknown, duplicate and missing
         keys are reported; the values are read through their declared types (Values.read)."""
         if not isinstance(spec, Fields):
@@ -175,7 +178,7 @@ class Reader:
                 self.error(out[key], "missing-field", f"{what}: '{key}' needs '{needed}' beside it")
         return out
 
-    def free_mapping(self, node, what: str) -> list[tuple[yaml.Node, yaml.Node]]:
+    def free_mapping(self, node: yaml.Node | None, what: str) -> list[tuple[yaml.Node, yaml.Node]]:
         """A mapping with data-defined keys (e.g. card counts); duplicates are reported."""
         if not isinstance(node, yaml.MappingNode):
             self.error(node, "wrong-type", f"{what} should be a mapping", f"found {node_kind(node)}")
@@ -196,7 +199,7 @@ class Reader:
             pairs.append((key_node, value_node))
         return pairs
 
-    def sequence(self, node, what: str) -> list[yaml.Node]:
+    def sequence(self, node: yaml.Node | None, what: str) -> list[yaml.Node]:
         if node is None or is_null(node):
             return []
         if not isinstance(node, yaml.SequenceNode):
@@ -207,19 +210,19 @@ class Reader:
 
     # -- scalars
 
-    def text(self, node, what: str, default: str = "", limit: int = MAX_TEXT) -> str:
+    def text(self, node: yaml.Node | None, what: str, default: str = "", limit: int = MAX_TEXT) -> str:
         if node is None or is_null(node):
             return default
         if not isinstance(node, yaml.ScalarNode):
             self.error(node, "wrong-type", f"{what} should be text", f"found {node_kind(node)}")
             return default
-        value = node.value
+        value: str = node.value  # a scalar node's value is its text
         if len(value) > limit:
             self.error(node, "text-too-long", f"{what} is {len(value)} characters; the limit is {limit}")
             return value[:limit]
         return value
 
-    def integer(self, node, what: str, low: int = 0, high: int = MAX_COUNT,
+    def integer(self, node: yaml.Node | None, what: str, low: int = 0, high: int = MAX_COUNT,
                 allow_null: bool = False) -> int | None:
         if node is None or is_null(node):
             if allow_null:
@@ -242,7 +245,7 @@ class Reader:
             return None
         return value
 
-    def number(self, node, what: str, low: float, high: float) -> float | None:
+    def number(self, node: yaml.Node | None, what: str, low: float, high: float) -> float | None:
         if not isinstance(node, yaml.ScalarNode):
             self.error(node, "wrong-type", f"{what} should be a number", f"found {node_kind(node)}")
             return None
@@ -260,7 +263,7 @@ class Reader:
             return None
         return value
 
-    def boolean(self, node, what: str, default: bool = False) -> bool:
+    def boolean(self, node: yaml.Node | None, what: str, default: bool = False) -> bool:
         if node is None or is_null(node):
             return default
         if isinstance(node, yaml.ScalarNode) and node.value.lower() in ("true", "false", "yes", "no"):
@@ -268,7 +271,7 @@ class Reader:
         self.error(node, "wrong-type", f"{what} should be true or false, not '{getattr(node, 'value', '')}'")
         return default
 
-    def identifier(self, node, what: str) -> str | None:
+    def identifier(self, node: yaml.Node | None, what: str) -> str | None:
         value = self.text(node, what)
         if not ID_PATTERN.match(value):
             self.error(node, "bad-id", f"{what} '{value}' is not a valid identifier",
@@ -276,7 +279,7 @@ class Reader:
             return None
         return value
 
-    def hex_color(self, node, what: str) -> str | None:
+    def hex_color(self, node: yaml.Node | None, what: str) -> str | None:
         if node is None:
             return None
         value = self.text(node, what)
@@ -301,7 +304,7 @@ class Reader:
                 return f"'{found.group(1)}' starts a comment in YAML: put it in quotes, \"{found.group(1)}\""
         return "check indentation, colons and quotes on this line"
 
-    def _comment_after(self, node) -> str:
+    def _comment_after(self, node: yaml.Node) -> str:
         """The '#...' word right after an empty value on its line ('hex: #c62828' unquoted)."""
         if self.source is None or not hasattr(node, "start_mark"):
             return ""
@@ -310,15 +313,15 @@ class Reader:
         match = re.match(r"#[0-9A-Fa-f]{3,8}\b", rest)
         return match.group() if match else ""
 
-    def text_list(self, node, what: str) -> tuple[str, ...]:
+    def text_list(self, node: yaml.Node | None, what: str) -> tuple[str, ...]:
         if isinstance(node, yaml.ScalarNode) and not is_null(node):
             return (self.text(node, what),)
         return tuple(self.text(item, what) for item in self.sequence(node, what))
 
-    def count_spec(self, node, what: str, by: str = "player"):
+    def count_spec(self, node: yaml.Node | None, what: str, by: str = "player") -> CountSpec | None:
         """An integer, an expression, or a table by player count (or by seat)."""
         if isinstance(node, yaml.MappingNode):
-            table = {}
+            table: dict[int, int] = {}
             for key_node, value_node in self.free_mapping(node, what):
                 players = self.integer(key_node, f"{what}: {by} count" if by == "player" else f"{what}: {by}",
                                        1, MAX_PLAYERS)
@@ -338,7 +341,7 @@ class Reader:
             return None
         return text
 
-    def condition(self, node) -> str | None:
+    def condition(self, node: yaml.Node | None) -> str | None:
         """A `when:` expression, or None when absent or unreadable (then reported)."""
         text = self.text(node, "when")
         if not text:
@@ -350,7 +353,7 @@ class Reader:
             return None
         return text
 
-    def plain(self, node, what: str, depth: int = 0) -> Any:
+    def plain(self, node: yaml.Node | None, what: str, depth: int = 0) -> Any:
         """Free-form data (strings, lists, mappings) for templates; scalars stay as typed."""
         if isinstance(node, yaml.MappingNode):
             return {key.value: self.plain(value, what, depth + 1)
@@ -358,6 +361,34 @@ class Reader:
         if isinstance(node, yaml.SequenceNode):
             return [self.plain(item, what, depth + 1) for item in node.value]
         return self.text(node, what)
+
+
+class Values(dict[str, yaml.Node]):
+    """A mapping's values by key (YAML nodes), read through their declared types (load/schema.py)."""
+
+    def __init__(self, reader: Reader, spec: Fields, values: dict[str, yaml.Node]):
+        super().__init__(values)
+        self.reader, self.spec = reader, spec
+
+    @overload
+    def read(self, key: str, kind: type[Scalar[W]]) -> W | None: ...
+    @overload
+    def read(self, key: str, kind: type[Scalar[W]], default: D) -> W | D: ...
+
+    def read(self, key: str, kind: type[Scalar[W]], default: object = None) -> object:
+        """The key's value as its declared type reads it (`kind`: the type the caller expects it
+        declared as, checked), or `default` when the mapping does not hold the key."""
+        return self._read(key, declared(self.spec, key, kind), default)
+
+    def value(self, key: str) -> object:
+        """The key's value as its declared type reads it, for keys of several types (a layout's
+        settings, a face element's parameters); None when the mapping does not hold the key."""
+        return self._read(key, declared(self.spec, key, Scalar), None)
+
+    def _read(self, key: str, scalar: Scalar[object], default: object) -> object:
+        if key not in self:
+            return default
+        return scalar.read(self.reader, self[key], self.spec.fields[key].label or key)
 
 
 def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6,

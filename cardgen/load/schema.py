@@ -14,13 +14,16 @@ loader keeps every scalar as typed, so where it reads text the schema accepts an
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
+
+import yaml
 
 from cardgen.model import expressions
 from cardgen.model.fields import FIELD_TYPES, TRANSLATABLE_BUILTINS
 from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
+from cardgen.model.game import CountSpec as Count
 from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
 from cardgen.model.turns import SAVED_PLACES
 
@@ -43,94 +46,124 @@ SCALAR = ["string", "number", "boolean", "null"]
 
 # --------------------------------------------------------------------------- types
 
+Json = dict[str, Any]  # a piece of JSON Schema (free JSON data)
+V = TypeVar("V", covariant=True)
+T = TypeVar("T", bound="Type")
+
+
+class ScalarReader(Protocol):
+    """The converters of a Reader (load/reader.py) a scalar type reads its values with."""
+
+    def text(self, node: yaml.Node | None, what: str, default: str = "", limit: int = MAX_TEXT) -> str: ...
+    def identifier(self, node: yaml.Node | None, what: str) -> str | None: ...
+    def hex_color(self, node: yaml.Node | None, what: str) -> str | None: ...
+    def integer(self, node: yaml.Node | None, what: str, low: int = 0, high: int = MAX_COUNT,
+                allow_null: bool = False) -> int | None: ...
+    def number(self, node: yaml.Node | None, what: str, low: float, high: float) -> float | None: ...
+    def boolean(self, node: yaml.Node | None, what: str, default: bool = False) -> bool: ...
+    def condition(self, node: yaml.Node | None) -> str | None: ...
+    def text_list(self, node: yaml.Node | None, what: str) -> tuple[str, ...]: ...
+    def count_spec(self, node: yaml.Node | None, what: str, by: str = "player") -> Count | None: ...
+
 
 class Type:
-    """A value's type: how the loader reads it (`read`, for scalars) and its JSON Schema."""
+    """A value's type: its JSON Schema; a scalar's (`Scalar`) also how the loader reads it. Lists,
+    tables and mappings are read by the loader's own code."""
 
-    def read(self, reader, node, what: str) -> Any:
-        raise TypeError(f"{type(self).__name__} values are read by the loader's own code")
+    def json(self, defs: Json) -> Json:
+        raise NotImplementedError
 
-    def json(self, defs: dict) -> dict:
+    def as_(self, kind: type[T]) -> T:
+        """This type as the kind the caller reads it with (a declaration that says otherwise is a bug)."""
+        if not isinstance(self, kind):
+            raise TypeError(f"a value declared as {type(self).__name__} read as {kind.__name__}")
+        return self
+
+
+class Scalar(Type, Generic[V]):
+    """A type the loader reads in one step: `read` calls the Reader's converter with the type's limits."""
+
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> V:
         raise NotImplementedError
 
 
 @dataclass(frozen=True)
-class Text(Type):
+class Text(Scalar["str"]):
     limit: int = MAX_TEXT
     choices: tuple[str, ...] = ()  # the loader reports other values with its own code and hint
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> str:
         return reader.text(node, what, limit=self.limit)
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         if self.choices:
             return {"enum": list(self.choices)}
         return {"type": SCALAR, "maxLength": self.limit}
 
 
 @dataclass(frozen=True)
-class Identifier(Type):
-    def read(self, reader, node, what):
+class Identifier(Scalar["str | None"]):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> str | None:
         return reader.identifier(node, what)
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         return {"type": "string", "pattern": ID_PATTERN.pattern}
 
 
 @dataclass(frozen=True)
-class HexColor(Type):
+class HexColor(Scalar["str | None"]):
     auto: bool = False  # "auto" also allowed: the renderer derives the color (from the game's palette)
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> str | None:
         if self.auto and node is not None and reader.text(node, what) == AUTO:
             return AUTO
         return reader.hex_color(node, what)
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         if self.auto:
             return {"type": "string", "pattern": f"^({HEX_PATTERN.pattern[1:-1]}|{AUTO})$"}
         return {"type": "string", "pattern": HEX_PATTERN.pattern}
 
 
 @dataclass(frozen=True)
-class Integer(Type):
+class Integer(Scalar["int | None"]):
     low: int = 0
     high: int = MAX_COUNT
     nullable: bool = False
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> int | None:
         return reader.integer(node, what, self.low, self.high, allow_null=self.nullable)
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         return {"type": ["integer", "null"] if self.nullable else "integer",
                 "minimum": self.low, "maximum": self.high}
 
 
 @dataclass(frozen=True)
-class Number(Type):
+class Number(Scalar["float | None"]):
     low: float
     high: float
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> float | None:
         return reader.number(node, what, self.low, self.high)
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         return {"type": "number", "minimum": self.low, "maximum": self.high}
 
 
 @dataclass(frozen=True)
-class Boolean(Type):
+class Boolean(Scalar["bool"]):
     default: bool = False
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> bool:
         return reader.boolean(node, what, self.default)
 
-    def json(self, defs):  # the loader also takes yes/no, which YAML 1.2 reads as text
+    def json(self, defs: Json) -> Json:  # the loader also takes yes/no, which YAML 1.2 reads as text
         return {"anyOf": [{"type": ["boolean", "null"]},
                           {"type": "string", "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo])$"}]}
 
 
-def _expression_json() -> dict:
+def _expression_json() -> Json:
     """The words and signs an expression may hold (expressions.py parses it for real)."""
     words = "|".join((*expressions.VARIABLES, *expressions.FUNCTIONS, "if", "else", "and", "or"))
     return {"type": "string", "maxLength": expressions.MAX_LENGTH,
@@ -138,48 +171,48 @@ def _expression_json() -> dict:
 
 
 @dataclass(frozen=True)
-class Expression(Type):
+class Expression(Scalar["str | None"]):
     """A condition on the player count, e.g. `players == 3`."""
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> str | None:
         return reader.condition(node)
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         return {"anyOf": [_expression_json(), {"type": "null"}]}
 
 
 @dataclass(frozen=True)
-class TextList(Type):
+class TextList(Scalar["tuple[str, ...]"]):
     """One text, or a list of them."""
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> tuple[str, ...]:
         return reader.text_list(node, what)
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         one = Text().json(defs)
         return {"anyOf": [one, {"type": "array", "items": one}]}
 
 
 @dataclass(frozen=True)
-class CountSpec(Type):
+class CountSpec(Scalar["Count | None"]):
     """A number of cards: a whole number, an expression of `players`, or a table by player count."""
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> Count | None:
         return reader.count_spec(node, what)
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         return {"anyOf": [Integer().json(defs), _expression_json(),
                           Table(Integer(1, MAX_PLAYERS), Integer()).json(defs)]}
 
 
 @dataclass(frozen=True)
-class SeatCount(Type):
+class SeatCount(Scalar["Count | None"]):
     """A number of cards by seat: a whole number, an expression of `seat` and `players`, or a table by seat."""
 
-    def read(self, reader, node, what):
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> Count | None:
         return reader.count_spec(node, what, by="seat")
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         return CountSpec().json(defs)
 
 
@@ -187,7 +220,7 @@ class SeatCount(Type):
 class ListOf(Type):
     item: Type
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         return {"type": ["array", "null"], "items": self.item.json(defs)}
 
 
@@ -198,8 +231,8 @@ class Table(Type):
     key: Type
     value: Type
 
-    def json(self, defs):
-        out: dict = {"type": "object", "additionalProperties": self.value.json(defs)}
+    def json(self, defs: Json) -> Json:
+        out: Json = {"type": "object", "additionalProperties": self.value.json(defs)}
         if isinstance(self.key, Integer):
             out["propertyNames"] = {"pattern": INT_PATTERN.pattern}
         elif isinstance(self.key, Identifier):
@@ -211,8 +244,13 @@ class Table(Type):
 class AnyOf(Type):
     options: tuple[Type, ...]
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         return {"anyOf": [option.json(defs) for option in self.options]}
+
+
+def declared(spec: Fields, key: str, kind: type[T]) -> T:
+    """The type declared for a key of a mapping, as the kind the caller reads it with."""
+    return spec.fields[key].type.as_(kind)
 
 
 @dataclass(frozen=True)
@@ -244,29 +282,29 @@ class Fields(Type):
             return self
         return replace(self, fields={**self.fields, **extra}, extends=self.extends or self)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.fields)
 
-    def __contains__(self, key) -> bool:
+    def __contains__(self, key: object) -> bool:
         return key in self.fields
 
     def required(self) -> list[str]:
         return [key for key, f in self.fields.items() if f.required]
 
-    def json(self, defs):
+    def json(self, defs: Json) -> Json:
         if self.shared:
             if self.shared not in defs:
                 self.define(defs)
             return {"$ref": f"#/definitions/{self.shared}"}
         return self._object(defs)
 
-    def define(self, defs: dict) -> None:
+    def define(self, defs: Json) -> None:
         """Define this shared declaration in `defs`: every reference to its name is to it."""
         defs[self.shared] = {}  # a placeholder while it is being made: recursion ends here
         defs[self.shared] = self._object(defs)
 
-    def _object(self, defs) -> dict:
-        out: dict = {"type": "object"}
+    def _object(self, defs: Json) -> Json:
+        out: Json = {"type": "object"}
         if self.doc:
             out["description"] = self.doc
         out["properties"] = {key: _described(f.type.json(defs), f.doc) for key, f in self.fields.items()}
@@ -282,7 +320,7 @@ class Fields(Type):
         return out
 
 
-def _described(schema: dict, doc: str) -> dict:
+def _described(schema: Json, doc: str) -> Json:
     if not doc:
         return schema
     if "$ref" in schema:  # draft-07 ignores the siblings of a $ref
@@ -296,7 +334,6 @@ def _named(what: str) -> dict[str, Field]:
     return {"id": Field(Identifier(), True, f"{what} id", "the id the other files use: lower-case letters, digits, - or _"),
             "name": Field(Text(), True, f"{what} name", "the name players read"),
             "meaning": Field(Text(), doc="what it means, for the rulebook")}
-
 
 
 COLOR = Fields("color", {
@@ -561,31 +598,3 @@ SETUP = Fields("setup", {
 })
 SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a cardgen game's setups")
 
-
-
-# --------------------------------------------------------------------------- reading and the JSON Schema
-
-
-class Values(dict):
-    """A mapping's values by key (YAML nodes), read through their declared types."""
-
-    def __init__(self, reader, spec: Fields, values: dict):
-        super().__init__(values)
-        self.reader, self.spec = reader, spec
-
-    def read(self, key: str, default: Any = None) -> Any:
-        declared = self.spec.fields[key]
-        if key not in self:
-            return default
-        return declared.type.read(self.reader, self[key], declared.label or key)
-
-
-T = TypeVar("T", bound=Type)
-
-
-def declared(spec: Fields, key: str, kind: type[T]) -> T:
-    """The type declared for a key of a mapping, as the kind the caller reads it with."""
-    found = spec.fields[key].type
-    if not isinstance(found, kind):
-        raise TypeError(f"{spec.name}: '{key}' is declared as {type(found).__name__}, not {kind.__name__}")
-    return found

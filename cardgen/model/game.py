@@ -190,7 +190,7 @@ class Component:
     id: str
     name: str  # one of them, e.g. "Coin"
     plural: str  # several, e.g. "Coins"
-    count: CountSpec  # how many the game uses
+    count: CountSpec | None  # how many the game uses (None: unreadable, reported by load)
     meaning: str = ""
     each: CountSpec | None = None  # how many each player starts with (the rest stays in the supply); None: not said
     to_win: CountSpec | None = None  # how many a player needs to win; None: not a win target
