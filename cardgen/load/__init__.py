@@ -58,7 +58,7 @@ class GameNotFound(UsageError):
 # --------------------------------------------------------------------------- the game
 
 
-def find_game_folder(game: str | os.PathLike | None) -> Path:
+def find_game_folder(game: str | os.PathLike[str] | None) -> Path:
     """A game named under card_data/ (in the working directory or the project), or a folder path."""
     name = str(game or DEFAULT_GAME)
     as_path = Path(name)

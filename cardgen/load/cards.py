@@ -23,9 +23,9 @@ from cardgen.model.game import (
     Attribute,
     Card,
     Color,
+    Finding,
     Kind,
     Tag,
-    Finding,
     card_file_name,
     slugify,
 )

@@ -2,21 +2,25 @@
 other keys stay free data for a game's own templates."""
 from __future__ import annotations
 
-from cardgen.load.reader import did_you_mean
+import yaml
+
+from cardgen.load.reader import Reader, did_you_mean
 from cardgen.load.schema import (
     CHEATSHEET,
     COMBO_ROW,
     COMBOS,
     REFERENCE,
     SHEET_SECTION,
+    Text,
 )
 from cardgen.load.schema import (
     CHEATSHEET_GROUP_BY as GROUP_BY,
 )
-from cardgen.model.game import CheatSheet, ComboRow, Combos, SheetSection
+from cardgen.model.game import CheatSheet, ComboRow, Combos, PlainData, SheetSection
 
 
-def read_reference(reader, node, game_title: str, deck_ids: tuple[str, ...]) -> tuple[CheatSheet | None, dict]:
+def read_reference(reader: Reader, node: yaml.Node | None, game_title: str,
+                   deck_ids: tuple[str, ...]) -> tuple[CheatSheet | None, dict[str, PlainData]]:
     """(the cheat sheet or None, the other reference: keys as plain data)."""
     if node is None:
         return None, {}
@@ -25,11 +29,11 @@ def read_reference(reader, node, game_title: str, deck_ids: tuple[str, ...]) -> 
     return sheet, {key: reader.plain(value, f"reference: {key}") for key, value in m.items() if key != "cheatsheet"}
 
 
-def _cheatsheet(reader, node, game_title: str, deck_ids: tuple[str, ...]) -> CheatSheet:
+def _cheatsheet(reader: Reader, node: yaml.Node, game_title: str, deck_ids: tuple[str, ...]) -> CheatSheet:
     m = reader.mapping(node, CHEATSHEET)
 
     def text(key: str, default: str = "") -> str:
-        return m.read(key, "").strip() or default
+        return m.read(key, Text, "").strip() or default
 
     group_by = text("card_group_by", "text")
     if group_by not in GROUP_BY:
@@ -46,7 +50,7 @@ def _cheatsheet(reader, node, game_title: str, deck_ids: tuple[str, ...]) -> Che
     )
 
 
-def _card_decks(reader, node, deck_ids: tuple[str, ...]) -> tuple[str, ...]:
+def _card_decks(reader: Reader, node: yaml.Node | None, deck_ids: tuple[str, ...]) -> tuple[str, ...]:
     """The decks the card list shows, each one of game.yaml's decks:."""
     known = []
     for item in reader.sequence(node, "cheatsheet: card_decks"):
@@ -59,16 +63,16 @@ def _card_decks(reader, node, deck_ids: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(known)
 
 
-def _section(reader, node) -> SheetSection:
+def _section(reader: Reader, node: yaml.Node) -> SheetSection:
     m = reader.mapping(node, SHEET_SECTION)
-    return SheetSection(m.read("title", "").strip(),
+    return SheetSection(m.read("title", Text, "").strip(),
                         tuple(reader.text(item, "section item") for item in reader.sequence(m.get("items"), "items")))
 
 
-def _combos(reader, node) -> Combos:
+def _combos(reader: Reader, node: yaml.Node) -> Combos:
     m = reader.mapping(node, COMBOS)
     rows = []
     for item in reader.sequence(m.get("rows"), "combos: rows"):
         row = reader.mapping(item, COMBO_ROW)
-        rows.append(ComboRow(*(row.read(k, "").strip() for k in ("cards", "name", "effect"))))
-    return Combos(m.read("title", "").strip() or "Combos", m.read("intro", "").strip(), tuple(rows))
+        rows.append(ComboRow(*(row.read(k, Text, "").strip() for k in ("cards", "name", "effect"))))
+    return Combos(m.read("title", Text, "").strip() or "Combos", m.read("intro", Text, "").strip(), tuple(rows))

@@ -9,6 +9,7 @@ import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Union
 
 import yaml
 
@@ -26,6 +27,8 @@ from cardgen.model.texts import spreadsheet_cell
 FORMATS = ("yaml", "csv", "xlsx", "ods")
 RANGE_COLUMN, PLAY_COLUMN = "numbers", "play"
 _FLOAT = re.compile(r"^[+-]?[0-9]+\.[0-9]*$")
+# a YAML value as plain data, scalars as a YAML 1.1 reader types them
+YamlData = Union[None, bool, int, float, str, list["YamlData"], dict[str, "YamlData"]]
 STR_TAG, NULL_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:null"
 
 
@@ -68,7 +71,7 @@ def _source(folder: Path, to: str) -> Path:
     return found
 
 
-def _entries(reader: Reader, node) -> list[yaml.Node] | None:
+def _entries(reader: Reader, node: yaml.Node | None) -> list[yaml.Node] | None:
     if node is None or any(f.level == ERROR for f in reader.findings):
         return None
     top = reader.mapping(node, CARDS, reader.path.name)
@@ -154,17 +157,18 @@ _CardsDumper.add_representer(
     str, lambda dumper, text: dumper.represent_scalar(STR_TAG, text, style="|" if "\n" in text else None))
 
 
-def _as_plain(node: yaml.Node):
+def _as_plain(node: yaml.Node) -> YamlData:
     if isinstance(node, yaml.SequenceNode):
         return [_as_plain(item) for item in node.value]
     if isinstance(node, yaml.MappingNode):
         return {key.value: _as_plain(value) for key, value in node.value}
+    text: str = node.value  # a scalar node's value is its text
     if node.tag == NULL_TAG:
         return None
-    if node.tag == "tag:yaml.org,2002:int" and INT_PATTERN.match(node.value):
-        return int(node.value)
-    if node.tag == "tag:yaml.org,2002:float" and _FLOAT.match(node.value):
-        return float(node.value)
+    if node.tag == "tag:yaml.org,2002:int" and INT_PATTERN.match(text):
+        return int(text)
+    if node.tag == "tag:yaml.org,2002:float" and _FLOAT.match(text):
+        return float(text)
     if node.tag == "tag:yaml.org,2002:bool":
-        return node.value.lower() in ("true", "yes", "on")
-    return node.value
+        return text.lower() in ("true", "yes", "on")
+    return text

@@ -11,7 +11,7 @@ from cardgen.inputs.files import atomic_write
 from cardgen.inputs.paths import SCHEMAS
 from cardgen.load.fields import shared_specs
 from cardgen.load.layout import LAYOUT
-from cardgen.load.schema import CARDS, DRAFT, GAME, SETUPS, TRANSLATION, Fields
+from cardgen.load.schema import CARDS, DRAFT, GAME, SETUPS, TRANSLATION, Fields, Json
 from cardgen.model.fields import CardField
 
 
@@ -22,18 +22,18 @@ def files() -> dict[str, Fields]:
             "translation.yaml": TRANSLATION}
 
 
-def json_schema(spec: Fields, title: str, fields: tuple[CardField, ...] = ()) -> dict:
+def json_schema(spec: Fields, title: str, fields: tuple[CardField, ...] = ()) -> Json:
     """The JSON Schema of a declaration; with a game's own card fields, its cards, selectors and
     translated card texts take their keys too."""
-    defs: dict = {}
+    defs: Json = {}
     if fields:
-        used: dict = {}
+        used: Json = {}
         spec.json(used)
         for name, shared in shared_specs(fields).items():
             if name in used:  # defined first: every reference to it is to the game's own
                 shared.define(defs)
     body = spec.json(defs)
-    out = {"$schema": DRAFT, "title": title, **body}
+    out: Json = {"$schema": DRAFT, "title": title, **body}
     if defs:
         out["definitions"] = dict(sorted(defs.items()))
     return out

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from cardgen.inputs.paths import ART
-from cardgen.load.reader import Reader, did_you_mean, leads_out
+from cardgen.load.reader import Reader, Values, did_you_mean, leads_out
 from cardgen.load.schema import (
     HEX_PATTERN,
     AnyOf,
@@ -293,10 +293,10 @@ class FaceReader:
             return None
         face = _RawFace(face_id, [], reader, where=reader.where(node))
         if "extends" in values:
-            face.extends, face.extends_node = values.read("extends"), values["extends"]
+            face.extends, face.extends_node = values.read("extends", Identifier), values["extends"]
         if "for" in values:
             face.cards = self._condition(reader, values["for"], f"face {face_id}: for")
-        face.remove = values.read("remove", ())
+        face.remove = values.read("remove", TextList, ())
         for item in reader.sequence(values.get("elements"), f"face {face_id}: elements"):
             element = self._element(reader, item, face_id)
             if element is not None:
@@ -318,27 +318,32 @@ class FaceReader:
             raw.params["element"] = inner
         return raw
 
-    def _value(self, reader: Reader, values, key: str, what: str) -> Any:
+    def _value(self, reader: Reader, values: Values, key: str, what: str) -> object:
         node = values[key]
         if key == "element":
             return None
         if key == "when":
             return self._condition(reader, node, f"{what} when")
-        value = values.read(key)
+        value = values.value(key)
         if value is None:
             return None
+        if isinstance(value, str):
+            return self._text_value(reader, node, key, value, what)
+        if key == "insets" and isinstance(value, tuple):
+            if wrong := [side for side in value if side not in SIDES]:
+                reader.error(node, "bad-setting", f"{what}: insets '{wrong[0]}' is not one of {', '.join(SIDES)}",
+                             did_you_mean(wrong[0], SIDES))
+                return None
+            return value
+        if key == "rotation" and value not in ROTATIONS:
+            reader.error(node, "bad-setting", f"{what}: rotation {value} is not 0, 90, 180 or 270")
+            return None
+        return value
+
+    def _text_value(self, reader: Reader, node: yaml.Node, key: str, value: str, what: str) -> str | None:
         if key in CHOICES and value not in CHOICES[key]:
             reader.error(node, "bad-setting", f"{what}: {key} '{value}' is not one of {', '.join(CHOICES[key])}",
                          did_you_mean(value, CHOICES[key]))
-            return None
-        if key == "insets" and (wrong := [side for side in value if side not in SIDES]):
-            reader.error(node, "bad-setting", f"{what}: insets '{wrong[0]}' is not one of {', '.join(SIDES)}",
-                         did_you_mean(wrong[0], SIDES))
-            return None
-        if key == "insets":
-            return tuple(value)
-        if key == "rotation" and value not in ROTATIONS:
-            reader.error(node, "bad-setting", f"{what}: rotation {value} is not 0, 90, 180 or 270")
             return None
         if key in COLOR_KEYS and not (HEX_PATTERN.match(value) or value in DERIVED_COLORS or value == ""):
             reader.error(node, "bad-color", f"{what}: {key} '{value}' is not a color",

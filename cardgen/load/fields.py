@@ -107,7 +107,7 @@ def _field(reader: Reader, ident: str, node: yaml.Node) -> CardField | None:
         return CardField(ident, kind, label, where=where)
     m = reader.mapping(node, schema.FIELD, f"field '{ident}'")
     choices = tuple(reader.text(item, "choice", limit=MAX_NAME) for item in reader.sequence(m.get("choice"), "choice"))
-    kind = _type_name(reader, m["type"], m.read("type")) if "type" in m else (CHOICE if choices else TEXT)
+    kind = _type_name(reader, m["type"], m.read("type", Text, "")) if "type" in m else (CHOICE if choices else TEXT)
     if kind is None:
         return None
     if (kind == CHOICE) != bool(choices):
@@ -118,7 +118,7 @@ def _field(reader: Reader, ident: str, node: yaml.Node) -> CardField | None:
         reader.error(m["choice"], "bad-choice", f"field '{ident}': the choices must be different, non-empty and at "
                      f"most {MAX_CHOICES}")
         return None
-    field = CardField(ident, kind, m.read("name") or label, choices, where=where)
+    field = CardField(ident, kind, m.read("name", Text) or label, choices, where=where)
     if "default" in m:
         default = read_value(reader, field, m["default"])
         return CardField(ident, kind, field.name, choices, default, where) if default is not None else None
@@ -205,7 +205,7 @@ def read_selection(reader: Reader, field: CardField, node: yaml.Node) -> object:
         return reader.boolean(node, f"select: {field.id}")
     if field.type == NUMBER and isinstance(node, yaml.MappingNode):
         bounds = reader.mapping(node, NUMBER_RANGE, f"select: {field.id}")
-        return NumberRange(bounds.read("from"), bounds.read("to"))
+        return NumberRange(bounds.read("from", Number), bounds.read("to", Number))
     items = node.value if isinstance(node, yaml.SequenceNode) else [node]
     values = [read_value(reader, field, item) if field.type != LIST else reader.text(item, field.id)
               for item in items]

@@ -18,9 +18,10 @@ import yaml
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import ART, inside
 from cardgen.load.faces import FACES_KEYS, FaceReader
-from cardgen.load.reader import leads_out
-from cardgen.load.schema import AUTO, Field, Fields, HexColor, Number, Text
+from cardgen.load.reader import Reader, Values, leads_out
+from cardgen.load.schema import Field, Fields, HexColor, Number, Text
 from cardgen.model.faces import Faces
+from cardgen.model.game import AUTO
 from cardgen.model.layout import (
     ArtBox,
     BackDesign,
@@ -45,13 +46,15 @@ RANGES = {"design.width": (10, 400), "design.height": (10, 400), "design.corner"
           "min_size": (1, 200), "one_line_min": (1, 200), "title_size": (4, 200), "pattern_step": (2, 100),
           "pattern_size": (0.5, 100), "width": (1, 1000), "height": (1, 1000)}
 DEFAULT_RANGE = (0, 1000)
+Settings = dict[str, dict[str, Any]]  # section -> key -> value: a layout's settings (YAML data, then read as declared)
 
 
 @lru_cache(maxsize=1)
-def default_settings() -> dict:
+def default_settings() -> Settings:
     """The shipped design (cardgen's own file, trusted)."""
     with open(DEFAULT_LAYOUT, encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        settings: Settings = yaml.safe_load(handle)
+    return settings
 
 
 def _declared(section: str, key: str, default: Any) -> Field:
@@ -81,7 +84,7 @@ LAYOUT = Fields("layout.yaml", {
     **FACES_KEYS})
 
 
-def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
+def read_layout(folder: Path, reader: Reader, symbol_refs: list[tuple[str, Where, str]]) -> Layout:
     """The merged design; problems go to `reader` (a Reader of <folder>/layout.yaml), each at its
     node. The symbols it names go into `symbol_refs` as (name, where, what names it)."""
     default = default_settings()
@@ -90,20 +93,20 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
     places: dict[str, Where] = {}
     if reader.path.exists() and not leads_out(reader, folder):
         node = reader.document()
-    sections: dict = {}
-    face_keys: dict = {}
+    sections: dict[str, yaml.Node] = {}
+    face_keys: dict[str, yaml.Node] = {}
     if node is not None:
         sections = dict(reader.mapping(node, LAYOUT))
         face_keys = {key: sections.pop(key) for key in FACES_KEYS if key in sections}
         for section, section_node in sections.items():
-            values = reader.mapping(section_node, LAYOUT.fields[section].type)
+            values = reader.mapping(section_node, LAYOUT.fields[section].type.as_(Fields))
             places[section] = reader.where(section_node)
             for key, value_node in values.items():
                 places[f"{section}.{key}"] = reader.where(value_node)
                 value = _setting(reader, values, section, key)
                 if value is not None:
                     settings[section][key] = value
-                if key == "emblem" and value:
+                if key == "emblem" and isinstance(value, str) and value:
                     symbol_refs.append((value, reader.where(value_node), f"layout {section}.{key}"))
         _check_font_roles(reader, sections, settings)
         _check_padding(reader, sections, settings)
@@ -113,7 +116,7 @@ def read_layout(folder: Path, reader, symbol_refs: list) -> Layout:
     return _layout(settings, _font_files(folder, reader, settings["fonts"], sections), places, read_faces)
 
 
-def _check_padding(reader, sections, settings) -> None:
+def _check_padding(reader: Reader, sections: Mapping[str, yaml.Node], settings: Settings) -> None:
     """A box's padding leaves room inside it (else text cannot be set at all): the padding that
     is too large goes back to the default, reported at its line."""
     for section, values in settings.items():
@@ -121,7 +124,7 @@ def _check_padding(reader, sections, settings) -> None:
             continue
         room = min(values["width"], values["height"]) / 2
         if values["padding"] >= room:
-            where = reader.mapping(sections[section], LAYOUT.fields[section].type).get("padding") \
+            where = reader.mapping(sections[section], LAYOUT.fields[section].type.as_(Fields)).get("padding") \
                 if section in sections else None
             reader.error(where, "bad-setting", f"layout {section}.padding {values['padding']:g} leaves no room "
                          f"inside the {values['width']:g} x {values['height']:g} box",
@@ -141,18 +144,18 @@ def _layout(settings: Mapping[str, Mapping[str, Any]], fonts: Mapping[str, Path]
         faces=faces)
 
 
-def _setting(reader, values, section: str, key: str) -> Any:
+def _setting(reader: Reader, values: Values, section: str, key: str) -> object:
     """One value of the game's layout.yaml, read as declared; None (reported) when wrong."""
     name = f"layout {section}.{key}"
     if section == "fonts":
         return _font_name(reader, values[key], name)
     if key == "emblem":
-        value = values.read(key)
+        value = values.value(key)
         return value if not value or reader.identifier(values[key], name) else None
-    return values.read(key)
+    return values.value(key)
 
 
-def _font_name(reader, node, name: str) -> str | None:
+def _font_name(reader: Reader, node: yaml.Node, name: str) -> str | None:
     value = reader.text(node, name)
     if "/" in value or "\\" in value or not value.lower().endswith(".ttf"):
         reader.error(node, "bad-font", f"{name}: '{value}' should be the name of a .ttf file in fonts/",
@@ -161,7 +164,7 @@ def _font_name(reader, node, name: str) -> str | None:
     return value
 
 
-def _check_font_roles(reader, sections: Mapping, settings: Mapping) -> None:
+def _check_font_roles(reader: Reader, sections: Mapping[str, yaml.Node], settings: Settings) -> None:
     roles = list(settings["fonts"])
     for section, section_node in sections.items():
         if not isinstance(section_node, yaml.MappingNode):
@@ -174,7 +177,7 @@ def _check_font_roles(reader, sections: Mapping, settings: Mapping) -> None:
                              f"use one of: {', '.join(roles)}")
 
 
-def _font_files(folder: Path, reader, fonts: Mapping[str, str], sections: Mapping) -> dict[str, Path]:
+def _font_files(folder: Path, reader: Reader, fonts: Mapping[str, str], sections: Mapping[str, yaml.Node]) -> dict[str, Path]:
     """Each role's font file: <game>/fonts/<file>, else art/fonts/<file>; a game's own font must
     be a TrueType file ReportLab can read."""
     fonts_node = sections.get("fonts")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import TypeVar, overload
 
 import yaml
 
@@ -36,7 +36,7 @@ from cardgen.load.yaml_nodes import (
     node_kind,
 )
 from cardgen.model import expressions
-from cardgen.model.game import ERROR, CountSpec, Finding
+from cardgen.model.game import ERROR, CountSpec, Finding, PlainData
 from cardgen.model.where import Passage, Where
 
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -353,7 +353,7 @@ class Reader:
             return None
         return text
 
-    def plain(self, node: yaml.Node | None, what: str, depth: int = 0) -> Any:
+    def plain(self, node: yaml.Node | None, what: str, depth: int = 0) -> PlainData:
         """Free-form data (strings, lists, mappings) for templates; scalars stay as typed."""
         if isinstance(node, yaml.MappingNode):
             return {key.value: self.plain(value, what, depth + 1)

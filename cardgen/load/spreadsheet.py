@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -252,7 +253,7 @@ def _mark(line: int, column: int) -> yaml.Mark:
 
 def _scalar(value: str, line: int, column: int) -> yaml.ScalarNode:
     """A cell as a plain YAML scalar would be: `3` an integer, `yes` a boolean, `null` nothing."""
-    tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
+    tag: str = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
     return yaml.ScalarNode(tag, value, _mark(line, column), _mark(line, column))
 
 
@@ -261,5 +262,5 @@ def _text(value: str, line: int, column: int) -> yaml.ScalarNode:
     return yaml.ScalarNode(STR_TAG, value, _mark(line, column), _mark(line, column))
 
 
-def _mapping(pairs, line: int, column: int) -> yaml.MappingNode:
+def _mapping(pairs: Sequence[tuple[yaml.Node, yaml.Node]], line: int, column: int) -> yaml.MappingNode:
     return yaml.MappingNode(MAP_TAG, pairs, _mark(line, column), _mark(line, column))

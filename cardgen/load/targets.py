@@ -8,9 +8,9 @@ from pathlib import Path
 import yaml
 
 from cardgen.inputs.paths import ART
-from cardgen.load.reader import Reader, did_you_mean
+from cardgen.load.reader import Reader, Values, did_you_mean
 from cardgen.load.schema import ID_PATTERN, MAX_NAME, Field, Fields, Integer, ListOf, Number, Table, Text, declared
-from cardgen.model.game import Finding
+from cardgen.model.game import Finding, Game
 from cardgen.model.sizes import CARD_SIZES_MM, COLOR_MODES, DEFAULT_BLEED_MM
 from cardgen.model.targets import CardPixels, Target, TtsSheet
 
@@ -46,7 +46,7 @@ EXPORT_TARGET = Fields("export target", {
 
 
 
-def check_build_exports(game, targets: dict[str, Target], node, reader: Reader) -> None:
+def check_build_exports(game: Game, targets: dict[str, Target], node: yaml.Node | None, reader: Reader) -> None:
     """game.yaml's exports: each a known target that makes cards of the game's size."""
     nodes = node.value if isinstance(node, yaml.SequenceNode) else [node] * len(game.exports)
     for name, node in zip(game.exports, nodes):
@@ -71,13 +71,13 @@ def load_targets(game_folder: Path) -> tuple[dict[str, Target], list[Finding]]:
     return targets, findings
 
 
-def _targets(r: Reader, doc) -> dict[str, Target]:
+def _targets(r: Reader, doc: yaml.Node | None) -> dict[str, Target]:
     if doc is None:
         return {}
     if not isinstance(doc, yaml.MappingNode):
         r.error(doc, "wrong-type", "export targets should be a mapping: a target name, then its entry")
         return {}
-    out = {}
+    out: dict[str, Target] = {}
     for key_node, node in doc.value:
         name = r.text(key_node, "export target name")
         if not ID_PATTERN.match(name):
@@ -90,29 +90,39 @@ def _targets(r: Reader, doc) -> dict[str, Target]:
     return out
 
 
-def _target(r: Reader, name: str, node) -> Target | None:
+def _target(r: Reader, name: str, node: yaml.Node) -> Target | None:
     before = len(r.findings)
     m = r.mapping(node, EXPORT_TARGET, f"export target '{name}'")
-    fmt = m.read("format", "")
+    fmt = m.read("format", Text, "")
     if "format" in m and fmt not in EXPORT_FORMATS:
         r.error(m["format"], "unknown-format", f"export target '{name}': unknown format '{fmt}'",
                 did_you_mean(fmt, EXPORT_FORMATS) or f"formats are: {', '.join(EXPORT_FORMATS)}")
     sizes = _sizes(r, name, m["sizes"]) if "sizes" in m else {}
     sheet = r.mapping(m["sheet"], TTS_SHEET) if "sheet" in m else None
-    color = m.read("color", "rgb")
+    color = m.read("color", Text, "rgb")
     if color == "cmyk" and fmt != "1up-pdf":
         r.error(m["color"], "bad-setting", f"export target '{name}': color cmyk is for the 1up-pdf format "
                 "(images are RGB)", "remove color, or use format: 1up-pdf")
-    target = Target(name, m.read("name", ""), fmt, m.read("dpi"), tuple(sizes.items()), m.read("bleed_mm", DEFAULT_BLEED_MM),
-                    color=color, sheet=TtsSheet(*(sheet.read(k) for k in TTS_SHEET)) if sheet is not None else TtsSheet())
-    return target if len(r.findings) == before else None
+    title, dpi, bleed = m.read("name", Text, ""), m.read("dpi", Integer), m.read("bleed_mm", Number, DEFAULT_BLEED_MM)
+    tts = _sheet(sheet) if sheet is not None else TtsSheet()
+    if len(r.findings) != before or dpi is None or bleed is None or tts is None:  # (None: reported)
+        return None
+    return Target(name, title, fmt, dpi, tuple(sizes.items()), bleed, color=color, sheet=tts)
 
 
-def _sizes(r: Reader, name: str, node) -> dict[str, CardPixels]:
+def _sheet(m: Values) -> TtsSheet | None:
+    """A tts target's sheet: None when a value is unreadable (reported)."""
+    columns, rows, max_pixels = (m.read(key, Integer) for key in TTS_SHEET)
+    if columns is None or rows is None or max_pixels is None:
+        return None
+    return TtsSheet(columns, rows, max_pixels)
+
+
+def _sizes(r: Reader, name: str, node: yaml.Node) -> dict[str, CardPixels]:
     if not isinstance(node, yaml.MappingNode):
         r.error(node, "wrong-type", f"export target '{name}': sizes should be a mapping of card sizes")
         return {}
-    sizes = {}
+    sizes: dict[str, CardPixels] = {}
     for size_node, spec in node.value:
         size = r.text(size_node, "card size")
         if size not in CARD_SIZES_MM:
@@ -125,6 +135,9 @@ def _sizes(r: Reader, name: str, node) -> dict[str, CardPixels]:
             r.error(m.get("trim", spec), "wrong-type", f"export target '{name}', {size}: trim should be "
                     "[width, height] in pixels")
             continue
-        width, height = (declared(CARD_PIXELS, "trim", ListOf).item.read(r, n, "trim") for n in trim)
-        sizes[size] = CardPixels((width, height), m.read("bleed"), m.read("safe", 0.0))
+        side = declared(CARD_PIXELS, "trim", ListOf).item.as_(Number)
+        width, height = (side.read(r, n, "trim") for n in trim)
+        bleed, safe = m.read("bleed", Number), m.read("safe", Number, 0.0)
+        if width is not None and height is not None and bleed is not None and safe is not None:  # else reported
+            sizes[size] = CardPixels((width, height), bleed, safe)
     return sizes

@@ -1,6 +1,8 @@
 """load/yaml_nodes: YAML text to nodes, safely: libyaml's parser under a composer that refuses tags,\nanchors and aliases, counts nodes and depth, and refuses characters no output can show."""
 from __future__ import annotations
 
+from typing import IO
+
 import yaml
 
 from cardgen.model.texts import UNUSABLE_CHARACTER, unusable_character
@@ -26,13 +28,13 @@ STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
 
 
 if yaml.__with_libyaml__:
-    class _Events(yaml.cyaml.CParser):  # type: ignore[name-defined]  # PyYAML's stubs leave out libyaml's parser
+    class _Events(yaml.cyaml.CParser):  # type: ignore[name-defined,misc]  # PyYAML's stubs leave out libyaml's parser
         """libyaml's scanner and parser: the events of a document, several times faster than PyYAML's own."""
 else:
     class _Events(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
         """PyYAML's pure-Python scanner and parser, where libyaml is not installed."""
 
-        def __init__(self, stream):
+        def __init__(self, stream: str | bytes | IO[str] | IO[bytes]) -> None:
             yaml.reader.Reader.__init__(self, stream)
             yaml.scanner.Scanner.__init__(self)
             yaml.parser.Parser.__init__(self)
@@ -43,13 +45,13 @@ class SafeComposer(yaml.composer.Composer, _Events, yaml.resolver.Resolver):
     tags, deep nesting and too many values before composing them. The composer is PyYAML's own
     (in Python) so that each of these checks runs before the node it guards is built."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: str | bytes | IO[str] | IO[bytes]) -> None:
         _Events.__init__(self, stream)  # type: ignore[call-arg]  # (the stubs do not know libyaml's parser)
         yaml.composer.Composer.__init__(self)
         yaml.resolver.Resolver.__init__(self)
         self._depth = self._nodes = 0
 
-    def compose_node(self, parent, index):  # noqa: D102 - PyYAML hook
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:  # noqa: D102 - PyYAML hook
         event = self.peek_event()
         if isinstance(event, yaml.AliasEvent):
             raise yaml.composer.ComposerError(
@@ -88,11 +90,11 @@ class UnusableCharacter(yaml.composer.ComposerError):
     """A value with a control character or a lone surrogate."""
 
 
-def is_null(node) -> bool:
+def is_null(node: yaml.Node | None) -> bool:
     return isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG and not node.style  # plain: None, or "" from libyaml
 
 
-def node_kind(node) -> str:
+def node_kind(node: yaml.Node | None) -> str:
     if node is None:
         return "nothing"
     if isinstance(node, yaml.MappingNode):
