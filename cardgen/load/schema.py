@@ -88,7 +88,7 @@ class Scalar(Type, Generic[V]):
 
 
 @dataclass(frozen=True)
-class Text(Scalar["str"]):
+class Text(Scalar[str]):
     limit: int = MAX_TEXT
     choices: tuple[str, ...] = ()  # the loader reports other values with its own code and hint
 
@@ -102,7 +102,7 @@ class Text(Scalar["str"]):
 
 
 @dataclass(frozen=True)
-class Identifier(Scalar["str | None"]):
+class Identifier(Scalar[str | None]):
     def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> str | None:
         return reader.identifier(node, what)
 
@@ -111,7 +111,7 @@ class Identifier(Scalar["str | None"]):
 
 
 @dataclass(frozen=True)
-class HexColor(Scalar["str | None"]):
+class HexColor(Scalar[str | None]):
     auto: bool = False  # "auto" also allowed: the renderer derives the color (from the game's palette)
 
     def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> str | None:
@@ -126,7 +126,7 @@ class HexColor(Scalar["str | None"]):
 
 
 @dataclass(frozen=True)
-class Integer(Scalar["int | None"]):
+class Integer(Scalar[int | None]):
     low: int = 0
     high: int = MAX_COUNT
     nullable: bool = False
@@ -140,7 +140,7 @@ class Integer(Scalar["int | None"]):
 
 
 @dataclass(frozen=True)
-class Number(Scalar["float | None"]):
+class Number(Scalar[float | None]):
     low: float
     high: float
 
@@ -152,7 +152,7 @@ class Number(Scalar["float | None"]):
 
 
 @dataclass(frozen=True)
-class Boolean(Scalar["bool"]):
+class Boolean(Scalar[bool]):
     default: bool = False
 
     def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> bool:
@@ -171,7 +171,7 @@ def _expression_json() -> Json:
 
 
 @dataclass(frozen=True)
-class Expression(Scalar["str | None"]):
+class Expression(Scalar[str | None]):
     """A condition on the player count, e.g. `players == 3`."""
 
     def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> str | None:
@@ -182,7 +182,7 @@ class Expression(Scalar["str | None"]):
 
 
 @dataclass(frozen=True)
-class TextList(Scalar["tuple[str, ...]"]):
+class TextList(Scalar[tuple[str, ...]]):
     """One text, or a list of them."""
 
     def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> tuple[str, ...]:
@@ -194,7 +194,7 @@ class TextList(Scalar["tuple[str, ...]"]):
 
 
 @dataclass(frozen=True)
-class CountSpec(Scalar["Count | None"]):
+class CountSpec(Scalar[Count | None]):
     """A number of cards: a whole number, an expression of `players`, or a table by player count."""
 
     def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> Count | None:
@@ -206,7 +206,7 @@ class CountSpec(Scalar["Count | None"]):
 
 
 @dataclass(frozen=True)
-class SeatCount(Scalar["Count | None"]):
+class SeatCount(Scalar[Count | None]):
     """A number of cards by seat: a whole number, an expression of `seat` and `players`, or a table by seat."""
 
     def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> Count | None:
