@@ -206,21 +206,31 @@ def _joined(text: str, tokens: list[re.Match[str]], i: int, n: int) -> bool:
     return all(_JOINT.fullmatch(text, tokens[k].end(), tokens[k + 1].start()) for k in range(i, i + n - 1))
 
 
+def _runs(text: str, tokens: list[re.Match[str]]) -> list[int]:
+    """For each token, how many tokens from it on form one phrase (see _joined)."""
+    runs = [1] * len(tokens)
+    for k in range(len(tokens) - 2, -1, -1):
+        if _JOINT.fullmatch(text, tokens[k].end(), tokens[k + 1].start()):
+            runs[k] = runs[k + 1] + 1
+    return runs
+
+
 def _overlaps(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in taken)
 
 
 def _plain(text: str, names: Names, taken: Iterable[tuple[int, int]]) -> list[Reference]:
     tokens = _tokens(text)
+    runs = _runs(text, tokens)
     out, i = [], 0
     while i < len(tokens):
         if not _capitalised(tokens[i].group()):  # names in the prose start with a capital
             i += 1
             continue
         match = None
-        for n in range(min(names.longest, len(tokens) - i), 0, -1):
+        for n in range(min(names.longest, runs[i]), 0, -1):  # each phrase of joined tokens from i
             start, end = tokens[i].start(), tokens[i + n - 1].end()
-            if _joined(text, tokens, i, n) and not _overlaps(start, end, taken):
+            if not _overlaps(start, end, taken):
                 target = names.find(text[start:end])
                 if target:
                     match = (n, start, end, target)

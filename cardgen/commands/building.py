@@ -6,9 +6,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import pikepdf  # noqa: F401 - the renderers import these two where they use them; imported here, before
-import pypdfium2  # noqa: F401 - the workers fork, each worker has them already
-
 from cardgen import load, publish, terminal
 from cardgen.check.results import GameReport
 from cardgen.commands.options import say
@@ -36,6 +33,7 @@ def built(args, plan_of: PlanOf, summary: bool = False, read: object = None) -> 
     if reused is not None:
         shown = terminal.display(sys.stderr, reused.title, 0)  # nothing to show progress of
         return _said(shown, reused, output_folder(folder.name, args.out), summary)
+    _before_the_workers_fork()
     game, checked = load_checked(folder)
     status = EXIT_OK
     languages = publish.languages_to_build(game, args.lang, every=summary)
@@ -48,6 +46,14 @@ def built(args, plan_of: PlanOf, summary: bool = False, read: object = None) -> 
                                inputs=inputs, request=request, languages=others)
         status = max(status, _said(shown, result, language_dir(report.game, args.out), summary))
     return status
+
+
+def _before_the_workers_fork() -> None:
+    """The renderers import pikepdf and pypdfium2 where they use them; imported here, before the
+    workers fork, each worker has them already (and a build reusing the last run's outputs, which
+    forks none, does without them)."""
+    import pikepdf  # noqa: F401
+    import pypdfium2  # noqa: F401
 
 
 def _said(shown, result: publish.Result, folder: Path, summary: bool) -> int:
