@@ -3,7 +3,6 @@ error at `cardgen check` (file:line:column, the text, the character, a hint); ch
 shipped fonts have print, on the cards and in the documents."""
 from __future__ import annotations
 
-import hashlib
 import re
 
 import pdfplumber
@@ -11,8 +10,6 @@ import pytest
 from conftest import TEST_DATA, TINY_GAME, check, edit
 
 from cardgen import cli
-from cardgen.inputs import fonts
-from cardgen.inputs.paths import ART
 
 CJK = "漢"  # U+6F22: no shipped font has it
 
@@ -135,52 +132,3 @@ def test_a_faces_own_words_are_read_against_the_elements_font_at_its_line(game_c
     assert "face city, town (its own words): 'Ł'" in found and "CabinSketch-Bold.ttf" in found
     assert "plain (its own words)" not in out  # Lato has it; the documents never draw a face's words
 
-
-# --------------------------------------------------------------------------- the fonts' cache
-
-
-def test_a_fonts_facts_are_read_once_then_from_the_cache_by_its_content(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    font = tmp_path / "Copy.ttf"
-    font.write_bytes((ART / "fonts" / "Lato-Italic.ttf").read_bytes())
-    parsed = fonts.document_font(font)
-    assert parsed.italic and parsed.family == "Lato" and "é" in parsed.characters and CJK not in parsed.characters
-    [kept] = (tmp_path / "cache" / "cardgen" / "fonts").iterdir()
-    fonts._document_font.cache_clear()
-    monkeypatch.setattr(fonts, "_parsed", lambda data, stem: pytest.fail("parsed again"))
-    assert fonts.document_font(font) == parsed  # from the cache file
-    font.write_bytes((ART / "fonts" / "Lato-Bold.ttf").read_bytes())  # another font under the same name
-    fonts._document_font.cache_clear()
-    with pytest.raises(pytest.fail.Exception, match="parsed again"):
-        fonts.document_font(font)
-    assert kept.is_file()
-
-
-@pytest.mark.parametrize("kept", [b"{", b"[]", b'{"family": "Lato", "weight": 400, "italic": false}',
-                                  b'{"family": "Lato", "weight": "400", "italic": false, "characters": []}',
-                                  b'{"family": "Lato", "weight": 400, "italic": false, "characters": [[66, 65]]}',
-                                  b'{"family": "Lato", "weight": 400, "italic": false, "characters": [[0, 1114112]]}',
-                                  "too big", "a folder", "a link"],
-                         ids=["not-json", "a-list", "no-characters", "a-weight-as-text", "a-range-backwards",
-                              "past-unicode", "too-big", "a-folder", "a-link"])
-def test_a_cache_file_that_is_not_right_is_no_cache(tmp_path, monkeypatch, kept):
-    """The cache is an input like any other: whatever is in it, the font's facts are its own."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    source = ART / "fonts" / "CabinSketch-Bold.ttf"
-    expected = fonts._parsed(source.read_bytes(), source.stem)
-    file = fonts.cache_file(hashlib.sha256(source.read_bytes()).hexdigest())
-    file.parent.mkdir(parents=True)
-    if kept == "a folder":
-        file.mkdir()
-    elif kept == "a link":
-        (tmp_path / "elsewhere.json").write_text('{"family": "X", "weight": 1, "italic": true, "characters": []}')
-        file.symlink_to(tmp_path / "elsewhere.json")
-    elif kept == "too big":
-        file.write_bytes(b" " * (fonts.MAX_CACHE_BYTES + 1))
-    else:
-        file.write_bytes(kept)
-    fonts._document_font.cache_clear()
-    font = fonts.document_font(source)
-    assert (font.family, font.weight, font.italic, font.characters) == (
-        expected.family, expected.weight, expected.italic, expected.characters)
-    assert font.family == "CabinSketch" and "A" in font.characters
