@@ -12,10 +12,11 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from conftest import CARD_DATA, ROOT, TEST_DATA, cardgen, edit, page_texts
 
+from cardgen.check.languages import report_in
 from cardgen.inputs.catalogs import load_words
 from cardgen.model.texts import cards
 from cardgen.model.words import ngettext, speaking
-from cardgen.publish import check_folder, report_in
+from cardgen.publish.driver import check_folder
 
 LOCALE = ROOT / "cardgen" / "locale"
 FRENCH_GAME = TEST_DATA / "petit_jeu"
