@@ -1,10 +1,10 @@
-"""build: plans the outputs of a command, renders each in a worker process under a CPU-time,
+"""publish: renders the outputs of a command's plans, each in a worker process under a CPU-time,
 memory and wall-clock ceiling, stages them and publishes them all together or not at all.
 
 The driver (`publish/driver.py`: load, check, plan, then here) runs every building command
-through `run`: `cardgen build` with a plan of every output for each of the game's languages, all
-rendered on one pool of workers and each language published into its own folder, `cardgen
-rulebook` (and the others) with a plan of one.
+through `render_and_publish`: `cardgen build` with a plan of every output for each of the
+game's languages, all rendered on one pool of workers and each language published into its own
+folder, `cardgen rulebook` (and the others) with a plan of one.
 
 Publishing, the promise a reader of the output folder can rely on:
 
@@ -73,7 +73,7 @@ from cardgen.render.write import language_dir, output_folder
 __all__ = [
     "LIMITS", "MANIFEST", "Event", "ExportPart", "Job", "Limits", "Output", "OutputKind", "Plan", "Result",
     "SheetOptions", "output_error", "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export",
-    "plan_rulebook", "recover", "reuse", "run",
+    "plan_rulebook", "recover", "render_and_publish", "reuse",
 ]
 
 
@@ -109,7 +109,7 @@ class Result:
         return not self.failures and not self.bugs
 
 
-def run(jobs: Sequence[Job], out: str | os.PathLike | None = None, limits: Limits | None = None,
+def render_and_publish(jobs: Sequence[Job], out: str | os.PathLike | None = None, limits: Limits | None = None,
         on_event: Callable[[Event], None] = lambda event: None, *, clean: bool = False,
         inputs: cache.Snapshot | None = None, request: Any = None) -> tuple[Result, ...]:
     """Render the outputs of every job (a plan in each of the game's languages) on one pool of

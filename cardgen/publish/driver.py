@@ -158,7 +158,7 @@ def drive(request: Request) -> Built:
         others = () if in_language.game.is_translation else tuple(other for other in languages if other != language)
         jobs.append(Job(in_language.game, in_language, request.plan(in_language.game, in_language), others))
     with request.progress(jobs[0].game.title, sum(len(job.plan.outputs) for job in jobs)) as on_event:
-        results = publish.run(jobs, request.out, request.limits, on_event, clean=request.clean, inputs=inputs,
+        results = publish.render_and_publish(jobs, request.out, request.limits, on_event, clean=request.clean, inputs=inputs,
                               request=request.options)
     return Built(results)
 

@@ -59,7 +59,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Event:
-    """What `run` reports as it works, for a progress display (cli.py shows it): an output
+    """What `render_and_publish` reports as it works, for a progress display (cli.py shows it): an output
     `started` rendering, `finished`, or `failed` (its message is in the Result), or `reused`:
     up to date, not rendered."""
 
