@@ -287,8 +287,11 @@ def symbol_texts(game: Game) -> dict[str, str]:
 
 
 def example_card_url(game: Game) -> str:
-    """The URL the rulebook shows the example card under: the fetcher draws it (card_images)."""
+    """The URL the rulebook shows the example card under: the fetcher draws it (card_images). It
+    names the language: WeasyPrint keeps each image it has drawn by its URL for the life of the
+    process, and a worker renders the documents of every language of a build."""
     card = example_card(game)
-    digest = hashlib.sha256(f"{game.id}\0{card.id if card else ''}".encode()).hexdigest()[:16]
+    language = f"\0{game.language}" if game.is_translation else ""
+    digest = hashlib.sha256(f"{game.id}\0{card.id if card else ''}{language}".encode()).hexdigest()[:16]
     return f"{GENERATED}:card-{digest}.png"
 
