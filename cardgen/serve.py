@@ -11,8 +11,9 @@ rasterised with pypdfium2, kept by the key of what the card is made from, so a o
 draws one card) and publishes them with the report; then it builds the documents through
 the driver (`publish.driver.drive`, with the check made for the cards), whose cache rebuilds only
 those whose inputs changed. A data error is shown with its file:line while the last good cards
-and documents stay. Everything lives in memory and in one temporary folder. Ctrl-C (or SIGTERM) stops at once: the work under way is cancelled, its
-worker processes killed, and the temporary folder removed.
+and documents stay. Everything lives in memory and in one temporary folder. Ctrl-C (or SIGTERM)
+stops at once: the work under way is cancelled, its worker processes killed, and the temporary
+folder removed.
 """
 from __future__ import annotations
 
