@@ -49,8 +49,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from big_game import write_big_game  # noqa: E402
 from timing import timed  # noqa: E402
 
-from cardgen.check import load_checked
 from cardgen.layout.textfit import Fonts  # noqa: E402
+from cardgen.publish.driver import Request, drive, load_checked
 
 
 def baseline(game, deck: list, sheet: layout.Sheet) -> bytes:
@@ -107,9 +107,9 @@ LIMITS = publish.Limits(cpu_seconds=600, wall_seconds=3600)
 
 def cards_command(folder: Path, out: Path) -> None:
     """What `cardgen cards GAME --out OUT --clean` does, minus argument parsing and printing."""
-    game, report = load_checked(str(folder))
-    result = publish.run(game, report, publish.plan_cards(game), out, LIMITS, clean=True)  # not reused from the last run
-    assert result.ok, result.failures + result.bugs
+    built = drive(Request(str(folder), lambda game, report: publish.plan_cards(game), out=out, clean=True,
+                          limits=LIMITS))  # clean: not reused from the last run
+    assert built.ok, [problem for result in built.results for problem in (*result.failures, *result.bugs)]
 
 
 def bench(label: str, folder: Path, out: Path, repeat: int) -> tuple[int, float, float, float]:

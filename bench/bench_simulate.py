@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from timing import timed  # noqa: E402
 
-from cardgen import check  # noqa: E402
 from cardgen.check.balance import LOSING, role_kinds  # noqa: E402
+from cardgen.publish.driver import load_checked  # noqa: E402
 from cardgen.publish.simulate import simulate_game  # noqa: E402
 
 
@@ -74,7 +74,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--game", default="exploding_puppy")
     args = parser.parse_args()
-    game, report = check.load_checked(args.game)
+    game, report = load_checked(args.game)
     simulations = simulate_game(game, report)
     games = {(s.setup, s.players): s.tally.games for s in simulations}
     took = timed(lambda: simulate_game(game, report), args.repeat)

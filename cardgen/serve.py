@@ -9,10 +9,11 @@ reload by hand and no websocket. The watcher polls the build's own list of input
 A rebuild loads and checks the game, then draws the card images (one small PDF per card type
 rasterised with pypdfium2, kept by the key of what the card is made from, so a one-card edit
 draws one card) and publishes them with the report; then it builds the documents through
-`publish.run`, whose cache rebuilds only those whose inputs changed. A data error is shown with
-its file:line while the last good cards and documents stay. Everything lives in memory and in
-one temporary folder. Ctrl-C (or SIGTERM) stops at once: the work under way is cancelled, its
-worker processes killed, and the temporary folder removed.
+the driver (`publish.driver.drive`, with the check made for the cards), whose cache rebuilds only
+those whose inputs changed. A data error is shown with its file:line while the last good cards
+and documents stay. Everything lives in memory and in one temporary folder. Ctrl-C (or SIGTERM)
+stops at once: the work under way is cancelled, its worker processes killed, and the temporary
+folder removed.
 """
 from __future__ import annotations
 
@@ -33,16 +34,17 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import load, publish
-from cardgen.check.results import figure
+from cardgen.check.languages import report_in
+from cardgen.check.results import Checked, figure
 from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import ascii_digits
-from cardgen.publish import cache, check_folder
+from cardgen.publish import cache
+from cardgen.publish.driver import Request, check_folder, drive
 from cardgen.publish.playtest import write_diff_pdf
 from cardgen.publish.workers import Cancelled, cancelled_by
 from cardgen.render import card_images, pdfpages
-from cardgen.render.write import language_dir
 
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
 PAGE_SCALE = 0.75  # document pages at 54 dpi: a readable thumbnail
@@ -237,7 +239,7 @@ class Preview:
         errors = [f for f in checked.report.every_finding() if f.level == ERROR]
         languages = list(checked.report.game.every_language)
         language = self.language if self.language in languages else languages[0]
-        report = publish.report_in(checked.report, language) if not errors else checked.report
+        report = report_in(checked.report, language) if not errors else checked.report
         game = report.game
         cards, problems = self._draw_cards(inputs, game, report)
         shown = {card["image"].rsplit("/", 1)[-1][:-len(".png")] for card in cards}
@@ -248,7 +250,7 @@ class Preview:
                    errors=_findings(errors) + problems, status="error" if errors or problems else "building documents")
         if not errors:
             with self.changed:
-                self.documents_job = (inputs, game, report, checked.report)
+                self.documents_job = (inputs, checked, language)
             self.documents_due.set()
 
     def _draw_cards(self, inputs: cache.Snapshot, game, report) -> tuple[list[dict], list[dict]]:
@@ -274,14 +276,17 @@ class Preview:
                           "setups": {name: n for name, c in counts.items() if (n := c.get(card.id, 0))}})
         return shown, problems
 
-    def build_documents(self, inputs: cache.Snapshot, game, report, source) -> None:
-        plan = publish.plan_all(game, report)
-        documents = publish.Plan(tuple(o for o in plan.outputs if o.kind not in (publish.OutputKind.SETUP_SHEETS, publish.OutputKind.DECK_ONCE)))
-        result = publish.run(game, report, documents, self.documents_dir, inputs=inputs)
-        self.shown_dir = language_dir(game, self.documents_dir)
+    def build_documents(self, inputs: cache.Snapshot, checked: Checked, language: str) -> None:
+        """The documents of the game in the language shown, through the driver, from the check the
+        cards were drawn from."""
+        built = drive(Request(self.folder, _documents, language=language, out=self.documents_dir, checked=checked,
+                              inputs=inputs))
+        result = built.results[0]
+        self.shown_dir = result.folder
         now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
-        written, problems = list(result.written), result.failures + result.bugs
-        if self.since:
+        written, problems = list(result.written), [*result.failures, *result.bugs]
+        source = checked.report
+        if self.since and source is not None:
             try:
                 # the changes are the source's (the earlier version has no translation to compare)
                 written.append(write_diff_pdf(source.game, source, self.since, self.shown_dir, DEFAULT_PAPER))
@@ -324,6 +329,13 @@ class Preview:
                 return None
             self.pages[key] = _to_png(image)
         return self.pages[key]
+
+
+def _documents(game, report) -> publish.Plan:
+    """The documents of a build of every output: the preview shows the card sheets as cards."""
+    plan = publish.plan_all(game, report)
+    return publish.Plan(tuple(o for o in plan.outputs
+                              if o.kind not in (publish.OutputKind.SETUP_SHEETS, publish.OutputKind.DECK_ONCE)))
 
 
 # --------------------------------------------------------------------------- the page's data

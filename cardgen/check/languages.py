@@ -86,7 +86,7 @@ def report_in(report: GameReport, language: str) -> GameReport:
         return report
     in_language, _ = translated(game, language)
     setups, _ = play_out(in_language)
-    return GameReport(in_language, setups, [], report.changes and changes_in(report.changes, game, in_language))
+    return GameReport(in_language, tuple(setups), (), report.changes and changes_in(report.changes, game, in_language))
 
 
 def changes_in(diff: GameDiff, source: Game, in_language: Game) -> GameDiff:

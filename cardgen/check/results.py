@@ -240,15 +240,18 @@ class GameDiff:
                 "layout": self.layout}
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameReport:
+    """What check found, made once and never changed: a later stage that adds to it (the game's
+    own templates' findings, the simulated figures) makes a new one (dataclasses.replace)."""
+
     game: Game
-    setups: list[SetupReport]
-    findings: list[Finding]
+    setups: tuple[SetupReport, ...]
+    findings: tuple[Finding, ...]
     changes: GameDiff | None = None  # since game.yaml's changes_since, for the rulebook
 
     def every_finding(self) -> list[Finding]:
-        return self.findings + [f for s in self.setups for f in s.all_findings()]
+        return [*self.findings, *(f for s in self.setups for f in s.all_findings())]
 
     @property
     def has_errors(self) -> bool:
@@ -267,6 +270,24 @@ class GameReport:
             "setups": [s.as_dict() for s in self.setups],
             "findings": [f.as_dict() for f in self.findings],
         }
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A game loaded and checked: the engine's report, or only load's findings when the game
+    does not load cleanly (the engine runs on clean data; its findings would only echo them)."""
+
+    name: str  # the game folder's name
+    load_findings: tuple[Finding, ...]
+    report: GameReport | None
+
+    @property
+    def ok(self) -> bool:
+        return self.report is not None and not self.report.has_errors
+
+    def errors(self) -> list[Finding]:
+        findings = self.report.every_finding() if self.report else self.load_findings
+        return [f for f in findings if f.level == ERROR]
 
 
 def settle(value: float) -> float:

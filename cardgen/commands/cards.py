@@ -55,11 +55,13 @@ def run(args) -> int:
     sheet = publish.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
                                mode=args.mode, spacing=args.spacing, png=args.png, color=args.color,
                                marks=args.marks or "")
-    if args.changed_since:
+    checked = inputs = None
+    if args.changed_since:  # the round checks the game: the build that follows does not again
         with playtest_round(args.game, args.changed_since) as round_:
             sheet, swaps = round_.in_language(args.lang).reprint(sheet, args.setup)
+            checked, inputs = round_.checked, round_.inputs
         say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
             sys.stdout)
     return built(args, lambda game, checked: publish.plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration),
-        read=(sheet.reprint, sheet.swaps))
+        read=(sheet.reprint, sheet.swaps), checked=checked, inputs=inputs)

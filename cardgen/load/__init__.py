@@ -8,7 +8,10 @@ collect every problem in one run instead of stopping at the first.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,6 +93,20 @@ class LoadResult:
         return self.game is not None and not any(f.level == ERROR for f in self.findings)
 
 
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Loading allocates a node and a model object per value and frees almost nothing, so the
+    cycle collector's passes find no garbage: on a 5000-card game they took a third of `check`.
+    Load (and check) inside this."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def load_game(game: str | os.PathLike[str] | None = None) -> LoadResult:

@@ -1,8 +1,10 @@
-"""build: plans the outputs of a command, renders each in a worker process under a CPU-time,
+"""publish: renders the outputs of a command's plans, each in a worker process under a CPU-time,
 memory and wall-clock ceiling, stages them and publishes them all together or not at all.
 
-Every building command goes through here, `cardgen build` with a plan of every output and
-`cardgen rulebook` (and the others) with a plan of one, as do the tests and the benches.
+The driver (`publish/driver.py`: load, check, plan, then here) runs every building command
+through `render_and_publish`: `cardgen build` with a plan of every output for each of the
+game's languages, all rendered on one pool of workers and each language published into its own
+folder, `cardgen rulebook` (and the others) with a plan of one.
 
 Publishing, the promise a reader of the output folder can rely on:
 
@@ -27,18 +29,15 @@ import os
 import re
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cardgen import check
-from cardgen.check import Checked
-from cardgen.check.languages import report_in
 from cardgen.check.results import GameReport
-from cardgen.errors import BuildError, UsageError
 from cardgen.inputs.gitrefs import commit_of
 from cardgen.inputs.unpack import BadRef
-from cardgen.model.game import ERROR, Finding, Game
+from cardgen.model.game import Game
 from cardgen.publish import cache
 from cardgen.publish.folder import (
     MANIFEST,
@@ -67,65 +66,41 @@ from cardgen.publish.plan import (
     plan_rulebook,
 )
 from cardgen.publish.simulate import add_how_it_plays
-from cardgen.publish.workers import LIMITS, Event, Limits, bounded, render_all
+from cardgen.publish.workers import LIMITS, Event, Limits, _Done, render_all
 from cardgen.render import cards
-from cardgen.render.documents.html import own_templates
-from cardgen.render.documents.templates_check import template_findings
 from cardgen.render.write import language_dir, output_folder
 
 __all__ = [
-    "LIMITS", "MANIFEST", "check_folder", "load_checked", "Event", "ExportPart", "Limits", "Output", "OutputKind", "Plan", "Result", "SheetOptions", "output_error",
-    "languages_to_build", "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export", "plan_rulebook",
-    "recover", "report_in", "reuse",
-    "run",
+    "LIMITS", "MANIFEST", "Event", "ExportPart", "Job", "Limits", "Output", "OutputKind", "Plan", "Result",
+    "SheetOptions", "output_error", "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export",
+    "plan_rulebook", "recover", "render_and_publish", "reuse",
 ]
 
 
-# --------------------------------------------------------------------------- load and check
+# --------------------------------------------------------------------------- running plans
 
 
-def check_folder(game_name: str | os.PathLike[str], all_translated: bool = False) -> Checked:
-    """`cardgen check`, and the check before every build: load and check the game, and render the
-    game's own templates against the report (their errors are findings too)."""
-    checked = check.check_folder(game_name, all_translated)
-    report = checked.report
-    if report is not None and own_templates(report.game):
-        try:
-            report.findings += bounded(lambda: template_findings(report.game, report),
-                                       "rendering the game's own templates", LIMITS)  # the build's own ceilings
-        except BuildError as exc:
-            report.findings.append(Finding(ERROR, "template-error", exc.message, None, exc.hint))
-    return checked
+@dataclass(frozen=True)
+class Job:
+    """A plan of one of the game's languages: `game` and `report` in that language."""
+
+    game: Game
+    report: GameReport
+    plan: Plan
+    others: tuple[str, ...] = ()  # the other languages the command makes, each in its folder inside this one's
 
 
-def languages_to_build(game: Game, language: str | None, every: bool) -> list[str]:
-    """The languages a command makes: the one asked for, else every one of the game's (`every`, as
-    `cardgen build`) or its source's."""
-    if language is None:
-        return list(game.every_language) if every else [game.language]
-    if language not in game.every_language:
-        raise UsageError(f"{game.title} is not in '{language}': its languages are {', '.join(game.every_language)}",
-                         hint=f"add {language} to game.yaml's languages: and write i18n/{language}.yaml "
-                         "(docs/translate.md)")
-    return [language]
-
-
-def load_checked(game_name: str | os.PathLike[str]) -> tuple[Game, GameReport]:
-    """The game and report of check_folder; Rejected when it finds an error."""
-    return check.accepted(check_folder(game_name), game_name)
-
-
-# --------------------------------------------------------------------------- running a plan
-
-
-@dataclass
+@dataclass(frozen=True)
 class Result:
-    written: list[Path] = field(default_factory=list)
-    reused: list[Path] = field(default_factory=list)  # outputs already up to date: not rebuilt
+    """What a run did in one language's folder."""
+
+    folder: Path  # where it published
+    written: tuple[Path, ...] = ()
+    reused: tuple[Path, ...] = ()  # outputs already up to date: not rebuilt
     notes: tuple[str, ...] = ()
-    failures: list[str] = field(default_factory=list)  # one clean message per failed output
-    bugs: list[str] = field(default_factory=list)  # tracebacks of unexpected exceptions
-    warnings: list[str] = field(default_factory=list)
+    failures: tuple[str, ...] = ()  # one clean message per failed output
+    bugs: tuple[str, ...] = ()  # tracebacks of unexpected exceptions
+    warnings: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
     title: str = ""  # the game's
 
@@ -134,63 +109,98 @@ class Result:
         return not self.failures and not self.bugs
 
 
-def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | None = None,
-        limits: Limits | None = None, on_event: Callable[[Event], None] = lambda event: None, *, clean: bool = False,
-        inputs: cache.Snapshot | None = None, request: Any = None, languages: Sequence[str] = ()) -> Result:
-    """Render the plan's outputs into a staging folder in `out` (default output/<game>/) and
-    publish them when every one succeeded (see the module's docstring). `on_event` hears of
-    each output as it starts and ends, or that it was up to date.
+def render_and_publish(jobs: Sequence[Job], out: str | os.PathLike | None = None, limits: Limits | None = None,
+        on_event: Callable[[Event], None] = lambda event: None, *, clean: bool = False,
+        inputs: cache.Snapshot | None = None, request: Any = None) -> tuple[Result, ...]:
+    """Render the outputs of every job (a plan in each of the game's languages) on one pool of
+    workers, each language's into a staging folder in its own folder (`out`, default
+    output/<game>/, and <lang>/ inside it), and publish each language's outputs when every one
+    of them succeeded (see the module's docstring). `on_event` hears of each output as it starts
+    and ends, or that it was up to date.
 
     Outputs whose inputs are unchanged since they were published are not rendered again
     (unless `clean`). `inputs` is the snapshot of the input files taken before the game was
     loaded (taken here if not given); `request`, the command's options, lets `reuse` answer
-    the same command on unchanged files without loading the game, with `languages`: the other
-    languages the command makes, each in its folder inside this one."""
-    out = language_dir(game, out)
+    the same command on unchanged files without loading the game."""
     limits = limits or LIMITS
-    inputs = inputs or cache.snapshot(game.folder)
-    result = Result(skipped=plan.skipped, title=game.title, notes=plan.notes)
-    placeholders: set[str] = set()
-    with locked(made_output_folder(out)):
-        recover(out)
-        keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
-        known = {} if clean else current_outputs(out)
-        todo = _to_render(plan.outputs, keys, known)
+    inputs = inputs or cache.snapshot(jobs[0].game.folder)
+    with ExitStack() as stack:
+        runs: list[_Run] = []
+        for job in jobs:  # each folder locked, the source's first (the others are inside it)
+            folder = made_output_folder(language_dir(job.game, out))
+            stack.enter_context(locked(folder))
+            recover(folder)
+            runs.append(_Run(job, folder, inputs, clean, limits, on_event))
+            stack.callback(shutil.rmtree, runs[-1].stage, ignore_errors=True)
+        todo = [(index, output) for index, each in enumerate(runs) for output in each.todo]
+        sources = [(each.game, each.report, each.stage) for each in runs]
+        for index, done in render_all(sources, todo, limits, lambda index, output: runs[index].event("started", output)):
+            runs[index].finished(done)
+        return tuple(each.published(request) for each in runs)
+
+
+class _Run:
+    """One language's part of a run: what it renders and reuses, and then what it publishes."""
+
+    def __init__(self, job: Job, folder: Path, inputs: cache.Snapshot, clean: bool, limits: Limits,
+                 on_event: Callable[[Event], None]):
+        game, report, plan = job.game, job.report, job.plan
+        self.job, self.folder, self.inputs, self.on_event = job, folder, inputs, on_event
+        self.game = game
+        self.keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
+        known = {} if clean else current_outputs(folder)
+        self.todo = _to_render(plan.outputs, self.keys, known)
+        self.reused: list[Path] = []
+        self.placeholders: set[str] = set()
+        self.warnings: list[str] = []
+        self.failures: list[str] = []
+        self.bugs: list[str] = []
+        self.made: dict[str, dict] = {}
         for output in plan.outputs:
-            if output not in todo:
-                result.reused += [out / name for name in known[keys[output]]["files"]]
-                placeholders.update(known[keys[output]]["placeholders"])
-                result.warnings += known[keys[output]].get("warnings", [])
-                on_event(Event("reused", output))
+            if output not in self.todo:
+                self.reused += [folder / name for name in known[self.keys[output]]["files"]]
+                self.placeholders.update(known[self.keys[output]]["placeholders"])
+                self.warnings += known[self.keys[output]].get("warnings", [])
+                self.event("reused", output)
         if any(output.kind in (OutputKind.RULEBOOK, OutputKind.RULEBOOK_HTML, OutputKind.RULEBOOK_BOOKLET,
-                               OutputKind.CHECKLISTS) for output in todo):
-            add_how_it_plays(game, report, out, limits, clean)
-        made: dict[str, dict] = {}
-        stage = new_stage(out)
-        try:
-            outputs = render_all(game, report, todo, stage, limits,
-                                  lambda output: on_event(Event("started", output)))
-            for done in outputs:
-                on_event(Event("failed" if done.problem or done.bug else "finished", done.output))
-                placeholders |= done.placeholders
-                result.warnings += done.warnings
-                if done.problem:
-                    result.failures.append(done.problem)
-                if done.bug:
-                    result.bugs.append(done.bug)
-                made[keys[done.output]] = {"files": sorted(done.files), "placeholders": sorted(done.placeholders),
-                                           "warnings": done.warnings}
-            if placeholders:  # one warning for all the card sheets, not one per sheet
-                result.warnings.append(cards.placeholder_warning(game, sorted(placeholders, key=str.casefold)))
-            if result.ok:
-                runs = {} if request is None else {cache.request_key(inputs, request): {
-                    "outputs": [keys[o] for o in plan.outputs], "warnings": result.warnings,
-                    "skipped": list(plan.skipped), "title": game.title, "languages": list(languages),
-                    "revisions": _revisions(game, report)}}
-                result.written = publish_committed(commit(stage, made, runs), out)
-        finally:
-            shutil.rmtree(stage, ignore_errors=True)
-    return result
+                               OutputKind.CHECKLISTS) for output in self.todo):
+            report = add_how_it_plays(game, report, folder, limits, clean)
+        self.report = report
+        self.stage = new_stage(folder)
+
+    def event(self, kind: str, output: Output) -> None:
+        """An output's event; another language's output named with its language (the same outputs
+        of two languages render at once)."""
+        if self.game.is_translation:
+            output = replace(output, label=f"{self.game.language}: {output.label}")
+        self.on_event(Event(kind, output))
+
+    def finished(self, done: _Done) -> None:
+        self.event("failed" if done.problem or done.bug else "finished", done.output)
+        self.placeholders |= done.placeholders
+        self.warnings += done.warnings
+        if done.problem:
+            self.failures.append(done.problem)
+        if done.bug:
+            self.bugs.append(done.bug)
+        self.made[self.keys[done.output]] = {"files": sorted(done.files), "placeholders": sorted(done.placeholders),
+                                             "warnings": done.warnings}
+
+    def published(self, request: Any) -> Result:
+        """Publish the staged outputs when every one succeeded; what the run did."""
+        game, plan = self.game, self.job.plan
+        warnings = list(self.warnings)
+        if self.placeholders:  # one warning for all the card sheets, not one per sheet
+            warnings.append(cards.placeholder_warning(game, sorted(self.placeholders, key=str.casefold)))
+        written: list[Path] = []
+        if not self.failures and not self.bugs:
+            runs = {} if request is None else {cache.request_key(self.inputs, request): {
+                "outputs": [self.keys[o] for o in plan.outputs], "warnings": warnings,
+                "skipped": list(plan.skipped), "title": game.title, "languages": list(self.job.others),
+                "revisions": _revisions(game, self.report)}}
+            written = publish_committed(commit(self.stage, self.made, runs), self.folder)
+        return Result(self.folder, tuple(written), tuple(self.reused), plan.notes, tuple(self.failures),
+                      tuple(self.bugs), tuple(warnings), plan.skipped, game.title)
 
 
 def _to_render(outputs: Sequence[Output], keys: dict[Output, str], known: dict) -> list[Output]:
@@ -220,18 +230,18 @@ def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = 
         return None
     if not _same_revisions(last.get("revisions", {}), inputs.folder):
         return None
-    files = [out / name for key in last["outputs"] for name in known[key]["files"]]
-    result = Result(reused=files, warnings=list(last.get("warnings", ())), skipped=tuple(last.get("skipped", ())),
-                    title=str(last.get("title", "")))
+    reused = [out / name for key in last["outputs"] for name in known[key]["files"]]
+    warnings = list(last.get("warnings", ()))
     for language in last.get("languages", ()):  # the same command's other languages: up to date too?
         if not isinstance(language, str) or not _LANGUAGE_FOLDER.fullmatch(language):
             return None
         other = reuse(inputs, request, out / language)
         if other is None:
             return None
-        result.reused += other.reused
-        result.warnings += other.warnings
-    return result
+        reused += other.reused
+        warnings += other.warnings
+    return Result(out, reused=tuple(reused), warnings=tuple(warnings), skipped=tuple(last.get("skipped", ())),
+                  title=str(last.get("title", "")))
 
 
 def _revisions(game: Game, report: GameReport) -> dict[str, str]:

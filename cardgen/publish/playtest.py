@@ -1,6 +1,6 @@
-"""build/playtest: a playtest round. The game as it is against an earlier version (another
-folder, a zip, a git revision), both loaded and checked as a build does; what changed, and the
-reprint of only the cards to replace with each setup's swap list."""
+"""publish/playtest: a playtest round. The game as it is (the driver's full check) against an
+earlier version (another folder, a zip, a git revision, loaded and checked by diff); what
+changed, and the reprint of only the cards to replace with each setup's swap list."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,14 +10,17 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from cardgen import check
-from cardgen.check.diff import diff_games, reprint_counts, swap_list
+from cardgen import load
 from cardgen.check.languages import changes_in, report_in
-from cardgen.check.results import GameDiff, GameReport
+from cardgen.check.results import Checked, GameDiff, GameReport
+from cardgen.diff import earlier_report
+from cardgen.diff.games import diff_games, reprint_counts, swap_list
 from cardgen.errors import UsageError
 from cardgen.inputs.refs import BadRef
 from cardgen.model.game import Game, slugify
 from cardgen.model.words import gettext, speaking
+from cardgen.publish.cache import Snapshot, snapshot
+from cardgen.publish.driver import accepted, check_folder
 from cardgen.publish.plan import SheetOptions, chosen_setup
 from cardgen.publish.workers import LIMITS, Limits, bounded
 from cardgen.render import diffpdf
@@ -30,6 +33,10 @@ class Round:
     report: GameReport
     old: GameReport
     diff: GameDiff
+    # the game's own check (in its source language) and the input files read before it: a build
+    # after the round (a reprint) needs no other
+    checked: Checked | None = None
+    inputs: Snapshot | None = None
 
     def reprint(self, sheet: SheetOptions, setup_name: str | None) -> tuple[SheetOptions, list[str]]:
         """The sheet options that print only what the setup's swap list puts in (the game's default
@@ -51,7 +58,8 @@ class Round:
         if language is None or language == self.game.language:
             return self
         report = report_in(self.report, language)
-        return Round(report.game, report, self.old, changes_in(self.diff, self.game, report.game))
+        return Round(report.game, report, self.old, changes_in(self.diff, self.game, report.game), self.checked,
+                     self.inputs)
 
     def write_pdf(self, out_dir: str | Path | None, since: str, paper: str, limits: Limits = LIMITS) -> Path:
         """diff-since-<ref>.pdf in the game's output folder: the visual diff, drawn in a worker
@@ -64,16 +72,18 @@ class Round:
 
 def write_diff_pdf(game: Game, report: GameReport, since: str, out_dir: Path, paper: str) -> Path:
     """The visual diff of a checked game against its version at `since` (the live preview's)."""
-    with _usage(), check.earlier_report(since, game) as (old, _):
+    with _usage(), earlier_report(since, game) as (old, _):
         return Round(game, report, old, diff_games(old, report)).write_pdf(out_dir, since, paper)
 
 
 @contextmanager
 def playtest_round(game_name: str, ref: str) -> Iterator[Round]:
     """The game and its version at `ref`, both checked, and what changed between them."""
-    game, report = check.load_checked(game_name)
-    with _usage(), check.earlier_report(ref, game) as (old, _):
-        yield Round(game, report, old, diff_games(old, report))
+    inputs = snapshot(load.find_game_folder(game_name))
+    checked = check_folder(game_name)
+    game, report = accepted(checked, game_name)
+    with _usage(), earlier_report(ref, game) as (old, _):
+        yield Round(game, report, old, diff_games(old, report), checked, inputs)
 
 
 @contextmanager

@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -36,13 +37,14 @@ CACHE_FILE = "cardgen-simulation.json"
 MAX_CACHE_BYTES = 8 * 1024 * 1024  # far above the figures of any game's setups and player counts
 
 
-def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits = LIMITS, clean: bool = False) -> None:
-    """For a game whose turns: say documents: the simulated figures on each player count of the
-    report, for the rulebook and the checklists: from CACHE_FILE in the output folder when it was
-    written for the game's data as it is (never with `clean`), else simulated again and written
-    there."""
+def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits = LIMITS,
+                     clean: bool = False) -> GameReport:
+    """For a game whose turns: say documents: the report with the simulated figures on each of its
+    player counts, for the rulebook and the checklists (a new report: the one given is never
+    changed): from CACHE_FILE in the output folder when it was written for the game's data as it
+    is (never with `clean`), else simulated again and written there."""
     if not game.turns.documents or nothing_to_simulate(game):
-        return
+        return report
     key = simulation_key(game, DOCUMENT_GAMES, DOCUMENT_SEED)
     wanted = {f"{setup.setup.name}/{played.players}": played for setup in report.setups for played in setup.players}
     figures = None if clean else _cached(out, key, wanted)
@@ -50,8 +52,10 @@ def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits =
         simulations = simulate_game(game, report, games=DOCUMENT_GAMES, seed=DOCUMENT_SEED, limits=limits)
         figures = {f"{s.setup}/{s.players}": s.how_it_plays() for s in simulations}
         _keep(out, key, figures)
-    for name, played in wanted.items():
-        played.plays = figures.get(name)
+    return replace(report, setups=tuple(
+        replace(setup, players=[replace(played, plays=figures.get(f"{setup.setup.name}/{played.players}"))
+                                for played in setup.players])
+        for setup in report.setups))
 
 
 def _keep(out: Path, key: str, figures: dict[str, HowItPlays]) -> None:

@@ -59,7 +59,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Event:
-    """What `run` reports as it works, for a progress display (cli.py shows it): an output
+    """What `render_and_publish` reports as it works, for a progress display (cli.py shows it): an output
     `started` rendering, `finished`, or `failed` (its message is in the Result), or `reused`:
     up to date, not rendered."""
 
@@ -85,32 +85,38 @@ class _OutOfTime(BaseException):
     turns it into an ordinary failure."""
 
 
-def render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage: Path,
-                limits: Limits, started: Callable[[Output], None]) -> Iterator[_Done]:
-    """Each output on a small pool of worker processes, each under the ceilings; a worker that
-    dies or runs over its time is killed and replaced, and its output reported as failed."""
+Source = tuple[Game, GameReport, Path]  # a game (in one of its languages), its report and the stage its outputs go into
+
+
+def render_all(sources: Sequence[Source], outputs: Sequence[tuple[int, Output]], limits: Limits,
+               started: Callable[[int, Output], None]) -> Iterator[tuple[int, _Done]]:
+    """Each output, rendered from its source (its index in `sources`: the game in one of its
+    languages) into that source's stage, on one small pool of worker processes, each under the
+    ceilings; a worker that dies or runs over its time is killed and replaced, and its output
+    reported as failed. Yields each output's source index and report, as each one is done."""
     if not outputs:
         return
-    (stage / SCRATCH).mkdir()
+    scratch = sources[0][2] / SCRATCH
+    scratch.mkdir()
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     pending = list(outputs)
     idle: list[_Worker] = []
-    busy: dict[_Worker, tuple[Output, float]] = {}
+    busy: dict[_Worker, tuple[int, Output, float]] = {}
     size = min(limits.workers, len(outputs))
     try:
         while pending or busy:
             while pending and len(busy) < size:
-                worker = idle.pop() if idle else _Worker(context, game, report, stage, limits)
+                worker = idle.pop() if idle else _Worker(context, sources, scratch, limits)
                 if not worker.process.is_alive():  # died while idle (killed from outside)
                     worker.stop()
                     continue
-                output = pending.pop(0)
-                worker.send(output)
-                started(output)
-                busy[worker] = (output, time.monotonic() + limits.wall_seconds)
+                index, output = pending.pop(0)
+                worker.send(index, output)
+                started(index, output)
+                busy[worker] = (index, output, time.monotonic() + limits.wall_seconds)
             _wait_for([w.connection for w in busy] + [w.process.sentinel for w in busy],
-                      min(end for _, end in busy.values()))
-            for worker, (output, end) in list(busy.items()):
+                      min(end for _, _, end in busy.values()))
+            for worker, (index, output, end) in list(busy.items()):
                 done = worker.poll(output, end, limits)
                 if done is None:
                     continue
@@ -119,13 +125,13 @@ def render_all(game: Game, report: GameReport, outputs: Sequence[Output], stage:
                     idle.append(worker)
                 else:
                     worker.stop()
-                yield done
+                yield index, done
     finally:
         for worker in idle:
             worker.stop()
         for worker in busy:  # left early (cancelled, interrupted): its output is not wanted
             worker.kill()
-        shutil.rmtree(stage / SCRATCH, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 # The workers' temporary files (WeasyPrint's font files, which it removes only when a process
@@ -137,15 +143,15 @@ SCRATCH = ".scratch"
 class _Worker:
     """A process that renders the outputs it is sent, one at a time."""
 
-    def __init__(self, context, game: Game, report: GameReport, stage: Path, limits: Limits):
+    def __init__(self, context, sources: Sequence[Source], scratch: Path, limits: Limits):
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_worker_main, daemon=True,
-                                       args=(child, game, report, stage, limits, os.getpid()))
+                                       args=(child, sources, scratch, limits, os.getpid()))
         self.process.start()
         child.close()
 
-    def send(self, output: Output) -> None:
-        self.connection.send(output)
+    def send(self, source: int, output: Output) -> None:
+        self.connection.send((source, output))
 
     def poll(self, output: Output, deadline: float, limits: Limits) -> _Done | None:
         """The worker's report on `output`, a failure if it died or ran over time, or None."""
@@ -179,16 +185,18 @@ class _Worker:
         self.connection.close()
 
 
-def _worker_main(connection, game: Game, report: GameReport, stage: Path, limits: Limits, parent: int) -> None:
+def _worker_main(connection, sources: Sequence[Source], scratch: Path, limits: Limits, parent: int) -> None:
     _enter_worker(limits, parent)
-    tempfile.tempdir = str(stage / SCRATCH)
+    tempfile.tempdir = str(scratch)
     while True:
         try:
-            output = connection.recv()
+            sent = connection.recv()
         except (EOFError, OSError):
             return
-        if output is None:
+        if sent is None:
             return
+        source, output = sent
+        game, report, stage = sources[source]
         _cpu_ceiling(limits)
         done = _render_one(output, game, report, stage, limits)
         connection.send(done)

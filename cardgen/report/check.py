@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from cardgen.check import Checked
 from cardgen.check.balance import Balance
 from cardgen.check.engine import known_table
-from cardgen.check.results import GameReport, figure
+from cardgen.check.results import Checked, GameReport, figure
 from cardgen.check.tables import component_rows, pile_rows
 from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game
 from cardgen.model.texts import counted, players_label

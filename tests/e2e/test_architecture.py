@@ -11,7 +11,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "cardgen"
 # each stage may import the stages before it; the faces (cardgen's top-level modules) any stage
-STAGES = ("errors", "model", "inputs", "layout", "load", "check", "simulate", "report", "render", "publish")
+STAGES = ("errors", "model", "inputs", "layout", "load", "check", "simulate", "diff", "report", "render", "publish")
 MAX_LINES = 600
 
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import TEST_DATA, edit, loaded, report_for
 
 from cardgen import cli
-from cardgen.check.diff import diff_games
+from cardgen.diff.games import diff_games
 from cardgen.load import load_game
 from cardgen.model.fields import CHOICE, NUMBER, TEXT, YESNO, NumberRange
 from cardgen.model.game import matches

@@ -12,10 +12,12 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from conftest import CARD_DATA, ROOT, TEST_DATA, cardgen, edit, page_texts
 
+from cardgen.check.languages import report_in
 from cardgen.inputs.catalogs import load_words
 from cardgen.model.texts import cards
 from cardgen.model.words import ngettext, speaking
-from cardgen.publish import check_folder, report_in
+from cardgen.publish import Limits, plan_rulebook
+from cardgen.publish.driver import Request, check_folder, drive
 
 LOCALE = ROOT / "cardgen" / "locale"
 FRENCH_GAME = TEST_DATA / "petit_jeu"
@@ -103,6 +105,25 @@ def test_build_makes_every_language_the_french_one_without_english_words(french)
         assert english_left(text, "fr") == [], name
     english = every_page(french)  # the source language's outputs stay English
     assert "Gather the cards" in english["checklists.pdf"] and "Vous êtes" not in english["cards-starter.pdf"]
+
+
+def pictures(pdf: Path) -> set[bytes]:
+    """The image data a PDF draws (the rulebook's: the example card)."""
+    import pikepdf
+
+    with pikepdf.open(pdf) as document:
+        return {image.read_raw_bytes() for page in document.pages for image in page.get_images().values()}
+
+
+def test_each_language_s_rulebook_shows_its_own_example_card(tmp_path):
+    """A build renders every language's outputs on one pool of workers, and WeasyPrint keeps each
+    image it drew by its URL for the life of the worker: the French rulebook, rendered by the
+    worker that drew the English one, must not show the English card."""
+    built = drive(Request(FRENCH_GAME, lambda game, report: plan_rulebook(game), every_language=True,
+                          out=tmp_path, limits=Limits(workers=1)))
+    assert built.ok and [result.folder for result in built.results] == [tmp_path, tmp_path / "fr"]
+    english, in_french = pictures(tmp_path / "rulebook.pdf"), pictures(tmp_path / "fr" / "rulebook.pdf")
+    assert english and in_french and not english & in_french
 
 
 def test_build_finds_every_language_up_to_date_and_rebuilds_a_deleted_one(french):

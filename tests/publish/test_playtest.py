@@ -14,7 +14,8 @@ import pytest
 from conftest import CARD_DATA, cardgen, edit
 from PIL import Image
 
-from cardgen.publish import check_folder, report_in
+from cardgen.check.languages import report_in
+from cardgen.publish.driver import check_folder
 from cardgen.render.cards import form_name
 
 NEW_CARD = '''cards:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TINY_GAME
 
-from cardgen.check import load_checked
+from cardgen.publish.driver import Request, drive, load_checked
 from cardgen.publish.folder import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
 from security.test_failures import run
 
@@ -131,8 +131,10 @@ def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
 
     out = tmp_path / "out"
     last_good_outputs(out)
-    game, report = load_checked(str(TINY_GAME))
-    plan = publish.Plan((*publish.plan_cards(game, all_types=True).outputs, *publish.plan_cards(game, calibration=True).outputs))
+    def plan(game, report):
+        return publish.Plan((*publish.plan_cards(game, all_types=True).outputs,
+                             *publish.plan_cards(game, calibration=True).outputs))
+
     real_replace, moves = os.replace, []
 
     def replace_then_die(source, target, **kwargs):
@@ -144,7 +146,7 @@ def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", replace_then_die)
     with pytest.raises(Killed):
-        publish.run(game, report, plan, out)
+        drive(Request(str(TINY_GAME), plan, out=out))
     monkeypatch.setattr(os, "replace", real_replace)
     assert len(moves) == 1 and len(debris(out)) == 1  # one output published, the other still committed
 

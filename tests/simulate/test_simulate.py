@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import CARD_DATA, TEST_DATA, TINY_GAME, cardgen, edit, page_texts
 
-from cardgen import check
+from cardgen.publish.driver import load_checked
 from cardgen.simulate.estimates import mean, proportion
 from cardgen.simulate.simulation import nothing_to_simulate, simulate
 
@@ -24,7 +24,7 @@ def simulated(*args) -> dict:
 def test_every_setup_and_player_count_is_played_the_same_for_a_seed():
     first = simulated("exploding_puppy", "--games", "300", "--seed", "7")
     assert simulated("exploding_puppy", "--games", "300", "--seed", "7") == first
-    game, report = check.load_checked("exploding_puppy")
+    game, report = load_checked("exploding_puppy")
     assert [(s["setup"], s["players"]) for s in first["simulations"]] == [
         (r.setup.name, p.players) for r in report.setups for p in r.players]
     assert first["policy"]["name"] == "new-player" and first["seed"] == "7"
@@ -40,13 +40,13 @@ def test_every_setup_and_player_count_is_played_the_same_for_a_seed():
     assert other["simulations"][0]["seat_wins"] != same["seat_wins"]
 
 
-@pytest.mark.parametrize("name", [g for g in SHIPPED if not nothing_to_simulate(check.load_checked(g)[0])])
+@pytest.mark.parametrize("name", [g for g in SHIPPED if not nothing_to_simulate(load_checked(g)[0])])
 def test_the_simulated_first_draw_agrees_with_the_engine_for_every_setup(name):
     """The engine's exact figures (from expected counts) inside the simulation's 99.9 % intervals:
     the chance that the first draw loses, the safe draws before the first losing card, the
     saving cards each player is dealt. About a hundred comparisons at 99.9 % miss once in about ten
     seeds by chance alone: the seed is one that misses none."""
-    game, report = check.load_checked(name)
+    game, report = load_checked(name)
     for setup in report.setups:
         for played in setup.players:
             tally = simulate(game, setup.setup, played, seed="engine-check", policy="draw-only", games=600).tally

@@ -51,7 +51,7 @@ from cardgen.publish.preflight.report import (
     Report,
     TooComplex,
 )
-from cardgen.publish.preflight.walk import Drawing, Walker, check_safe_zone
+from cardgen.publish.preflight.walk import Drawing, Walker, walk_safe_zone
 from cardgen.publish.workers import LIMITS, Limits, bounded
 
 __all__ = ["Point", "Report", "preflight"]
@@ -164,7 +164,7 @@ def _examine(pdf: pikepdf.Pdf, data: bytes, examined: _Examined, budget: Budget)
         drawings.append(drawing)
     examined.pages = len(drawings)
     try:
-        check_safe_zone(data, pdf, drawings, points[SAFE_ZONE])
+        walk_safe_zone(data, pdf, drawings, points[SAFE_ZONE])
     except pypdfium2.PdfiumError as exc:
         points[SAFE_ZONE].fail(f"could not be checked: PDFium could not read the file ({exc})")
 

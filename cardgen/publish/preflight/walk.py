@@ -179,7 +179,7 @@ def _space_kind(resources: pikepdf.Object | None, name: pikepdf.Object) -> str:
     return color_kind(spaces.get(str(name)) if isinstance(spaces, pikepdf.Dictionary) else None)
 
 
-def check_safe_zone(data: bytes, pdf: pikepdf.Pdf, drawings: list[Drawing], point: Point) -> None:
+def walk_safe_zone(data: bytes, pdf: pikepdf.Pdf, drawings: list[Drawing], point: Point) -> None:
     """Each character drawn on a card (or its bleed) lies inside the card's trim less the safe
     zone; the card's trim is its placed box less the page's bleed."""
     document = pypdfium2.PdfDocument(data)

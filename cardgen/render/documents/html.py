@@ -116,7 +116,7 @@ def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> Sandboxed
     env.filters["nobreak"] = lambda text: str(text).replace(" ", "\u00a0")  # keeps a label on one line
     env.filters["heading"] = heading_breaks
     env.filters["version"] = version_label
-    env.filters["field_name"] = gettext  # check.diff's names of a card's fields
+    env.filters["field_name"] = gettext  # diff's names of a card's fields (diff/games.py)
     env.filters = {name: _bounded(f) for name, f in env.filters.items()}
     return env
 

@@ -130,7 +130,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher)
         with _font_subsetting(), _no_user_fontconfig():
-            laid_out = document.render(font_config=_font_config(), cache=_image_cache())
+            laid_out = document.render(font_config=_font_config(), cache=_image_cache(game.language))
             lost = lost_texts(html, laid_out.pages)
             pdf: bytes = b"" if lost else finish_tagged(laid_out.write_pdf(pdf_variant="pdf/ua-1"), html,
                                                           symbol_texts(game))
@@ -217,8 +217,11 @@ def _no_user_fontconfig() -> Iterator[None]:
                     os.environ[name] = value
 
 
-@lru_cache(maxsize=1)
-def _image_cache() -> dict[str, Any]:
+@lru_cache(maxsize=8)
+def _image_cache(language: str) -> dict[str, Any]:
+    """WeasyPrint's images by URL, for a process's life: one cache for each language, as a worker
+    renders the documents of every language of a build, and the example card's URL names the
+    card, not the language it is drawn in."""
     return {}
 
 

@@ -1,4 +1,5 @@
-"""diff (check stage): what changed between two checked versions of a game, for a playtest round.
+"""diff/games: what changed between two checked versions of a game, for a playtest round and the
+rulebook's changes.
 
 Cards are matched by id (a card renamed with its `id:` kept is the same card, changed); a change
 names its fields, the art's contents and what changes the card's look without touching its data
