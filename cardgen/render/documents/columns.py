@@ -11,6 +11,8 @@ the step measures nor whether the content fits changes (the room left in a colum
 where WeasyPrint would step by 1 px, the height at which a column first ends elsewhere is found by
 a galloping search over the same 1 px steps (a column's content only grows with its height), and
 the layout resumes there: the heights laid out for good, and so the pages, are WeasyPrint's own.
+And a single column (the booklet's card entries) that holds all its content is not balanced at
+all: WeasyPrint would try greater heights until it holds it all again.
 
 Below, WeasyPrint's `columns_layout` (weasyprint/layout/column.py, version 70.0), changed only in
 where it steps by 1 px (marked "cardgen"); `install` puts it in WeasyPrint's place for that
@@ -327,6 +329,8 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
                 if everything_fits:
                     # Everything fits, start expanding columns at the average
                     # of the column heights
+                    if count == 1:  # cardgen: nothing to balance, the one column holds it all
+                        break
                     if (style['column_fill'] == 'balance' or
                             index < columns_and_blocks[-1][0]):
                         balancing = True
