@@ -53,9 +53,9 @@ def test_each_jump_lands_on_the_first_1px_step_where_the_columns_end_elsewhere(m
     next_change = columns._next_change
 
     def checked(context, column_box, count, height, max_height, position_y, skip_stack, containing_block,
-                first_letter_style, first_line_style, ends, shapes):
+                first_letter_style, first_line_style, ends, reached, shapes):
         reached = next_change(context, column_box, count, height, max_height, position_y, skip_stack,
-                              containing_block, first_letter_style, first_line_style, ends, shapes)
+                              containing_block, first_letter_style, first_line_style, ends, reached, shapes)
         step = height
         while True:
             step += 1

@@ -221,6 +221,7 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
             consumed_heights = []
             new_boxes = []
             ends: list[Any] = []  # cardgen: where each column ends
+            reached: list[float] = []  # cardgen: and how far down its content reaches
             for _i in range(count):
                 # Render one column
                 new_box, resume_at, next_page, _, _, _ = block_box_layout(
@@ -233,6 +234,7 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
                     # We didn't render anything, retry
                     column_skip_stack = {0: None}
                     ends.append(_NOTHING)  # cardgen
+                    reached.append(0)  # cardgen
                     break
                 new_boxes.append(new_box)
                 column_skip_stack = resume_at
@@ -247,6 +249,7 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
                     consumed_height = (
                         in_flow_children[-1].margin_height() +
                         in_flow_children[-1].position_y - current_position_y)
+                    reached.append(consumed_height)  # cardgen
                     empty_space = height - consumed_height
                     consumed_height -= in_flow_children[-1].margin_bottom
 
@@ -264,6 +267,7 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
                         remove_placeholders(context, [next_box], [], [])
                 else:
                     consumed_height = empty_space = next_box_height = 0
+                    reached.append(0)  # cardgen
 
                 consumed_heights.append(consumed_height)
 
@@ -304,7 +308,7 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
                 if lost_space == inf and not context.current_page_footnotes:  # cardgen: 1 px steps, skipped
                     height = _next_change(context, column_box, count, height, max_height,
                                           current_position_y, skip_stack, containing_block,
-                                          first_letter_style, first_line_style, ends,
+                                          first_letter_style, first_line_style, ends, reached,
                                           len(original_excluded_shapes))
                 else:
                     add_height = 1 if lost_space == inf else lost_space
@@ -456,33 +460,69 @@ _NOTHING = "nothing"  # a column that took nothing in (WeasyPrint then tries a g
 
 def _next_change(context: Any, column_box: Any, count: int, height: float, max_height: float,
                  position_y: float, skip_stack: Any, containing_block: Any, first_letter_style: Any,
-                 first_line_style: Any, ends: list[Any], shapes: int) -> float:
+                 first_line_style: Any, ends: list[Any], reached: list[float], shapes: int) -> float:
     """The height WeasyPrint's 1 px steps from `height` reach first where the columns end
     elsewhere than `ends` (where they end at `height`), or the first step past `max_height`.
-    Each height is reached by the same float additions as WeasyPrint's."""
-    def stepped(steps: int) -> float:
-        reached = height
-        for _ in range(steps):
-            reached += 1
-        return reached
+    Each height is reached by the same float additions as WeasyPrint's. The search starts at
+    the step where the next box of a column would fit (`reached`: how far down each column's
+    content reaches), and checks it: the step before it ends the same, it does not."""
+    stepped = [height]  # the heights of the steps, up to the first past max_height
+    while stepped[-1] <= max_height:
+        stepped.append(stepped[-1] + 1)
+    last = len(stepped) - 1  # no height beyond it is laid out
 
     def same(steps: int) -> bool:
-        return _ends_at(context, column_box, count, stepped(steps), position_y, skip_stack,
+        return _ends_at(context, column_box, count, stepped[steps], position_y, skip_stack,
                         containing_block, first_letter_style, first_line_style, shapes) == ends
 
-    last = 1  # the first step past max_height: no height beyond it is laid out
-    while stepped(last) <= max_height:
-        last += 1
-    low, high = 0, 1  # same at low; the change at high or before it
-    while high < last and same(high):
-        low, high = high, min(2 * high, last)
+    needed = _needed(context, column_box, position_y, skip_stack, containing_block, first_letter_style,
+                     first_line_style, ends, reached, shapes)
+    guess = 1
+    while guess < last and stepped[guess] < needed:
+        guess += 1
+    low, high = 0, last  # the same at low; the first change at high or before it
+    if guess > 1 and not same(guess - 1):
+        high = guess - 1
+    else:
+        low = guess - 1
+        step = 1
+        while low + step < last and same(low + step):  # galloping from the guess
+            low, step = low + step, 2 * step
+        high = min(low + step, last)
     while high - low > 1:  # a column's content only grows with its height: the first change is unique
         middle = (low + high) // 2
         if same(middle):
             low = middle
         else:
             high = middle
-    return stepped(high)
+    return stepped[high]
+
+
+def _needed(context: Any, column_box: Any, position_y: float, skip_stack: Any, containing_block: Any,
+            first_letter_style: Any, first_line_style: Any, ends: list[Any], reached: list[float],
+            shapes: int) -> float:
+    """The least column height at which a column takes in its next box whole: how far down the
+    column's content reaches, and the box's height laid out alone (only a guess: a box that
+    can break across columns fits in part before)."""
+    from weasyprint.layout.block import block_box_layout, remove_placeholders
+
+    needed = inf
+    for column, end in enumerate(ends):
+        if end is None:
+            continue
+        starts_at = skip_stack if column == 0 else ends[column - 1]
+        next_from = starts_at if end is _NOTHING else end
+        del context.excluded_shapes[shapes:]
+        alone = block_box_layout(context, column_box, -inf, next_from, containing_block, True, [], [], [],
+                                 first_letter_style, first_line_style, discard=False, max_lines=None)[0]
+        if alone is None:
+            continue
+        first = next((child for child in alone.children if child.is_in_normal_flow()), None)
+        if first is not None:
+            needed = min(needed, reached[column] + first.position_y - position_y + first.margin_height())
+        remove_placeholders(context, [alone], [], [])
+    del context.excluded_shapes[shapes:]
+    return needed
 
 
 def _ends_at(context: Any, column_box: Any, count: int, height: float, position_y: float, skip_stack: Any,
