@@ -60,8 +60,9 @@ def finish_tagged(pdf_bytes: bytes, html: str, symbol_names: dict[str, str]) -> 
     with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
         root = pdf.Root.StructTreeRoot
         _detach_repeats(root, links.hidden_articles)
-        _mark_artifacts(pdf, _reachable(root))
-        for element in _elements(root):
+        elements = list(_elements(root))  # the tree as it stays
+        _mark_artifacts(pdf, {element.objgen for element in elements})
+        for element in elements:
             if element.get("/S") == "/TR":
                 _scope_headers(element)
         _describe_links(pdf, links.texts)
@@ -75,15 +76,16 @@ def _elements(parent: pikepdf.Object) -> Iterator[pikepdf.Dictionary]:
     """The structure elements under `parent`, in document order."""
     import pikepdf
 
-    kids = parent.get("/K")
-    for kid in kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []:
+    def kids_of(element: pikepdf.Object) -> list[pikepdf.Object]:
+        kids = element.get("/K")
+        return list(kids) if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []
+
+    waiting = kids_of(parent)[::-1]  # a stack, not recursion: trees are deep, and walked whole
+    while waiting:
+        kid = waiting.pop()
         if isinstance(kid, pikepdf.Dictionary) and kid.get("/Type") == "/StructElem":
             yield kid
-            yield from _elements(kid)
-
-
-def _reachable(root: pikepdf.Object) -> set[tuple[int, int]]:
-    return {element.objgen for element in _elements(root)}
+            waiting += kids_of(kid)[::-1]
 
 
 def _detach_repeats(root: pikepdf.Object, hidden: list[bool]) -> None:
@@ -91,8 +93,10 @@ def _detach_repeats(root: pikepdf.Object, hidden: list[bool]) -> None:
     no article was split between pages (then there are as many of each)."""
     import pikepdf
 
+    if not any(hidden):
+        return
     articles = [element for element in _elements(root) if element.get("/S") == "/Art"]
-    if len(articles) != len(hidden) or not any(hidden):
+    if len(articles) != len(hidden):
         return
     for article, is_hidden in zip(articles, hidden):
         if is_hidden:

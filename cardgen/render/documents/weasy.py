@@ -25,6 +25,7 @@ from cardgen.inputs import fonts, images, symbols
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import display_path, game_roots, inside, local_file
 from cardgen.model.game import Game
+from cardgen.render.documents import columns
 from cardgen.render.documents.diagram import example_card, example_card_png
 from cardgen.render.documents.overflow import lost_texts
 from cardgen.render.documents.tagged import finish_tagged
@@ -122,6 +123,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
+    columns.install()
     fetcher = _fetcher_class()(game, f"template {origin} or the game data", symbols.used_in(game, html))
     collect = _Collect()
     logger = logging.getLogger("weasyprint")
