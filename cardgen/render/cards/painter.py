@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from functools import lru_cache
 from typing import Union
 
 from reportlab.graphics import renderPDF
@@ -39,8 +40,12 @@ def form_name(kind: str, *keys: str) -> str:
     """The PDF name of a form drawn from data (card ids, symbol names, colors). ReportLab writes
     a form's name raw into the page content but encoded into the resources, so a non-ASCII name
     (a card called Böom) leaves every slot of that card empty: names carry a digest instead."""
-    digest = hashlib.sha1("\0".join(keys).encode("utf-8")).hexdigest()[:16]
-    return f"{kind}-{digest}"
+    return f"{kind}-{_digest(keys)}"
+
+
+@lru_cache(maxsize=8192)  # a sheet asks for the same parts' names on every card
+def _digest(keys: tuple[str, ...]) -> str:
+    return hashlib.sha1("\0".join(keys).encode("utf-8")).hexdigest()[:16]
 
 
 # a face as drawn: runs of elements alike on every card of a color (one form each), or one element
