@@ -79,6 +79,11 @@ class CardPainter(ElementDrawing):
         self._inline_default = "#000000"
         canvas.setNamedCB(INLINE_SYMBOL, self._inline_symbol)
 
+    def done(self) -> None:
+        """The canvas is saved: it lets go of the painter (its inline-symbol callback), so that
+        neither keeps the other, and all the canvas's pages, alive."""
+        self.canvas.setNamedCB(INLINE_SYMBOL, None)
+
     # -- forms
 
     def face_form(self, card: Card) -> str:

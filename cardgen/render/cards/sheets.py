@@ -7,6 +7,7 @@ come from `layout` (pure geometry), the card design from the game's Layout (chec
 """
 from __future__ import annotations
 
+import gc
 import io
 import math
 import os
@@ -91,7 +92,9 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
     faces, gutterfold); in CMYK as PDF/X-1a when `cmyk`. The names of cards drawn with
     placeholders (no art) go into `placeholders` when given."""
     with reproducible():
-        pdf = tagged_subsets(_render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps))
+        pdf = _render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps)
+        gc.collect()  # ReportLab's document (its objects refer to each other) goes before pikepdf reads the file
+        pdf = tagged_subsets(pdf)
     return print_color.pdfx(pdf) if cmyk else pdf
 
 
@@ -127,6 +130,7 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
             _place_backs(again, painter, sheet, page, placed)
             canvas.showPage()
     canvas.save()
+    painter.done()  # the canvas and every page it holds go at once, not at the next garbage collection
     return buffer.getvalue()
 
 
