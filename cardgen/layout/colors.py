@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import lru_cache
 
 from cardgen.model.game import AUTO, Back, Card, Color, Game
 from cardgen.model.layout import BackDesign
 
+# The color functions are pure functions of "#rrggbb" strings, asked the same few questions for
+# every card a sheet draws: the answers are kept (a game's palette and the shades derived from it
+# are a few hundred colors; `serve` sees many games, hence a bound).
+COLORS_KEPT = 4096
 
+
+@lru_cache(maxsize=COLORS_KEPT)
 def _rgb(hex_color: str) -> tuple[float, float, float]:
     value = hex_color.lstrip("#")
     red, green, blue = (int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))
     return red, green, blue
 
 
+@lru_cache(maxsize=COLORS_KEPT)
 def luminance(hex_color: str) -> float:
     def channel(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
@@ -24,11 +32,13 @@ def luminance(hex_color: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+@lru_cache(maxsize=COLORS_KEPT)
 def mix(hex_color: str, other: str, amount: float) -> str:
     a, b = _rgb(hex_color), _rgb(other)
     return "#" + "".join(f"{round(255 * (x + (y - x) * amount)):02x}" for x, y in zip(a, b))
 
 
+@lru_cache(maxsize=COLORS_KEPT)
 def ink_of(hex_color: str) -> str:
     """The color made dark enough to read on white (symbols, borders on the panel)."""
     ink = hex_color
@@ -58,6 +68,7 @@ def text_on(color: Color) -> str:
     return "#ffffff" if contrast("#ffffff", color.hex) >= MIN_CONTRAST else readable(DARK_TEXT, color.hex)
 
 
+@lru_cache(maxsize=COLORS_KEPT)
 def readable(text_hex: str, background_hex: str) -> str:
     """The text color, darkened or lightened (whichever reaches it first, keeping the hue as
     long as possible) until it has MIN_CONTRAST against the background."""
@@ -126,6 +137,7 @@ def first_set(value: str, derived: Callable[[], str]) -> str:
     return derived() if value == AUTO else value
 
 
+@lru_cache(maxsize=COLORS_KEPT)
 def contrast(a: str, b: str) -> float:
     """WCAG contrast ratio of two colors (1 to 21)."""
     light, dark = sorted((luminance(a), luminance(b)), reverse=True)

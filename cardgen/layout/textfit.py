@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -37,12 +38,19 @@ from cardgen.model.sizes import MM
 
 # a font's paragraph styles by font size
 StyleAt = Callable[[float], ParagraphStyle]
+# whether a text fits at a size (in at most so many lines), if known without setting it
+Verdict = Callable[[float, int | None], bool | None]
 
 FIT_STEP = 0.25  # font sizes tried when shrinking text to fit, in points
 SMALLEST = 1.0  # the smallest size a finding measures: the layout's min_size cannot go below it
 SPACER = ART / "spacer.png"  # 1x1 transparent: reserves an inline symbol's room in a line
 INLINE_SYMBOL = "cg-symbol"  # the onDraw callback that draws an inline symbol in its room
 MEASURE_COLOR = "#000000"  # color does not change a text's size: the check sets texts in black
+FIT_SLACK = 1e-6  # points: how much higher than its box a set text may be and still fit (_fits)
+MARGIN = 1e-6  # points: a verdict only answers beyond the float error of ReportLab's sums
+# other spaces than " " (ReportLab does not break at a no-break space, which str.split does) and
+# soft hyphens (where ReportLab may break a word): no verdict
+_NO_VERDICT = re.compile(r"[^\S ]|\xad")
 
 # the layout's text family: font role -> (bold, italic), as ReportLab's family mapping sees it
 FAMILY = {"text": (False, False), "bold": (True, False), "italic": (False, True), "bold_italic": (True, True)}
@@ -153,17 +161,21 @@ class CardText:
         self.fonts = Fonts(self.design)
         self.scale = Scale.of(self.design, card_w, card_h)
         self._deck_sizes: dict[int, float] = {}
+        self._rooms: dict[int, Rect] = {}  # by element: every card asks again
 
     # -- boxes
 
     def room(self, element: Element) -> Rect:
         """The box a text element's lines are set in (its own frame, before rotation): the
         element's box less its padding and its shadow's room, at the origin."""
-        box = self.scale.box(element)
-        width, height = (box.h, box.w) if element.turned else (box.w, box.h)
-        inner = Rect(0, 0, width, height).inset(self.scale.length(element.padding))
-        offset = self.scale.points(element.shadow)
-        return inner.grow(0, -offset, -offset, 0)
+        room = self._rooms.get(id(element))
+        if room is None:
+            box = self.scale.box(element)
+            width, height = (box.h, box.w) if element.turned else (box.w, box.h)
+            inner = Rect(0, 0, width, height).inset(self.scale.length(element.padding))
+            offset = self.scale.points(element.shadow)
+            room = self._rooms[id(element)] = inner.grow(0, -offset, -offset, 0)
+        return room
 
     # -- the texts: a Paragraph, or None when the text does not fit at `min_size`
 
@@ -177,16 +189,18 @@ class CardText:
         the element allows, with words split."""
         box = self.room(element)
         text_at = self.markup_at(value) if element.markup else _constant(markup.escape(value))
+        verdict = self.verdict(element, value)
         if element.same_size:
             size = self.deck_size(element)
-            fitted = _fits(text_at(size), self.style(element, hex_color)(size), box.w, box.h, max_lines=2)
-            if fitted:
-                return fitted
+            if verdict(size, 2) is not False:
+                fitted = _fits(text_at(size), self.style(element, hex_color)(size), box.w, box.h, max_lines=2)
+                if fitted:
+                    return fitted
         if element.one_line_min and not element.markup:
             fitted = self._one_line(value, element, box, hex_color)
             if fitted:
                 return fitted
-        return self._fit(text_at, element, box, hex_color, min_size) or \
+        return self._fit(text_at, element, box, hex_color, min_size, verdict=verdict) or \
             (self._fit(text_at, element, box, hex_color, min_size, split_words=True) if element.split_words else None)
 
     def line_size(self, element: Element, value: str, min_size: float | None = None) -> float | None:
@@ -211,11 +225,12 @@ class CardText:
             # widest first, and a text that fits at the size found so far cannot lower it: most
             # texts cost one wrap, not a search
             for value in sorted(values, key=lambda n: (-pdfmetrics.stringWidth(n, font, 1), n)):
-                text = markup.escape(value)
-                if _fits(text, style(best), box.w, box.h, max_lines=2):
+                text, verdict = markup.escape(value), self.verdict(element, value)
+                known = verdict(best, 2)
+                if known or known is None and _fits(text, style(best), box.w, box.h, max_lines=2):
                     continue
                 fitted = fit_paragraph(_constant(text), style, box.w, box.h, best, element.one_line_min or
-                                       element.min_size, max_lines=2)
+                                       element.min_size, max_lines=2, verdict=verdict)
                 if fitted is not None:
                     best = fitted.style.fontSize
             self._deck_sizes[key] = best
@@ -260,10 +275,36 @@ class CardText:
                 f'<img src="{markup.escape(str(SPACER))}" width="{1.05 * size:.2f}" height="{0.8 * size:.2f}" valign="baseline"/>')
 
     def _fit(self, text_at: Callable[[float], str], element: Element, box: Rect, hex_color: str,
-             min_size: float | None = None, split_words: bool = False) -> Paragraph | None:
+             min_size: float | None = None, split_words: bool = False, verdict: Verdict | None = None) -> Paragraph | None:
         min_size = element.min_size if min_size is None else min_size
         return fit_paragraph(text_at, self.style(element, hex_color, split_words), box.w, box.h,
-                             max(self.scale.points(element.size), min_size), min_size)
+                             max(self.scale.points(element.size), min_size), min_size, verdict=verdict)
+
+    def verdict(self, element: Element, value: str) -> Verdict:
+        """Whether the text fits the element's room at a size (and in at most so many lines), as
+        far as glyph widths alone tell: True or False where bounds on its number of lines settle
+        it, None where only setting it in a Paragraph does (see `line_bounds`)."""
+        box = self.room(element)
+        runs = None if _NO_VERDICT.search(value) else _font_runs(value, self.fonts, element.font, element.markup)
+        words, space = _word_widths(runs, 1.0) if runs else ([], 0.0)
+        if not words:
+            return _unknown
+        font, leading, longest, total = self.fonts[element.font], element.leading, max(words), sum(words)
+
+        def verdict(size: float, max_lines: int | None = None) -> bool | None:
+            bounds = line_bounds([w * size for w in words], space * size, box.w, longest * size, total * size)
+            if bounds is None:
+                return None
+            fewest, most = bounds
+            if (max_lines is None or most <= max_lines) and \
+                    ink_height(font, size, size * leading, most) <= box.h + FIT_SLACK - MARGIN:
+                return True
+            if max_lines is not None and fewest > max_lines or \
+                    ink_height(font, size, size * leading, fewest) > box.h + FIT_SLACK + MARGIN:
+                return False
+            return None
+
+        return verdict
 
     def _one_line(self, text: str, element: Element, box: Rect, hex_color: str) -> Paragraph | None:
         """Plain text on one line at the largest size that fits, if not below `one_line_min`
@@ -296,26 +337,37 @@ def _style_factory(font: str, family: str, leading: float, hex_color: str, split
 
 
 def fit_paragraph(text_at: Callable[[float], str], style_at: StyleAt, width: float, height: float, size: float,
-                  min_size: float, max_lines: int | None = None) -> Paragraph | None:
+                  min_size: float, max_lines: int | None = None, verdict: Verdict | None = None) -> Paragraph | None:
     """The largest Paragraph, on a FIT_STEP grid from `size` down to `min_size`, whose lines and
-    words fit the box; None if even the smallest does not. `text_at(size)` gives the markup."""
+    words fit the box; None if even the smallest does not. `text_at(size)` gives the markup.
+    A `verdict` (CardText.verdict) answers the sizes it can without setting the text: the
+    search tries the same sizes in the same order and finds the same size, setting a Paragraph
+    only where the verdict cannot tell, and at the size found."""
     sizes = [size - i * FIT_STEP for i in range(int((size - min_size) / FIT_STEP + 1e-6) + 1)]
     if not sizes:
         return None
     if sizes[-1] - min_size > 1e-6:  # off the grid: the smallest allowed size is tried too
         sizes.append(min_size)
-    first = _fits(text_at(sizes[0]), style_at(sizes[0]), width, height, max_lines)
-    if first:
-        return first
-    low, high, best = 1, len(sizes) - 1, None
-    while low <= high:  # binary search: the largest size that fits
-        middle = (low + high) // 2
-        paragraph = _fits(text_at(sizes[middle]), style_at(sizes[middle]), width, height, max_lines)
-        if paragraph:
-            best, high = paragraph, middle - 1
-        else:
-            low = middle + 1
-    return best
+
+    def fits(at: float) -> Paragraph | bool | None:
+        known = verdict(at, max_lines) if verdict else None
+        return _fits(text_at(at), style_at(at), width, height, max_lines) if known is None else known
+
+    best: Paragraph | bool | None = fits(sizes[0])
+    found = sizes[0]
+    if not best:
+        low, high, best = 1, len(sizes) - 1, None
+        while low <= high:  # binary search: the largest size that fits
+            middle = (low + high) // 2
+            paragraph = fits(sizes[middle])
+            if paragraph:
+                best, found, high = paragraph, sizes[middle], middle - 1
+            else:
+                low = middle + 1
+    if best is True:  # told, not set: set it (and should the verdict have erred, search without it)
+        best = _fits(text_at(found), style_at(found), width, height, max_lines) or \
+            fit_paragraph(text_at, style_at, width, height, size, min_size, max_lines)
+    return best or None
 
 
 def _fits(text: str, style: ParagraphStyle, width: float, height: float,
@@ -324,11 +376,35 @@ def _fits(text: str, style: ParagraphStyle, width: float, height: float,
     paragraph.wrap(width, height)
     bottom, top = ink_extent(paragraph)
     too_wide = not style.splitLongWords and paragraph.minWidth() > width + 1e-6
-    if top - bottom > height + 1e-6 or too_wide:
+    if top - bottom > height + FIT_SLACK or too_wide:
         return None
     if max_lines is not None and len(paragraph.blPara.lines) > max_lines:
         return None
     return paragraph
+
+
+def line_bounds(words: list[float], space: float, width: float, longest: float, total: float) -> tuple[int, int] | None:
+    """The fewest and the most lines ReportLab's line breaking can set words of these widths in
+    (`space`: the widest space among their fonts; `longest`, `total`: of the words) within
+    `width`; None when a word may not fit a line. A line holds words up to the width (plus a
+    little of its spaces' width, ReportLab's space shrinkage, never a whole space), so no fewer
+    lines than the words' total over the width; and a line ends only where the next word
+    would not fit, so every line but the last holds more than the width less a space and the
+    longest word. Both bounds are rounded outwards against the float sums' error."""
+    if not words or longest > width - MARGIN:
+        return None
+    fewest = max(1, math.ceil(total / width - MARGIN))
+    spaced = total + space * (len(words) - 1)
+    if spaced <= width - MARGIN:
+        return 1, 1
+    full = width - space - longest  # what every line but the last holds more than
+    if full <= MARGIN:
+        return None
+    return fewest, max(fewest, math.ceil(spaced / full + MARGIN))
+
+
+def _unknown(size: float, max_lines: int | None = None) -> bool | None:
+    return None
 
 
 def _font_runs(value: str, fonts: Fonts, role: str, markup_applies: bool) -> list[tuple[str, str]] | None:

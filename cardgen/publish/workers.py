@@ -5,6 +5,7 @@ killed, and at once when the work they do is cancelled (`cancelled_by`)."""
 from __future__ import annotations
 
 import ctypes
+import gc
 import math
 import multiprocessing
 import os
@@ -187,6 +188,7 @@ class _Worker:
 
 def _worker_main(connection, sources: Sequence[Source], scratch: Path, limits: Limits, parent: int) -> None:
     _enter_worker(limits, parent)
+    gc.freeze()  # what the worker inherits (the game, its report, the modules) is never its garbage: not looked at again
     tempfile.tempdir = str(scratch)
     while True:
         try:

@@ -9,9 +9,13 @@ import re
 
 import pdfplumber
 from conftest import TEST_DATA, TINY_GAME, check, edit
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Paragraph
 
 from cardgen import cli, load
-from cardgen.layout.textfit import CardText
+from cardgen.layout.textfit import CardText, _fits, fit_paragraph, line_bounds
+from cardgen.model import markup
 from cardgen.model.sizes import MM
 
 LONG = " ".join(["Everything everywhere all at once."] * 12)
@@ -102,3 +106,58 @@ def test_the_quick_width_bound_only_passes_texts_that_the_paragraph_fits():
 
 def sets(setter: CardText, element, value: str) -> bool:
     return setter.paragraph(element, value, "#000000") is not None
+
+
+def test_a_verdict_from_glyph_widths_only_answers_as_setting_the_text_does():
+    """The card sheets skip setting a text at a size where glyph widths alone tell whether it fits
+    (CardText.verdict, from bounds on its number of lines): wherever a verdict answers, setting the
+    text answers the same, for the shipped games' texts and texts grown word by word, at several card
+    widths, sizes and line limits; and a text set with verdicts gets the size the search without them
+    finds."""
+    answered = asked = 0
+    for name in load.list_games():
+        game = load.load_game(load.find_game_folder(name)).game
+        face = game.design.faces.by_id["default"]
+        words = " ".join(c.text for c in game.cards).split()
+        for width in (44, 63):
+            setter = CardText(game, width * MM, width * 1.4 * MM)
+            for field in ("name", "flavor", "text"):
+                element = next(e for e in face.elements if e.id == field)
+                room, style = setter.room(element), setter.style(element, "#000000")
+                values = {getattr(c, field) for c in game.cards if c.printed and getattr(c, field)}
+                for value in sorted(values)[::2] + [" ".join(words[:n]) for n in range(1, min(len(words), 90), 7)]:
+                    verdict = setter.verdict(element, value)
+                    text_at = setter.markup_at(value) if element.markup else lambda size, v=value: markup.escape(v)
+                    for size in (element.min_size, element.size):
+                        for max_lines in (None, 2):
+                            asked += 1
+                            known = verdict(size, max_lines)
+                            if known is not None:
+                                answered += 1
+                                fits = _fits(text_at(size), style(size), room.w, room.h, max_lines) is not None
+                                assert known == fits, (name, width, field, value, size, max_lines)
+                    if field == "text":
+                        with_verdicts = setter.paragraph(element, value, "#000000")
+                        without = fit_paragraph(text_at, style, room.w, room.h, setter.scale.points(element.size),
+                                                element.min_size)
+                        assert (with_verdicts and with_verdicts.style.fontSize) == (without and without.style.fontSize)
+    assert answered > asked / 2, f"verdicts answered only {answered} of {asked} questions"
+
+
+def test_line_bounds_hold_the_lines_a_paragraph_takes():
+    """The fewest and most lines a text of known word widths can take hold the lines ReportLab sets
+    it in (texts of one word repeated, so the bounds can be worked out by hand too)."""
+    style = ParagraphStyle("t", fontName="Helvetica", fontSize=10, leading=12)
+    word, space = pdfmetrics.stringWidth("word", "Helvetica", 10), pdfmetrics.stringWidth(" ", "Helvetica", 10)
+    for count in (1, 2, 5, 17, 40):
+        for width in (word + 1, 2 * word + space + 0.01, 60, 100, 250):
+            paragraph = Paragraph(" ".join(["word"] * count), style)
+            paragraph.wrap(width, 1000)
+            bounds = line_bounds([word] * count, space, width, word, word * count)
+            if bounds is None:  # only where a line may hold no more than a word and a space
+                assert count > 1 and width - space - word <= 0
+                continue
+            fewest, most = bounds
+            assert fewest <= len(paragraph.blPara.lines) <= most, (count, width)
+    assert line_bounds([word], space, word / 2, word, word) is None  # a word wider than the line: no bounds
+    assert line_bounds([word] * 3, space, 3 * word + 2 * space + 1, word, 3 * word) == (1, 1)

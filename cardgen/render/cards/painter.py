@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from functools import lru_cache
 from typing import Union
 
 from reportlab.graphics import renderPDF
@@ -39,8 +40,12 @@ def form_name(kind: str, *keys: str) -> str:
     """The PDF name of a form drawn from data (card ids, symbol names, colors). ReportLab writes
     a form's name raw into the page content but encoded into the resources, so a non-ASCII name
     (a card called Böom) leaves every slot of that card empty: names carry a digest instead."""
-    digest = hashlib.sha1("\0".join(keys).encode("utf-8")).hexdigest()[:16]
-    return f"{kind}-{digest}"
+    return f"{kind}-{_digest(keys)}"
+
+
+@lru_cache(maxsize=8192)  # a sheet asks for the same parts' names on every card
+def _digest(keys: tuple[str, ...]) -> str:
+    return hashlib.sha1("\0".join(keys).encode("utf-8")).hexdigest()[:16]
 
 
 # a face as drawn: runs of elements alike on every card of a color (one form each), or one element
@@ -69,9 +74,15 @@ class CardPainter(ElementDrawing):
         self.sheet_bleed = sheet.bleed
         self.forms: set[str] = set()
         self._plans: dict[str, list[Step]] = {}
+        self._backs: dict[str, str] = {}  # each card's back form, by card id
         self._symbol_colors = {c.symbol: c.hex for c in game.colors}
         self._inline_default = "#000000"
         canvas.setNamedCB(INLINE_SYMBOL, self._inline_symbol)
+
+    def done(self) -> None:
+        """The canvas is saved: it lets go of the painter (its inline-symbol callback), so that
+        neither keeps the other, and all the canvas's pages, alive."""
+        self.canvas.setNamedCB(INLINE_SYMBOL, None)
 
     # -- forms
 
@@ -80,8 +91,9 @@ class CardPainter(ElementDrawing):
         if name not in self.forms:
             face = self.faces.of(card)
             try:
-                self._prepare(card, face)
-                self._form(name, lambda: self._draw_face(card, face))
+                steps = self._steps(card, face)
+                self._prepare(card, steps)
+                self._form(name, lambda: self._draw_face(card, steps))
             except BuildError:
                 raise
             except Exception as exc:  # ReportLab and svglib fail with many exception types
@@ -92,6 +104,8 @@ class CardPainter(ElementDrawing):
     def back_form(self, card: Card) -> str:
         """The form of the card's own back: the face its back names (a double-faced card, drawn
         for each card), else the shipped back face (drawn once per back)."""
+        if card.id in self._backs:
+            return self._backs[card.id]
         back = self.game.back_of(card)
         face = self.faces.back(back.face if back else None)
         keys = (back.id if back else "", *([face.id] if face.id != BACK_FACE else []),
@@ -99,8 +113,10 @@ class CardPainter(ElementDrawing):
         name = form_name("back", *keys)
         if name not in self.forms:
             side = back_side(self.game, card, back)
-            self._prepare(side, face)
-            self._form(name, lambda: self._draw_face(side, face))
+            steps = self._steps(side, face)
+            self._prepare(side, steps)
+            self._form(name, lambda: self._draw_face(side, steps))
+        self._backs[card.id] = name
         return name
 
     def _form(self, name: str, draw) -> None:
@@ -144,17 +160,19 @@ class CardPainter(ElementDrawing):
             self._plans[face.id] = steps
         return self._plans[face.id]
 
+    def _steps(self, card: Card, face: Face) -> list[Step]:
+        """The steps of the face's plan the card shows."""
+        return [step for step in self._plan(face) if self._shown(step, card)]
+
     def _shown(self, step: Step, card: Card) -> bool:
         when = step[1][0].when if isinstance(step, tuple) else step.when
         return when is None or when.holds(card.value)
 
-    def _prepare(self, card: Card, face: Face) -> None:
+    def _prepare(self, card: Card, steps: list[Step]) -> None:
         """Forms a face uses must exist before its own form starts (forms do not nest)."""
         color = self.game.color(card.color)
         symbol = self.game.symbol_of(card)
-        for step in self._plan(face):
-            if not self._shown(step, card):
-                continue
+        for step in steps:
             for element in step[1] if isinstance(step, tuple) else (step,):
                 self._prepare_element(element, card, color)
             if isinstance(step, tuple):
@@ -208,12 +226,10 @@ class CardPainter(ElementDrawing):
 
     # -- the face
 
-    def _draw_face(self, card: Card, face: Face) -> None:
+    def _draw_face(self, card: Card, steps: list[Step]) -> None:
         color = self.game.color(card.color)
         symbol = self.game.symbol_of(card)
-        for step in self._plan(face):
-            if not self._shown(step, card):
-                continue
+        for step in steps:
             if isinstance(step, tuple):
                 self.canvas.doForm(self._run_form(step, card, color, symbol))
             else:

@@ -7,6 +7,7 @@ come from `layout` (pure geometry), the card design from the game's Layout (chec
 """
 from __future__ import annotations
 
+import gc
 import io
 import math
 import os
@@ -91,7 +92,9 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
     faces, gutterfold); in CMYK as PDF/X-1a when `cmyk`. The names of cards drawn with
     placeholders (no art) go into `placeholders` when given."""
     with reproducible():
-        pdf = tagged_subsets(_render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps))
+        pdf = _render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps)
+        gc.collect()  # ReportLab's document (its objects refer to each other) goes before pikepdf reads the file
+        pdf = tagged_subsets(pdf)
     return print_color.pdfx(pdf) if cmyk else pdf
 
 
@@ -106,25 +109,64 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
             canvas.showPage()  # its back stays blank: every sheet of faces keeps its backs behind it
     painter = CardPainter(game, canvas, sheet)
     _note_placeholders(cards, placeholders)
+    again = _Again(canvas)
+    slots: dict[int, tuple[list[tuple[Rect, Rect]], list[tuple[Rect, Rect]]]] = {}  # by the cards on a page
     for page in layout.pages(placing_order(game, cards, sheet), sheet.per_page):
-        faces = [(sheet.slot(i), sheet.cell(i, len(page))) for i in range(len(page))]
-        placed = [(sheet.back_slot(i), sheet.back_cell(i, len(page))) for i in range(len(page))] if backs else []
+        if len(page) not in slots:
+            slots[len(page)] = ([(sheet.slot(i), sheet.cell(i, len(page))) for i in range(len(page))],
+                                [(sheet.back_slot(i), sheet.back_cell(i, len(page))) for i in range(len(page))]
+                                if backs else [])
+        faces, placed = slots[len(page)]
         _set_boxes(canvas, faces + (placed if sheet.backs_beside_faces else []))
         for card, (slot, cell) in zip(page, faces):
-            place(canvas, painter.face_form(card), slot, cell, sheet.face_turn)
-        _draw_crop_marks(canvas, sheet)
-        draw_registration_marks(canvas, sheet)
-        _draw_print_hint(canvas, sheet, fonts, backs)
+            again.place(painter.face_form(card), slot, cell, sheet.face_turn)
+        again.draw("marks", lambda: _draw_marks(canvas, sheet, fonts, backs))
         if placed and sheet.backs_beside_faces:
-            _place_backs(canvas, painter, sheet, page, placed)
-            _draw_fold_line(canvas, sheet)
+            _place_backs(again, painter, sheet, page, placed)
+            again.draw("fold", lambda: _draw_fold_line(canvas, sheet))
         canvas.showPage()
         if placed and not sheet.backs_beside_faces:
             _set_boxes(canvas, placed)
-            _place_backs(canvas, painter, sheet, page, placed)
+            _place_backs(again, painter, sheet, page, placed)
             canvas.showPage()
     canvas.save()
+    painter.done()  # the canvas and every page it holds go at once, not at the next garbage collection
     return buffer.getvalue()
+
+
+class _Again:
+    """What every sheet draws alike (its crop marks, print hint, the frame of each slot a card is
+    placed in) drawn once on the canvas, then its PDF operators repeated as ReportLab wrote them:
+    so a thousand pages cost ReportLab's drawing calls once. Only self-contained drawing is
+    repeated: between a saveState and its restoreState, which leave the canvas's state as it was."""
+
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
+        self.code: dict[object, list[str]] = {}
+
+    def draw(self, key: object, draw) -> None:
+        code = self.canvas._code  # the page's operators, as ReportLab keeps them
+        if key in self.code:
+            code.extend(self.code[key])
+            return
+        start = len(code)
+        draw()
+        self.code[key] = code[start:]
+
+    def place(self, form: str, slot: Rect, cell: Rect, turn: int = 0) -> None:
+        """`place`, its frame (clip and move, inside a saveState) repeated slot by slot."""
+        canvas, code, key = self.canvas, self.canvas._code, (slot, cell, turn)
+        if key in self.code:  # the frame's operators, then the form and the restoreState's (the state is as it was)
+            code.extend(self.code[key])
+            canvas.doForm(form)
+            code.append("Q")
+            return
+        start = len(code)
+        canvas.saveState()
+        _frame(canvas, slot, cell, turn)
+        self.code[key] = code[start:]
+        canvas.doForm(form)
+        canvas.restoreState()
 
 
 SWAP_SIZE = 10.0  # points
@@ -159,11 +201,11 @@ def placing_order(game: Game, cards: list[Card], sheet: Sheet) -> list[Card]:
     return layout.edge_order(cards, lambda card: game.color(card.color).hex.lower())
 
 
-def _place_backs(canvas: Canvas, painter: CardPainter, sheet: Sheet, page: list[Card],
+def _place_backs(again: _Again, painter: CardPainter, sheet: Sheet, page: list[Card],
                  placed: list[tuple[Rect, Rect]]) -> None:
     """Each card's own back where it lands behind its face."""
     for card, (slot, cell) in zip(page, placed):
-        place(canvas, painter.back_form(card), slot, cell, sheet.back_turn)
+        again.place(painter.back_form(card), slot, cell, sheet.back_turn)
 
 
 def write_sheet(game: Game, pdf: bytes, path: Path, sheet: Sheet, png: bool, cards: int) -> Path:
@@ -244,6 +286,13 @@ def place(canvas: Canvas, form: str, slot: Rect, cell: Rect, turn: int = 0) -> N
     """A card's form on its slot, clipped to its cell, turned `turn` degrees anticlockwise (a
     card on its side, a short-edge back)."""
     canvas.saveState()
+    _frame(canvas, slot, cell, turn)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+def _frame(canvas: Canvas, slot: Rect, cell: Rect, turn: int) -> None:
+    """Clip to the cell; the origin at the slot's corner the card's form starts from."""
     path = canvas.beginPath()
     path.rect(cell.x, cell.y, cell.w, cell.h)
     canvas.clipPath(path, stroke=0, fill=0)
@@ -251,8 +300,13 @@ def place(canvas: Canvas, form: str, slot: Rect, cell: Rect, turn: int = 0) -> N
     canvas.translate(slot.x + fx * slot.w, slot.y + fy * slot.h)
     if turn:
         canvas.rotate(turn)
-    canvas.doForm(form)
-    canvas.restoreState()
+
+
+def _draw_marks(canvas: Canvas, sheet: Sheet, fonts: Fonts, backs: bool) -> None:
+    """What a sheet of faces shows besides its cards: crop (or registration) marks, the print hint."""
+    _draw_crop_marks(canvas, sheet)
+    draw_registration_marks(canvas, sheet)
+    _draw_print_hint(canvas, sheet, fonts, backs)
 
 
 def _draw_crop_marks(canvas: Canvas, sheet: Sheet) -> None:
