@@ -276,7 +276,7 @@ class Preview:
 
     def build_documents(self, inputs: cache.Snapshot, game, report, source) -> None:
         plan = publish.plan_all(game, report)
-        documents = publish.Plan(tuple(o for o in plan.outputs if o.kind not in (publish.OutputKind.SETUP_SHEETS, publish.OutputKind.DECK_ONCE)))
+        documents = publish.Plan(tuple(o for o in plan.outputs if publish.kind_of(o).preview))
         result = publish.run(game, report, documents, self.documents_dir, inputs=inputs)
         self.shown_dir = language_dir(game, self.documents_dir)
         now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")

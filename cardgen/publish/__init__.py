@@ -53,19 +53,11 @@ from cardgen.publish.folder import (
     read_manifest,
     recover,
 )
-from cardgen.publish.plan import (
-    ExportPart,
-    Output,
-    OutputKind,
-    Plan,
-    SheetOptions,
-    plan_all,
-    plan_cards,
-    plan_cheatsheet,
-    plan_checklists,
-    plan_export,
-    plan_rulebook,
-)
+from cardgen.publish.kinds import KINDS, Kind, kind_of, output_key, plan_all, to_render
+from cardgen.publish.kinds.documents import plan_cheatsheet, plan_checklists, plan_rulebook
+from cardgen.publish.kinds.exports import plan_export
+from cardgen.publish.kinds.sheets import plan_cards
+from cardgen.publish.plan import ExportPart, Output, Plan, SheetOptions
 from cardgen.publish.simulate import add_how_it_plays
 from cardgen.publish.workers import LIMITS, Event, Limits, bounded, render_all
 from cardgen.render import cards
@@ -74,7 +66,8 @@ from cardgen.render.documents.templates_check import template_findings
 from cardgen.render.write import language_dir, output_folder
 
 __all__ = [
-    "LIMITS", "MANIFEST", "check_folder", "load_checked", "Event", "ExportPart", "Limits", "Output", "OutputKind", "Plan", "Result", "SheetOptions", "output_error",
+    "KINDS", "LIMITS", "MANIFEST", "check_folder", "load_checked", "Event", "ExportPart", "Kind", "Limits", "Output", "Plan", "Result", "SheetOptions", "output_error",
+    "kind_of",
     "languages_to_build", "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export", "plan_rulebook",
     "recover", "report_in", "reuse",
     "run",
@@ -153,17 +146,16 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
     placeholders: set[str] = set()
     with locked(made_output_folder(out)):
         recover(out)
-        keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
+        keys = {output: output_key(inputs, game, report, output) for output in plan.outputs}
         known = {} if clean else current_outputs(out)
-        todo = _to_render(plan.outputs, keys, known)
+        todo = to_render(plan.outputs, keys, known)
         for output in plan.outputs:
             if output not in todo:
                 result.reused += [out / name for name in known[keys[output]]["files"]]
                 placeholders.update(known[keys[output]]["placeholders"])
                 result.warnings += known[keys[output]].get("warnings", [])
                 on_event(Event("reused", output))
-        if any(output.kind in (OutputKind.RULEBOOK, OutputKind.RULEBOOK_HTML, OutputKind.RULEBOOK_BOOKLET,
-                               OutputKind.CHECKLISTS) for output in todo):
+        if any(kind_of(output).plays for output in todo):
             add_how_it_plays(game, report, out, limits, clean)
         made: dict[str, dict] = {}
         stage = new_stage(out)
@@ -191,18 +183,6 @@ def run(game: Game, report: GameReport, plan: Plan, out: str | os.PathLike | Non
         finally:
             shutil.rmtree(stage, ignore_errors=True)
     return result
-
-
-def _to_render(outputs: Sequence[Output], keys: dict[Output, str], known: dict) -> list[Output]:
-    """The outputs whose inputs changed. An export's parts share one folder, published whole, so
-    a changed part renders the others again too."""
-    changed = [output for output in outputs if keys[output] not in known]
-    exports = {_export_folder(output) for output in changed if output.export}
-    return [output for output in outputs if output in changed or output.export and _export_folder(output) in exports]
-
-
-def _export_folder(output: Output) -> tuple[str, str]:
-    return output.part.target.id, output.part.deck
 
 
 def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = None) -> Result | None:
@@ -252,24 +232,6 @@ def _same_revisions(revisions: Any, folder: Path) -> bool:
 _LANGUAGE_FOLDER = re.compile(r"[A-Za-z0-9_-]{1,20}")  # what a manifest may name as a language's folder
 
 
-def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
-    """An output's cache key: card sheets from the cards they print, documents from everything."""
-    if output.kind == OutputKind.SETUP_SHEETS:
-        printed = report.setup(output.setup_name)
-        setup = printed.setup
-        wanted = ({line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
-                  | set(printed.print_counts))
-        return cache.sheet_key(inputs, game, (output, printed.print_counts),
-                               [c for c in game.cards if c.id in wanted], [setup])
-    if output.kind in (OutputKind.ALL_TYPES, OutputKind.DECK_ONCE):
-        return cache.sheet_key(inputs, game, output, game.cards)
-    if output.kind == OutputKind.CALIBRATION:
-        return cache.sheet_key(inputs, game, output, ())
-    if output.kind == OutputKind.EXPORT:  # its part of the target's files, from every card (the parts share one folder)
-        return cache.sheet_key(inputs, game, output, game.cards)
-    return cache.document_key(inputs, output, report.changes.revision if report.changes else "")
-
-
 # --------------------------------------------------------------------------- the workers
 
 
@@ -277,5 +239,4 @@ def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: 
 
 
 # --------------------------------------------------------------------------- staging and publishing
-
 
