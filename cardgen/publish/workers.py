@@ -205,12 +205,11 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
         kind = kind_of(output)
         with speaking(game.words):
             kind.render(output, game, report, Rendering(own, stage.parent, done.placeholders, done.warnings))
-        files = sorted(p for p in own.rglob("*") if p.is_file())
-        undeclared = [name for p in files if not kind.writes(name := p.relative_to(own).as_posix())]
+        files = {path: path.relative_to(own).as_posix() for path in sorted(own.rglob("*")) if path.is_file()}
+        undeclared = [name for name in files.values() if not kind.writes(name)]
         if undeclared:  # a bug in the renderer or in its kind's files: nothing of it is published
             raise RuntimeError(f"{kind.name} wrote {', '.join(undeclared)}: not among its files ({', '.join(kind.files)})")
-        for path in files:
-            name = path.relative_to(own).as_posix()  # an export's parts share one folder
+        for path, name in files.items():  # an export's parts share one folder
             (stage / name).parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, stage / name)
             done.files.append(name)
