@@ -17,8 +17,9 @@ sys.path.insert(0, str(ROOT))
 import weasyprint.layout.block
 import weasyprint.layout.column
 
+from cardgen.check.languages import report_in
 from cardgen.model.words import speaking
-from cardgen.publish import load_checked, report_in
+from cardgen.publish.driver import load_checked
 from cardgen.render.documents import columns, render_pdf, rulebook_context
 from cardgen.render.documents.booklet import BOOKLET_COUNT_PAIRS, PAGE_SIZES, PLAYER_COLUMNS
 

@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cardgen import (
-    build,  # noqa: E402
     load,
+    publish,  # noqa: E402
 )
 from cardgen.check import check_game
 from cardgen.inputs import symbols
@@ -109,11 +109,11 @@ def bench_build(game, report, repeat: int) -> None:
     """Every output through the build stage: on its two worker processes, then on one, which is
     the same work one output after another (what the second worker saves)."""
     for workers, what in ((2, "2 worker processes"), (1, "1 worker process, one output after another")):
-        limits = build.Limits(workers=workers)
+        limits = publish.Limits(workers=workers)
 
         def run():
             with tempfile.TemporaryDirectory() as out:
-                result = build.run(game, report, build.plan_all(game, report), out, limits)
+                result = publish.render_and_publish([publish.Job(game, report, publish.plan_all(game, report))], out, limits)[0]
                 assert result.ok, result.failures + result.bugs
 
         elapsed, _ = timed(run, repeat, clock=time.perf_counter)

@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 import pypdfium2  # noqa: E402
 
 from cardgen import (
-    build,  # noqa: E402
     load,
+    publish,  # noqa: E402
 )
 from cardgen.check import check_game
 from cardgen.render import exports  # noqa: E402
@@ -43,9 +43,9 @@ def synthetic_game(count: int):
 
 
 def export_once(game, report, out: Path) -> float:
-    plan = build.plan_export(game, report, "tgc", all_types=True)
+    plan = publish.plan_export(game, report, "tgc", all_types=True)
     start = time.perf_counter()
-    result = build.run(game, report, plan, out, clean=True)  # drawn again, not reused from the last repeat
+    result = publish.render_and_publish([publish.Job(game, report, plan)], out, clean=True)[0]  # drawn again, not reused from the last repeat
     elapsed = time.perf_counter() - start
     assert result.ok, result.failures + result.bugs
     return elapsed

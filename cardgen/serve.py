@@ -334,8 +334,7 @@ class Preview:
 def _documents(game, report) -> publish.Plan:
     """The documents of a build of every output: the preview shows the card sheets as cards."""
     plan = publish.plan_all(game, report)
-    return publish.Plan(tuple(o for o in plan.outputs
-                              if o.kind not in (publish.OutputKind.SETUP_SHEETS, publish.OutputKind.DECK_ONCE)))
+    return publish.Plan(tuple(o for o in plan.outputs if publish.kind_of(o).preview))
 
 
 # --------------------------------------------------------------------------- the page's data

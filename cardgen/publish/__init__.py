@@ -52,27 +52,19 @@ from cardgen.publish.folder import (
     read_manifest,
     recover,
 )
-from cardgen.publish.plan import (
-    ExportPart,
-    Output,
-    OutputKind,
-    Plan,
-    SheetOptions,
-    plan_all,
-    plan_cards,
-    plan_cheatsheet,
-    plan_checklists,
-    plan_export,
-    plan_rulebook,
-)
+from cardgen.publish.kinds import KINDS, Kind, kind_of, output_key, plan_all, to_render
+from cardgen.publish.kinds.documents import plan_cheatsheet, plan_checklists, plan_rulebook
+from cardgen.publish.kinds.exports import plan_export
+from cardgen.publish.kinds.sheets import plan_cards
+from cardgen.publish.plan import ExportPart, Output, Plan, SheetOptions
 from cardgen.publish.simulate import add_how_it_plays
 from cardgen.publish.workers import LIMITS, Event, Limits, _Done, render_all
 from cardgen.render import cards
 from cardgen.render.write import language_dir, output_folder
 
 __all__ = [
-    "LIMITS", "MANIFEST", "Event", "ExportPart", "Job", "Limits", "Output", "OutputKind", "Plan", "Result",
-    "SheetOptions", "output_error", "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export",
+    "KINDS", "LIMITS", "MANIFEST", "Event", "ExportPart", "Job", "Kind", "Limits", "Output", "Plan", "Result",
+    "SheetOptions", "output_error", "kind_of", "plan_all", "plan_cards", "plan_cheatsheet", "plan_checklists", "plan_export",
     "plan_rulebook", "recover", "render_and_publish", "reuse",
 ]
 
@@ -147,9 +139,9 @@ class _Run:
         game, report, plan = job.game, job.report, job.plan
         self.job, self.folder, self.inputs, self.on_event = job, folder, inputs, on_event
         self.game = game
-        self.keys = {output: _output_key(inputs, game, report, output) for output in plan.outputs}
+        self.keys = {output: output_key(inputs, game, report, output) for output in plan.outputs}
         known = {} if clean else current_outputs(folder)
-        self.todo = _to_render(plan.outputs, self.keys, known)
+        self.todo = to_render(plan.outputs, self.keys, known)
         self.reused: list[Path] = []
         self.placeholders: set[str] = set()
         self.warnings: list[str] = []
@@ -162,8 +154,7 @@ class _Run:
                 self.placeholders.update(known[self.keys[output]]["placeholders"])
                 self.warnings += known[self.keys[output]].get("warnings", [])
                 self.event("reused", output)
-        if any(output.kind in (OutputKind.RULEBOOK, OutputKind.RULEBOOK_HTML, OutputKind.RULEBOOK_BOOKLET,
-                               OutputKind.CHECKLISTS) for output in self.todo):
+        if any(kind_of(output).plays for output in self.todo):
             report = add_how_it_plays(game, report, folder, limits, clean)
         self.report = report
         self.stage = new_stage(folder)
@@ -201,18 +192,6 @@ class _Run:
             written = publish_committed(commit(self.stage, self.made, runs), self.folder)
         return Result(self.folder, tuple(written), tuple(self.reused), plan.notes, tuple(self.failures),
                       tuple(self.bugs), tuple(warnings), plan.skipped, game.title)
-
-
-def _to_render(outputs: Sequence[Output], keys: dict[Output, str], known: dict) -> list[Output]:
-    """The outputs whose inputs changed. An export's parts share one folder, published whole, so
-    a changed part renders the others again too."""
-    changed = [output for output in outputs if keys[output] not in known]
-    exports = {_export_folder(output) for output in changed if output.export}
-    return [output for output in outputs if output in changed or output.export and _export_folder(output) in exports]
-
-
-def _export_folder(output: Output) -> tuple[str, str]:
-    return output.part.target.id, output.part.deck
 
 
 def reuse(inputs: cache.Snapshot, request: Any, out: str | os.PathLike | None = None) -> Result | None:
@@ -262,24 +241,6 @@ def _same_revisions(revisions: Any, folder: Path) -> bool:
 _LANGUAGE_FOLDER = re.compile(r"[A-Za-z0-9_-]{1,20}")  # what a manifest may name as a language's folder
 
 
-def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
-    """An output's cache key: card sheets from the cards they print, documents from everything."""
-    if output.kind == OutputKind.SETUP_SHEETS:
-        printed = report.setup(output.setup_name)
-        setup = printed.setup
-        wanted = ({line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
-                  | set(printed.print_counts))
-        return cache.sheet_key(inputs, game, (output, printed.print_counts),
-                               [c for c in game.cards if c.id in wanted], [setup])
-    if output.kind in (OutputKind.ALL_TYPES, OutputKind.DECK_ONCE):
-        return cache.sheet_key(inputs, game, output, game.cards)
-    if output.kind == OutputKind.CALIBRATION:
-        return cache.sheet_key(inputs, game, output, ())
-    if output.kind == OutputKind.EXPORT:  # its part of the target's files, from every card (the parts share one folder)
-        return cache.sheet_key(inputs, game, output, game.cards)
-    return cache.document_key(inputs, output, report.changes.revision if report.changes else "")
-
-
 # --------------------------------------------------------------------------- the workers
 
 
@@ -287,5 +248,4 @@ def _output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: 
 
 
 # --------------------------------------------------------------------------- staging and publishing
-
 

@@ -29,9 +29,8 @@ from cardgen.errors import BuildError, CardgenError, UsageError
 from cardgen.model.game import Game
 from cardgen.model.words import speaking
 from cardgen.publish.folder import FULL_DISK, output_error
-from cardgen.publish.plan import Output, OutputKind
-from cardgen.render import cards, documents, exports
-from cardgen.render.documents import booklet, cheatsheet
+from cardgen.publish.kinds import Rendering, kind_of
+from cardgen.publish.plan import Output
 
 
 @dataclass(frozen=True)
@@ -213,10 +212,14 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
     own = None
     try:
         own = Path(tempfile.mkdtemp(dir=stage))
+        kind = kind_of(output)
         with speaking(game.words):
-            RENDERERS[output.kind](output, game, report, _Rendering(own, stage.parent, done.placeholders, done.warnings))
-        for path in sorted(p for p in own.rglob("*") if p.is_file()):
-            name = path.relative_to(own).as_posix()  # an export's parts share one folder
+            kind.render(output, game, report, Rendering(own, stage.parent, done.placeholders, done.warnings))
+        files = {path: path.relative_to(own).as_posix() for path in sorted(own.rglob("*")) if path.is_file()}
+        undeclared = [name for name in files.values() if not kind.writes(name)]
+        if undeclared:  # a bug in the renderer or in its kind's files: nothing of it is published
+            raise RuntimeError(f"{kind.name} wrote {', '.join(undeclared)}: not among its files ({', '.join(kind.files)})")
+        for path, name in files.items():  # an export's parts share one folder
             (stage / name).parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, stage / name)
             done.files.append(name)
@@ -454,101 +457,14 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-@dataclass(frozen=True)
-class _Rendering:
-    """Where a renderer writes, and what it reports besides its files."""
-
-    folder: Path  # its own folder in the staging folder
-    published: Path  # the output folder its files are published in (files that name each other use it)
-    placeholders: set[str]  # cards drawn without art
-    warnings: list[str]
-
-
-def _render_rulebook(output: Output, game, report, to: _Rendering) -> None:
-    documents.write_rulebook(game, report, to.folder, output.paper, report.changes)
-
-
-def _render_rulebook_html(output: Output, game, report, to: _Rendering) -> None:
-    documents.write_rulebook_html(game, report, to.folder, output.paper, report.changes)
-
-
-def _render_rulebook_booklet(output: Output, game, report, to: _Rendering) -> None:
-    booklet.write_rulebook_booklet(game, report, to.folder, output.paper, report.changes)
-
-
-def _render_checklists(output: Output, game, report, to: _Rendering) -> None:
-    documents.write_checklists(game, report, to.folder, output.paper, output.setup, output.players)
-
-
-def _render_cheatsheet(output: Output, game, report, to: _Rendering) -> None:
-    cheatsheet.write_cheatsheet(game, report, to.folder, output.paper, warn=to.warnings.append)
-
-
-def _render_setup_sheets(output: Output, game, report, to: _Rendering) -> None:
-    cards.write_setup_sheets(game, report.setup(output.setup_name), output.planned_sheet, to.folder,
-                             players=output.players, backs=output.sheet.backs, png=output.sheet.png,
-                             placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk",
-                             swaps=output.sheet.swaps, reprint=dict(output.sheet.reprint) if output.sheet.swaps else None,
-                             deck=output.deck)
-
-
-def _render_all_types(output: Output, game, report, to: _Rendering) -> None:
-    cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
-                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck)
-
-
-def _render_deck_once(output: Output, game, report, to: _Rendering) -> None:
-    cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
-                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck,
-                            name=output.deck)
-
-
-def _render_calibration(output: Output, game, report, to: _Rendering) -> None:
-    cards.write_calibration(game, to.folder, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
-                            png=output.sheet.png, marks=output.sheet.marks)
-
-
-def _render_export(output: Output, game, report, to: _Rendering) -> None:
-    job = output.part
-    exports.export(game, job.target, job.deck, dict(job.counts), to.folder, to.published, job.part, job.parts)
-
-
-RENDERERS: dict[OutputKind, Callable[[Output, Game, GameReport, _Rendering], None]] = {
-    OutputKind.RULEBOOK: _render_rulebook,
-    OutputKind.RULEBOOK_HTML: _render_rulebook_html,
-    OutputKind.RULEBOOK_BOOKLET: _render_rulebook_booklet,
-    OutputKind.CHECKLISTS: _render_checklists,
-    OutputKind.CHEATSHEET: _render_cheatsheet,
-    OutputKind.SETUP_SHEETS: _render_setup_sheets,
-    OutputKind.ALL_TYPES: _render_all_types,
-    OutputKind.DECK_ONCE: _render_deck_once,
-    OutputKind.CALIBRATION: _render_calibration,
-    OutputKind.EXPORT: _render_export,
-}
-
-
-LIKELY_CAUSES = {
-    OutputKind.RULEBOOK: "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
-    OutputKind.RULEBOOK_HTML: "rules.md, the game's templates, or the images, fonts and symbols it inlines",
-    OutputKind.RULEBOOK_BOOKLET: "rules.md (its length, headings or wide tables on the half-size page) or the game's templates",
-    OutputKind.CHECKLISTS: "the game's templates or its setups",
-    OutputKind.CHEATSHEET: "the cheat-sheet section, the game's templates or its symbols",
-    OutputKind.SETUP_SHEETS: "the number of cards, or the art, symbols and fonts they are drawn with",
-    OutputKind.ALL_TYPES: "the number of card types, or the art, symbols and fonts they are drawn with",
-    OutputKind.DECK_ONCE: "the number of the deck's card types, or the art, symbols and fonts they are drawn with",
-    OutputKind.CALIBRATION: "the layout's fonts",
-    OutputKind.EXPORT: "the number of cards, the target's pixel sizes, or the art, symbols and fonts the cards are drawn with",
-}
-
-
 def _over_the_limit(output: Output, what: str) -> str:
     return str(BuildError(f"{output.label} {what} and was stopped",
-                          hint=f"the likely cause is {LIKELY_CAUSES[output.kind]}"))
+                          hint=f"the likely cause is {kind_of(output).likely}"))
 
 
 def _died(output: Output, exitcode: int | None, limits: Limits) -> str:
     return str(BuildError(f"the process rendering {output.label} {_death(exitcode, limits)}",
-                          hint=f"the likely cause is {LIKELY_CAUSES[output.kind]}"))
+                          hint=f"the likely cause is {kind_of(output).likely}"))
 
 
 def _death(exitcode: int | None, limits: Limits) -> str:

@@ -1,0 +1,107 @@
+"""publish/kinds/documents: the rulebook (PDF, HTML edition, booklet), the checklists and the cheat
+sheet. Each shows everything, so its cache key is every input file."""
+from __future__ import annotations
+
+from cardgen.check.results import GameReport
+from cardgen.errors import BuildError
+from cardgen.model.game import Game
+from cardgen.model.sizes import DEFAULT_PAPER
+from cardgen.publish.kinds.kind import Kind, Rendering, every_input
+from cardgen.publish.plan import BuildOptions, Output, Plan, named_setup
+from cardgen.render import documents
+from cardgen.render.documents import booklet, cheatsheet
+
+
+def _render_rulebook(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    documents.write_rulebook(game, report, to.folder, output.paper, report.changes)
+
+
+def _render_rulebook_html(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    documents.write_rulebook_html(game, report, to.folder, output.paper, report.changes)
+
+
+def _render_rulebook_booklet(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    booklet.write_rulebook_booklet(game, report, to.folder, output.paper, report.changes)
+
+
+def _render_checklists(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    documents.write_checklists(game, report, to.folder, output.paper, output.setup, output.players)
+
+
+def _render_cheatsheet(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    cheatsheet.write_cheatsheet(game, report, to.folder, output.paper, warn=to.warnings.append)
+
+
+def _rulebook(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
+    return Plan((Output(RULEBOOK.name, "the rulebook", wanted.paper),))
+
+
+def _rulebook_html(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
+    return Plan((Output(RULEBOOK_HTML.name, "the rulebook's HTML edition", wanted.paper),))
+
+
+def _rulebook_booklet(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
+    return Plan((Output(RULEBOOK_BOOKLET.name, "the rulebook booklet", wanted.paper),) if wanted.booklet else ())
+
+
+def _checklists(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
+    if not game.setups:
+        return Plan((), ("checklists.pdf and the setups' card sheets: the game has no setups.yaml; "
+                         "cards-all-types.pdf proofs every card instead",))
+    return Plan((Output(CHECKLISTS.name, "the checklists", wanted.paper),))
+
+
+def _cheatsheet(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
+    if game.cheatsheet is None:
+        return Plan((), (f"cheatsheet.pdf: {_NO_CHEATSHEET}",))
+    return Plan((Output(CHEATSHEET.name, "the cheat sheet", wanted.paper),))
+
+
+RULEBOOK = Kind(
+    "rulebook", ("rulebook.pdf",), every_input, _render_rulebook,
+    "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
+    plays=True, build=_rulebook)
+RULEBOOK_HTML = Kind(
+    "rulebook-html", ("rulebook.html",), every_input, _render_rulebook_html,
+    "rules.md, the game's templates, or the images, fonts and symbols it inlines",
+    plays=True, build=_rulebook_html)
+RULEBOOK_BOOKLET = Kind(
+    "rulebook-booklet", ("rulebook-booklet.pdf",), every_input, _render_rulebook_booklet,
+    "rules.md (its length, headings or wide tables on the half-size page) or the game's templates",
+    plays=True, build=_rulebook_booklet)
+CHECKLISTS = Kind(
+    "checklists", ("checklists.pdf",), every_input, _render_checklists, "the game's templates or its setups",
+    options=("paper", "setup", "players"), plays=True, build=_checklists)
+CHEATSHEET = Kind(
+    "cheatsheet", ("cheatsheet.pdf", "cheatsheet-pocket.pdf"), every_input, _render_cheatsheet,
+    "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet)
+
+
+def plan_rulebook(game: Game, paper: str = DEFAULT_PAPER, booklet: bool = False) -> Plan:
+    """The rulebook PDF and its HTML edition (rulebook.html, one self-contained file); with
+    `booklet`, also rulebook-booklet.pdf (half-size pages imposed for saddle stitching)."""
+    outputs = [Output(RULEBOOK.name, "the rulebook", paper),
+               Output(RULEBOOK_HTML.name, "the rulebook's HTML edition", paper)]
+    if booklet:
+        outputs.append(Output(RULEBOOK_BOOKLET.name, "the rulebook booklet", paper))
+    return Plan(tuple(outputs))
+
+
+def plan_checklists(game: Game, paper: str = DEFAULT_PAPER, setup: str | None = None,
+                    players: int | None = None) -> Plan:
+    """The checklists of every setup, or of one; at one player count when asked."""
+    setups = [named_setup(game, setup)] if setup else list(game.setups)
+    if players is not None:
+        for s in setups:
+            s.require_players(players)
+    return Plan((Output(CHECKLISTS.name, "the checklists", paper, setups[0].id if setup else None, players),))
+
+
+def plan_cheatsheet(game: Game, paper: str = DEFAULT_PAPER) -> Plan:
+    if game.cheatsheet is None:
+        raise BuildError(f"{game.title} has no cheat sheet: {_NO_CHEATSHEET}",
+                         hint="add a 'reference: cheatsheet:' section to its game.yaml")
+    return Plan((Output(CHEATSHEET.name, "the cheat sheet", paper),))
+
+
+_NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"

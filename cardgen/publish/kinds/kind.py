@@ -1,0 +1,77 @@
+"""publish/kinds/kind: what an output kind declares. Everything the build does with an output
+that depends on what it is reads these declarations: no other module names a kind.
+
+A kind is a module of publish/kinds/ holding a `Kind` (or a small family of them) with its
+renderer and its plan functions, and one entry in publish/kinds/__init__.py's registry."""
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, fields
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from cardgen.check.results import GameReport
+from cardgen.model.game import Game
+from cardgen.publish import cache
+from cardgen.publish.plan import BuildOptions, Output, Plan
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """Where a renderer writes, and what it reports besides its files."""
+
+    folder: Path  # its own folder in the staging folder
+    published: Path  # the output folder its files are published in (files that name each other use it)
+    placeholders: set[str]  # cards drawn without art
+    warnings: list[str]
+
+
+Key = Callable[[cache.Snapshot, Game, GameReport, Output], str]
+Renderer = Callable[[Output, Game, GameReport, Rendering], None]
+Planner = Callable[[Game, GameReport, BuildOptions], Plan]
+OPTIONS = tuple(f.name for f in fields(Output) if f.name not in ("kind", "label"))  # what an Output may set
+
+
+@dataclass(frozen=True)
+class Kind:
+    """An output kind: its outputs are Output(kind=<name>, ...)."""
+
+    name: str
+    # the files its renderer writes, as patterns (fnmatch, `*` crosses folders) of their paths in
+    # the output folder: a file outside them is a bug in the renderer, and no output is published
+    files: tuple[str, ...]
+    # an output's cache key, from the input files' snapshot, the game, the report and the output:
+    # it is rendered again when the key changes (publish/cache.py: every_input, cache.sheet_key)
+    key: Key
+    render: Renderer  # writes the output's files into to.folder; a CardgenError is a problem of the data
+    likely: str  # the likely cause when its rendering runs over a ceiling or dies ("the likely cause is ...")
+    options: tuple[str, ...] = ("paper",)  # the Output fields it reads (OPTIONS); a plan leaves the others alone
+    plays: bool = False  # it shows the simulated figures (how the game plays): they are made before it renders
+    preview: bool = True  # `cardgen serve` builds it with the documents (card sheets: the page draws the cards)
+    build: Planner | None = None  # its outputs in `cardgen build` (None: only its own command makes it)
+    # outputs with the same value are published as one (an export's parts share a folder): one
+    # changed renders the others again too
+    together: Callable[[Output], Hashable] | None = None
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.options) - set(OPTIONS))
+        if unknown or not self.files:
+            raise ValueError(f"output kind {self.name}: " + (f"no Output option {', '.join(unknown)}" if unknown
+                                                             else "it declares no files"))
+
+    def writes(self, name: str) -> bool:
+        """Whether a file of that path (in the output folder) is one the kind declares."""
+        return any(fnmatchcase(name, pattern) for pattern in self.files)
+
+    def unread(self, output: Output) -> list[str]:
+        """The options an output of this kind sets that the kind does not read (a plan's mistake:
+        they would change its cache key and nothing else)."""
+        default = Output(self.name, output.label)
+        return [name for name in OPTIONS
+                if name not in self.options and getattr(output, name) != getattr(default, name)]
+
+
+def every_input(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
+    """The key of an output that shows everything (a document): every input file, the output's
+    options, and the commit of game.yaml's changes_since (a branch moves while the files stay)."""
+    return cache.document_key(inputs, output, report.changes.revision if report.changes else "")

@@ -1,0 +1,142 @@
+"""publish/kinds/sheets: card sheets. A setup's deck (`cards`), one card of every type
+(`all-types`), a `print: all` deck once (`deck`) and the duplex calibration sheet. Each is keyed
+on the cards it prints and the drawing files, not on the prose: a rules.md edit redraws none."""
+from __future__ import annotations
+
+from cardgen.check.results import GameReport
+from cardgen.errors import UsageError
+from cardgen.model.game import Game, Setup
+from cardgen.model.sizes import DEFAULT_PAPER
+from cardgen.publish import cache
+from cardgen.publish.kinds.kind import Kind, Rendering
+from cardgen.publish.plan import BuildOptions, Output, Plan, SheetOptions, chosen_setup, planned_sheet, sheet_notes
+from cardgen.render import cards
+
+SHEET_OPTIONS = ("paper", "sheet", "planned", "deck")
+DEFAULTS = SheetOptions()  # a sheet printed with the default options
+
+
+def _render_setup_sheets(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    cards.write_setup_sheets(game, report.setup(output.setup_name), output.planned_sheet, to.folder,
+                             players=output.players, backs=output.sheet.backs, png=output.sheet.png,
+                             placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk",
+                             swaps=output.sheet.swaps, reprint=dict(output.sheet.reprint) if output.sheet.swaps else None,
+                             deck=output.deck)
+
+
+def _render_all_types(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
+                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck)
+
+
+def _render_deck_once(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
+                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck,
+                            name=output.deck)
+
+
+def _render_calibration(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+    cards.write_calibration(game, to.folder, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
+                            png=output.sheet.png, marks=output.sheet.marks)
+
+
+def _setup_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
+    """A setup's sheets: the cards it names or prints, the setup, and its print counts."""
+    printed = report.setup(output.setup_name)
+    setup = printed.setup
+    wanted = ({line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
+              | set(printed.print_counts))
+    return cache.sheet_key(inputs, game, (output, printed.print_counts),
+                           [c for c in game.cards if c.id in wanted], [setup])
+
+
+def _every_card(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
+    return cache.sheet_key(inputs, game, output, game.cards)
+
+
+def _no_card(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
+    return cache.sheet_key(inputs, game, output, ())
+
+
+def _setups_sheets(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
+    """Every setup's sheets (none without setups: the proof sheets print every card then)."""
+    notes = sheet_notes(planned_sheet(game, wanted.paper, DEFAULTS), wanted.paper,
+                        DEFAULTS.spacing) if report.setups else ()
+    return Plan(tuple(output for s in report.setups for output in _setup_sheets(game, s.setup, wanted.paper)),
+                notes=notes)
+
+
+def _all_types(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
+    return Plan(() if game.setups else tuple(_proof_sheets(game, wanted.paper, DEFAULTS)))
+
+
+def _decks_once(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
+    """Without setups the proof sheets print every deck already."""
+    return Plan(tuple(_decks_printed_once(game, wanted.paper)) if game.setups else ())
+
+
+SETUP_SHEETS = Kind(
+    "cards", ("cards-*",), _setup_key, _render_setup_sheets,
+    "the number of cards, or the art, symbols and fonts they are drawn with",
+    options=(*SHEET_OPTIONS, "setup", "players"), preview=False, build=_setups_sheets)
+ALL_TYPES = Kind(
+    "all-types", ("cards-*",), _every_card, _render_all_types,
+    "the number of card types, or the art, symbols and fonts they are drawn with",
+    options=SHEET_OPTIONS, build=_all_types)
+DECK_ONCE = Kind(  # a `print: all` deck: one of each of its cards, whatever the setups name
+    "deck", ("cards-*",), _every_card, _render_deck_once,
+    "the number of the deck's card types, or the art, symbols and fonts they are drawn with",
+    options=SHEET_OPTIONS, preview=False, build=_decks_once)
+CALIBRATION = Kind(
+    "calibration", ("calibration-*",), _no_card, _render_calibration, "the layout's fonts",
+    options=("paper", "sheet"))
+
+
+def plan_cards(game: Game, paper: str = DEFAULT_PAPER, sheet: SheetOptions = DEFAULTS, setup: str | None = None,
+               players: int | None = None, all_types: bool = False, calibration: bool = False) -> Plan:
+    """One card sheet: a setup's deck (the game's default setup unless named), one card of each
+    type, or the duplex calibration sheet. Options out of range are usage errors."""
+    made = planned_sheet(game, paper, sheet)
+    notes = sheet_notes(made, paper, sheet.spacing)
+    if calibration:
+        if sheet.mode == "gutterfold" and not sheet.marks:
+            raise UsageError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration",
+                             hint="calibrate --mode long-edge or short-edge")
+        return Plan((Output(CALIBRATION.name, "the calibration sheet", paper, sheet=sheet),))
+    if all_types:
+        return Plan(tuple(_proof_sheets(game, paper, sheet)), notes=notes)
+    if not game.setups:
+        raise UsageError(f"{game.title} has no setups yet, so there is no deck to print",
+                         hint="use --all-types for a proof sheet of every card type, or add setups.yaml")
+    chosen = chosen_setup(game, setup)
+    if players is not None:
+        chosen.require_players(players)
+    return Plan(tuple(_setup_sheets(game, chosen, paper, players, sheet)), notes=notes)
+
+
+def _setup_sheets(game: Game, setup: Setup, paper: str, players: int | None = None,
+                  sheet: SheetOptions = DEFAULTS) -> list[Output]:
+    """A setup's sheets, named by its id (its name may be a translation that another setup's shares):
+    one file of each deck the setup has cards of, each deck at its own card size."""
+    named = {line.card for line in setup.lines} | {card for card, _ in setup.hand.extras}
+    return [Output(SETUP_SHEETS.name, f"the card sheets of {setup.name}" + _of_deck(game, deck), paper, setup.id,
+                   players, sheet, planned=planned_sheet(game, paper, sheet, deck), deck=deck)
+            for deck in game.sheet_decks
+            if deck is None or not game.deck(deck).print_all and any(game.card(c).deck == deck for c in named)]
+
+
+def _decks_printed_once(game: Game, paper: str, sheet: SheetOptions = DEFAULTS) -> list[Output]:
+    """Each `print: all` deck: one of each of its cards, in cards-<deck id>.pdf."""
+    return [Output(DECK_ONCE.name, f"the card sheets of {deck.name}", paper, sheet=sheet,
+                   planned=planned_sheet(game, paper, sheet, deck.id), deck=deck.id)
+            for deck in game.decks if deck.print_all]
+
+
+def _proof_sheets(game: Game, paper: str, sheet: SheetOptions) -> list[Output]:
+    """One card of every type: a file of each deck, each at its own card size."""
+    return [Output(ALL_TYPES.name, "the sheet of every card type" + _of_deck(game, deck), paper, sheet=sheet,
+                   planned=planned_sheet(game, paper, sheet, deck), deck=deck) for deck in game.sheet_decks]
+
+
+def _of_deck(game: Game, deck: str | None) -> str:
+    return f" ({game.deck(deck).name})" if deck else ""
