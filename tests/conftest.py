@@ -146,26 +146,6 @@ def shared_outputs(tmp_path_factory):
     shared.check_unchanged()
 
 
-@pytest.fixture(scope="session")
-def puppy_rulebook(shared_outputs):
-    """Exploding Puppy's rulebook (documents.write_rulebook), rendered once for the run."""
-    from cardgen.render import documents
-
-    report = report_for("exploding_puppy")
-    folder = shared_outputs.get("puppy-rulebook", lambda out: documents.write_rulebook(report.game, report, out))
-    return report.game, report, folder / "rulebook.pdf"
-
-
-@pytest.fixture(scope="session")
-def puppy_checklists(shared_outputs):
-    """Exploding Puppy's checklists (documents.write_checklists), rendered once for the run."""
-    from cardgen.render import documents
-
-    report = report_for("exploding_puppy")
-    folder = shared_outputs.get("puppy-checklists", lambda out: documents.write_checklists(report.game, report, out))
-    return report.game, report, folder / "checklists.pdf"
-
-
 SHIPPED_GAMES = sorted(folder.name for folder in CARD_DATA.iterdir() if (folder / "game.yaml").is_file())
 
 
@@ -184,6 +164,22 @@ def build_documents(name: str, out: Path) -> None:
 def shipped_folders(shared_outputs) -> Callable[[str], Path]:
     """The folder of a shipped game's documents (see build_documents), built once for the run."""
     return lambda name: shared_outputs.get(f"shipped-{name}", lambda out: build_documents(name, out)) / name
+
+
+@pytest.fixture(scope="session")
+def puppy_rulebook(shipped_folders):
+    """Exploding Puppy's English rulebook as `cardgen rulebook` writes it, with the game and the
+    engine's report (documents.write_rulebook of that report writes the same file)."""
+    report = report_for("exploding_puppy")
+    return report.game, report, shipped_folders("exploding_puppy") / "rulebook.pdf"
+
+
+@pytest.fixture(scope="session")
+def puppy_checklists(shipped_folders):
+    """Exploding Puppy's English checklists as `cardgen checklist` writes them, with the game and
+    the engine's report (documents.write_checklists of that report writes the same file)."""
+    report = report_for("exploding_puppy")
+    return report.game, report, shipped_folders("exploding_puppy") / "checklists.pdf"
 
 
 @pytest.fixture(scope="session")
