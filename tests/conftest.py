@@ -3,10 +3,13 @@ engine's report of a game and the text of a PDF's pages."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
 import io
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pypdfium2
@@ -84,31 +87,108 @@ def words_in(chars: list[dict], x0: float, y0: float, x1: float, y1: float) -> s
     return " ".join(words)
 
 
-@pytest.fixture(scope="session")
-def puppy_rulebook(tmp_path_factory):
-    """Exploding Puppy's rulebook, rendered once for the test files of a worker that read it."""
-    from cardgen.render import documents
+# --------------------------------------------------------------------------- outputs built once per run
+# A rulebook takes seconds of WeasyPrint: what many tests only read is built once for the whole run,
+# by the first worker (of pytest-xdist's) that needs it, into a folder beside the workers' own; a
+# worker needing it meanwhile waits for it. Tests only read these folders (a test that changes a
+# file copies it first): each worker checks at its end that no shared file was changed.
 
-    report = report_for("exploding_puppy")
-    return report.game, report, documents.write_rulebook(report.game, report, tmp_path_factory.mktemp("rulebook"))
+
+class SharedOutputs:
+    """Folders built once per run and shared read-only by the tests of every worker."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.made: dict[Path, dict[str, str]] = {}  # folder -> its files' digests when built
+
+    def _claim(self, name: str, make: Callable[[Path], None], wait: bool) -> Path | None:
+        folder, done = self.root / f"shared-{name}", self.root / f"shared-{name}.done"
+        with open(self.root / f"shared-{name}.lock", "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                return None  # another worker is building it
+            if not done.exists():
+                shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+                folder.mkdir()
+                make(folder)
+                done.touch()
+        self.made.setdefault(folder, digests(folder))
+        return folder
+
+    def get(self, name: str, make: Callable[[Path], None]) -> Path:
+        """The folder `make(folder)` fills, built by whichever worker asks first."""
+        return self._claim(name, make, wait=True)  # type: ignore[return-value]
+
+    def get_all(self, makers: dict[str, Callable[[Path], None]]) -> dict[str, Path]:
+        """Several folders, this worker building those no other worker is building and then waiting
+        for the rest (two workers asking for the same list build half of it each)."""
+        found = {name: self._claim(name, make, wait=False) for name, make in makers.items()}
+        return {name: folder or self.get(name, makers[name]) for name, folder in found.items()}
+
+    def check_unchanged(self) -> None:
+        changed = [str(folder) for folder, files in self.made.items() if digests(folder) != files]
+        assert not changed, f"a test changed a shared output (copy it before changing it): {changed}"
+
+
+def digests(folder: Path) -> dict[str, str]:
+    return {str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+@pytest.fixture(scope="session")
+def shared_outputs(tmp_path_factory):
+    """Under pytest-xdist, the workers' base folders share their parent (one per run); without it,
+    this run's own base folder."""
+    base = tmp_path_factory.getbasetemp()
+    shared = SharedOutputs(base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base)
+    yield shared
+    shared.check_unchanged()
 
 
 SHIPPED_GAMES = sorted(folder.name for folder in CARD_DATA.iterdir() if (folder / "game.yaml").is_file())
 
 
+def build_documents(name: str, out: Path) -> None:
+    """A shipped game's documents (rulebook, checklists, cheat sheets) in each of its languages,
+    built by the commands into out/NAME (other languages in out/NAME/LANGUAGE)."""
+    game = loaded(name).game
+    commands = ["rulebook"] + ["checklist"] * bool(game.setups) + ["cheatsheet"] * bool(game.cheatsheet)
+    for language in game.every_language:
+        for command in commands:
+            code, _, err = cardgen(command, CARD_DATA / name, "--out", out / name, "--lang", language)
+            assert code == 0, err
+
+
 @pytest.fixture(scope="session")
-def shipped_documents(tmp_path_factory) -> list[Path]:
-    """Every document (rulebook, checklists, cheat sheets) of every shipped game in each of its
-    languages, built once by the commands."""
-    out = tmp_path_factory.mktemp("shipped")
-    for name in SHIPPED_GAMES:
-        game = loaded(name).game
-        commands = ["rulebook"] + ["checklist"] * bool(game.setups) + ["cheatsheet"] * bool(game.cheatsheet)
-        for language in game.every_language:
-            for command in commands:
-                code, _, err = cardgen(command, CARD_DATA / name, "--out", out / name, "--lang", language)
-                assert code == 0, err
-    return sorted(out.rglob("*.pdf"))
+def shipped_folders(shared_outputs) -> Callable[[str], Path]:
+    """The folder of a shipped game's documents (see build_documents), built once for the run."""
+    return lambda name: shared_outputs.get(f"shipped-{name}", lambda out: build_documents(name, out)) / name
+
+
+@pytest.fixture(scope="session")
+def puppy_rulebook(shipped_folders):
+    """Exploding Puppy's English rulebook as `cardgen rulebook` writes it, with the game and the
+    engine's report (documents.write_rulebook of that report writes the same file)."""
+    report = report_for("exploding_puppy")
+    return report.game, report, shipped_folders("exploding_puppy") / "rulebook.pdf"
+
+
+@pytest.fixture(scope="session")
+def puppy_checklists(shipped_folders):
+    """Exploding Puppy's English checklists as `cardgen checklist` writes them, with the game and
+    the engine's report (documents.write_checklists of that report writes the same file)."""
+    report = report_for("exploding_puppy")
+    return report.game, report, shipped_folders("exploding_puppy") / "checklists.pdf"
+
+
+@pytest.fixture(scope="session")
+def shipped_documents(shared_outputs) -> list[Path]:
+    """Every document of every shipped game in each of its languages (see build_documents), each
+    game's built once for the run."""
+    folders = shared_outputs.get_all({f"shipped-{name}": (lambda out, name=name: build_documents(name, out))
+                                      for name in SHIPPED_GAMES})
+    return sorted(path for folder in folders.values() for path in folder.rglob("*.pdf"))
 
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"  # the distribution's: nothing downloaded

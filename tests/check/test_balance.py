@@ -3,11 +3,9 @@ the setup procedure, then compared with the engine's figures, `check --json` and
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import report_for
+from conftest import cardgen, report_for
 
 from cardgen.load import load_game
 
@@ -30,7 +28,8 @@ def hand_figures(players: int) -> dict:
 def test_basic_balance_matches_the_hand_computation(players):
     balance = report_for("exploding_puppy").setup("Basic").player_count(players).balance
     expected = hand_figures(players)
-    assert balance.draw_pile == expected["draw_pile"]
+    # 3 players: 80 - 18 - 40 + 10 = 32 cards, 8 puppies; 8 players: 80 - 48 - 0 + 10 = 42
+    assert balance.draw_pile == expected["draw_pile"] == {3: 32, 8: 42}[players]
     assert balance.first_draw_loses == pytest.approx(expected["first_draw_loses"])
     assert balance.draws_before_losing == pytest.approx(expected["draws_before_losing"])
     assert balance.saving_in_hand == expected["saving_in_hand"]
@@ -51,14 +50,13 @@ def test_roles_come_from_the_data(game_copy):
 
 
 def test_check_json_and_text_show_the_figures():
-    run = subprocess.run([sys.executable, "-m", "cardgen", "check", "exploding_puppy", "--json"],
-                         capture_output=True, text=True, timeout=120)
-    basic = json.loads(run.stdout)["setups"][0]
+    code, out, _ = cardgen("check", "exploding_puppy", "--json")
+    assert code == 0
+    basic = json.loads(out)["setups"][0]
     three = next(p for p in basic["players"] if p["players"] == 3)
     assert three["balance"]["first_draw_loses"] == 0.25
     assert three["balance"]["draws_before_losing"] == round(24 / 9, 2)
-    text = subprocess.run([sys.executable, "-m", "cardgen", "check", "exploding_puppy"],
-                          capture_output=True, text=True, timeout=120).stdout
+    text = cardgen("check", "exploding_puppy")[1]
     assert "1st draw loses" in text and "25%" in text
 
 

@@ -85,11 +85,14 @@ def test_short_chapters_share_a_page(plain_game):
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_no_fractional_card_counts_nor_glued_version_in_shipped_games(name, tmp_path):
-    game, report = checked(name)
-    text = pdf_text(documents.write_checklists(game, report, tmp_path))
+def test_no_fractional_card_counts_nor_glued_version_in_shipped_games(name, shipped_folders):
+    game, _ = checked(name)
+    text = pdf_text(shipped_folders(name) / "checklists.pdf")  # built by `cardgen checklist`
+    assert re.search(r"\b\d+ cards?\b", text)  # the checklists do count cards (whole numbers)
     assert not FRACTIONAL_CARDS.search(text), FRACTIONAL_CARDS.search(text)
     assert not WRONG_PLURAL.search(text)
+    # what the two patterns would find in a checklist that got them wrong
+    assert FRACTIONAL_CARDS.search(text + " Deal 2.5 cards.") and WRONG_PLURAL.search(text + " Take 1 cards.")
     if game.version and not game.version[0].isdigit():
         assert f"v{game.version}" not in text
 

@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
-from conftest import CARD_DATA, report_for
+from conftest import CARD_DATA, cardgen, report_for
 
 from cardgen.check import lint
 from cardgen.load import load_game
@@ -82,6 +80,10 @@ def test_quoted_sentences_and_sentence_starts_are_not_names():
     text = ("Shuffle the deck. If an effect says »Discard three cards of the same color«, you may. "
             "»You« on a static effect. Each card played. Player A gives Player B a card.")
     assert lint.references(text, names) == []
+    # while a name inside a quoted sentence, or after a sentence start, is still read
+    found = lint.references(text.replace("same color«", "same color« or a Nope card").replace("three cards",
+                                                                                            "three Bark Cards"), names)
+    assert [(r.phrase, r.target and r.target.name) for r in found] == [("Bark Cards", None), ("Nope card", "Nope")]
 
 
 def test_an_undeclared_group_name_is_reported_until_aliased(game_copy):
@@ -163,8 +165,7 @@ def test_an_alias_to_an_unknown_color_is_a_load_error(game_copy):
 
 
 def test_check_json_carries_the_text_findings():
-    run = subprocess.run([sys.executable, "-m", "cardgen", "check", "exploding_puppy", "--json"],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0
-    found = {(f["where"], f["level"]) for f in json.loads(run.stdout)["findings"] if f["code"] == "text-number"}
+    code, out, _ = cardgen("check", "exploding_puppy", "--json")
+    assert code == 0
+    found = {(f["where"], f["level"]) for f in json.loads(out)["findings"] if f["code"] == "text-number"}
     assert (f"{IN_PUPPY}/cards.yaml:{_line('Alliance', 'See the future (4)')}:234", "warning") in found

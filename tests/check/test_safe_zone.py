@@ -5,15 +5,29 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import CARD_DATA, cardgen, check
+from conftest import CARD_DATA, cardgen, check, edit
 
 SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").exists())
+# A text moved 1 mm from an edge in each shipped design: its card name (the shipped face's, or the
+# game's faces' that extend it), or star_tricks' rank (its playing face has no name).
+MOVED_TOWARDS_THE_EDGE = {"star_tricks": ("x: 5, y: 5, width: 9", "x: 1, y: 5, width: 9")}
 
 
 @pytest.mark.parametrize("game", SHIPPED)
-def test_the_shipped_design_keeps_every_element_safe(game, capsys):
+def test_the_shipped_design_keeps_every_element_safe(game, game_copy, capsys):
     _, out = check(CARD_DATA / game, capsys)
     assert "outside-safe-zone" not in out
+    # and the same check fires on that design once one of its texts is moved towards the edge
+    folder = game_copy(game)
+    layout = folder / "layout.yaml"
+    if game in MOVED_TOWARDS_THE_EDGE:
+        edit(layout, *MOVED_TOWARDS_THE_EDGE[game])
+    else:
+        layout.write_text((layout.read_text(encoding="utf-8") if layout.exists() else "") + "\nname:\n  y: 1.0\n",
+                          encoding="utf-8")
+    code, out = check(folder, capsys)
+    assert code == 0 and "[outside-safe-zone]" in out, out
+    assert "reaches 1.0 mm from the top edge" in out or "reaches 1.0 mm from the left edge" in out, out
 
 
 @pytest.mark.parametrize("size", ["poker", "bridge", "tarot", "mini"])
@@ -24,6 +38,9 @@ def test_the_shipped_design_is_safe_at_every_preset_size(game_copy, size, capsys
     code, out = check(folder, capsys)
     assert code == 0 and f"card_size: {size}" in (folder / "game.yaml").read_text(encoding="utf-8")
     assert "outside-safe-zone" not in out, out
+    (folder / "layout.yaml").write_text("name:\n  y: 1.0\n", encoding="utf-8")
+    code, out = check(folder, capsys)
+    assert code == 0 and "[outside-safe-zone]" in out and "mm from the top edge" in out, out
 
 
 def test_a_name_moved_towards_the_edge_is_a_warning_at_its_line(game_copy):

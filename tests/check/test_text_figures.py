@@ -42,3 +42,7 @@ def test_a_quoted_sentence_is_not_a_card_name(game_copy):
     folder = game_copy(STARLIGHT)
     edit(folder / "rules.md", "Build five fireworks", 'Say "This card is a 5" to give a clue. Build five fireworks')
     assert text_findings(folder) == []
+    # the same sentence naming a card that is not there, unquoted, is read and found
+    edit(folder / "rules.md", 'Say "This card is a 5"', "Say the Purple Card is a 5")
+    (finding,) = text_findings(folder)
+    assert finding.code == "text-unknown-name" and "'Purple Card' names no card" in finding.message

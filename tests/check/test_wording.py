@@ -90,7 +90,10 @@ def test_a_border_of_zero_draws_no_line(game_copy, tmp_path):
 
 
 def test_the_documents_use_the_games_names_and_no_number_twice(game_copy, tmp_path):
-    game = game_copy(CARD_DATA / "exploding_puppy")
+    game = game_copy(TINY_GAME)  # its Peek has a number
+    loaded, report = checked(game)
+    rulebook = " ".join(page_texts(documents.write_rulebook(loaded, report, tmp_path / "before")))
+    assert "Number of the card" in rulebook and "Cost of the card" not in rulebook
     edit(game / "game.yaml", "title: ", "number_name: Cost\ntitle: ")
     loaded, report = checked(game)
     rulebook = " ".join(page_texts(documents.write_rulebook(loaded, report, tmp_path)))

@@ -4,6 +4,7 @@ higher one, no cardgen import hidden inside a function, no module over 600 lines
 from __future__ import annotations
 
 import ast
+import functools
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -58,9 +59,19 @@ def stage(module: str) -> int | None:
 
 
 MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
-TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
-IMPORTS = {name: cardgen_imports(tree, name, MODULES[name].name == "__init__.py") for name, tree in TREES.items()}
-GRAPH = {name: {target for _, target in imports} for name, imports in IMPORTS.items()}
+
+
+@functools.cache
+def imports_of(name: str) -> list[tuple[ast.stmt, str]]:
+    """A module's cardgen imports, parsed when a test first asks (not while every worker collects)."""
+    return cardgen_imports(ast.parse(MODULES[name].read_text(encoding="utf-8")), name, MODULES[name].name == "__init__.py")
+
+
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    return {name: {target for _, target in imports_of(name)} for name in MODULES}
+
+
 STAGE_MODULES = sorted(name for name in MODULES if stage(name) is not None)  # the faces may call any stage
 
 
@@ -72,23 +83,24 @@ def test_the_stages_exist_with_their_modules():
 def test_a_module_imports_only_its_own_stage_and_those_before_it(module):
     own = stage(module)
     assert own is not None
-    upward = sorted(target for target in GRAPH[module] if stage(target) is None or stage(target) > own)
+    upward = sorted(target for target in graph()[module] if stage(target) is None or stage(target) > own)
     assert not upward, f"{module} ({STAGES[own]}) imports from a later stage: {upward}"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_cardgen_import_hides_inside_a_function(module):
-    hidden = [(node.lineno, target) for node, target in IMPORTS[module] if node.col_offset > 0]
+    hidden = [(node.lineno, target) for node, target in imports_of(module) if node.col_offset > 0]
     assert not hidden, f"{module} imports inside a block: {hidden}"
 
 
 def test_the_import_graph_has_no_circle():
     state: dict[str, str] = {}
+    edges = graph()
 
     def visit(module: str, path: list[str]) -> None:
         state[module] = "open"
-        for target in sorted(GRAPH.get(module, ())):
-            if target == module or target not in GRAPH:
+        for target in sorted(edges.get(module, ())):
+            if target == module or target not in edges:
                 continue
             if state.get(target) == "open":
                 circle = path[path.index(target):] + [target]
@@ -97,7 +109,7 @@ def test_the_import_graph_has_no_circle():
                 visit(target, path + [target])
         state[module] = "done"
 
-    for module in sorted(GRAPH):
+    for module in sorted(edges):
         if module not in state:
             visit(module, [module])
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import edit, report_for
+from conftest import cardgen, edit, report_for
 
 from cardgen.check.engine import check_setup
 from cardgen.cli import main
@@ -37,9 +35,8 @@ def by_players(setup_report):
 
 
 def cli_check(game):
-    proc = subprocess.run([sys.executable, "-m", "cardgen", "check", game, "--json"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
-    return proc.returncode, json.loads(proc.stdout)
+    code, out, _ = cardgen("check", game, "--json", cwd=ROOT)
+    return code, json.loads(out)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -256,10 +253,8 @@ def test_games_without_reference_have_no_cheatsheet(tmp_path, reports):
 
 
 def test_cheatsheet_command(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "cardgen", "cheatsheet", "exploding_cards", "--out",
-                           str(tmp_path), "--paper", "letter"], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr
+    code, _, err = cardgen("cheatsheet", "exploding_cards", "--out", tmp_path, "--paper", "letter", cwd=ROOT)
+    assert code == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cardgen-manifest.json", "cheatsheet-pocket.pdf", "cheatsheet.pdf"]
     pages, _, _, size = _words(tmp_path / "cheatsheet.pdf")
     assert pages == 1 and size == (612, 792)  # fits Letter too

@@ -55,7 +55,7 @@ def as_editors_read(node: yaml.Node):
 
 
 def read_as_editors(path: Path):
-    return as_editors_read(yaml.compose(path.read_text(encoding="utf-8")))
+    return as_editors_read(yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))  # libyaml's nodes
 
 
 def game_file(folder: Path, name: str) -> Path | None:
@@ -71,11 +71,11 @@ def written_file(folder: Path, name: str) -> Path:
     return game_file(folder, name) or folder / name if name == "translation.yaml" else folder / name
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(yaml.CSafeDumper):  # libyaml's emitter: the same YAML, several times faster
     pass
 
 
-_Dumper.add_representer(NumberKey, lambda dumper, key: dumper.represent_scalar("tag:yaml.org,2002:int", key))
+_Dumper.add_representer(NumberKey, lambda dumper, key: dumper.represent_scalar("tag:yaml.org,2002:int", str(key)))
 
 
 def write(path: Path, data) -> None:

@@ -162,9 +162,13 @@ def test_a_one_line_text_on_a_smaller_card_keeps_its_min_size_as_a_paragraph_doe
     at 5.5, the floor a smaller card does not scale, not refused for being set at 5.3."""
     folder = game_copy()
     assert "card_size: mini" in (folder / "game.yaml").read_text(encoding="utf-8")
-    (folder / "layout.yaml").write_text(
-        "faces:\n  lined:\n    extends: default\n    for: kind == shield\n    elements:\n"
-        "      - {id: kind-line, text: \"{name}\", line: true, x: 6.2, y: 52.4, width: 50.6, height: 5.6,"
-        " size: 7.6, min_size: 5.5}\n", encoding="utf-8")
+    face = ("faces:\n  lined:\n    extends: default\n    for: kind == shield\n    elements:\n"
+            "      - {id: kind-line, text: \"{name}\", line: true, x: 6.2, y: 52.4, width: 50.6, height: 5.6,"
+            " size: 7.6, min_size: 5.5}\n")
+    (folder / "layout.yaml").write_text(face, encoding="utf-8")
     code, out, err = cardgen("check", folder)
     assert code == 0 and "text-does-not-fit" not in out + err, out + err
+    # the same line in a box too narrow for the name even at its min_size is refused
+    (folder / "layout.yaml").write_text(face.replace("width: 50.6", "width: 4"), encoding="utf-8")
+    code, out, err = cardgen("check", folder)
+    assert code == 1 and "[text-does-not-fit]" in out and "card 'Shield'" in out, out + err

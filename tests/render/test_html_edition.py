@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import CARD_DATA, cardgen, headless_chromium, loaded
+from conftest import headless_chromium, loaded
 
 pytestmark = pytest.mark.slow
 
@@ -16,11 +16,9 @@ WIDTHS = (390, 1280)
 
 
 @pytest.fixture(scope="module")
-def puppy_html(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("html")
-    code, _, err = cardgen("rulebook", CARD_DATA / "exploding_puppy", "--out", out)
-    assert code == 0, err
-    return out
+def puppy_html(shipped_folders) -> Path:
+    """`cardgen rulebook exploding_puppy` (English): rulebook.html beside rulebook.pdf."""
+    return shipped_folders("exploding_puppy")
 
 
 @pytest.fixture(scope="module")

@@ -136,6 +136,7 @@ def test_turn_and_play_mistakes_are_found_at_check_at_their_line(game_copy, file
     assert "FAILED: 1 error," in out
 
 
+@pytest.mark.slow  # three rulebooks and a checklist, 2,000 games simulated at each player count, twice
 def test_the_documents_show_how_each_player_count_plays_from_a_cached_simulation(game_copy, tmp_path):
     """turns: documents: the rulebook's setup tables and the checklists carry the simulated
     figures; the simulation is kept beside the outputs and done again only when the data changes."""
