@@ -35,29 +35,6 @@ class GameNotFound(UsageError):
     """No game folder by that name or path."""
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-# --------------------------------------------------------------------------- the reader
-
-
-
-
-
-
-
-
-
-
 # --------------------------------------------------------------------------- the game
 
 
@@ -91,8 +68,6 @@ class LoadResult:
     @property
     def ok(self) -> bool:
         return self.game is not None and not any(f.level == ERROR for f in self.findings)
-
-
 
 
 @contextmanager
@@ -152,15 +127,3 @@ def _document(reader: Reader, name: str, folder: Path) -> yaml.Node | None:
 
 def _all_read(docs: dict[str, yaml.Node | None]) -> dict[str, yaml.Node]:
     return {name: doc for name, doc in docs.items() if doc is not None}
-
-
-
-
-
-
-
-
-# --------------------------------------------------------------------------- patterns
-
-
-

@@ -58,7 +58,7 @@ from cardgen.publish.kinds.exports import plan_export
 from cardgen.publish.kinds.sheets import plan_cards
 from cardgen.publish.plan import ExportPart, Output, Plan, SheetOptions
 from cardgen.publish.simulate import add_how_it_plays
-from cardgen.publish.workers import LIMITS, Event, Limits, _Done, render_all
+from cardgen.publish.workers import LIMITS, Done, Event, Limits, render_all
 from cardgen.render import cards
 from cardgen.render.write import language_dir, output_folder
 
@@ -150,9 +150,10 @@ class _Run:
         self.made: dict[str, dict] = {}
         for output in plan.outputs:
             if output not in self.todo:
-                self.reused += [folder / name for name in known[self.keys[output]]["files"]]
-                self.placeholders.update(known[self.keys[output]]["placeholders"])
-                self.warnings += known[self.keys[output]].get("warnings", [])
+                entry = known[self.keys[output]]
+                self.reused += [folder / name for name in entry["files"]]
+                self.placeholders.update(entry["placeholders"])
+                self.warnings += entry.get("warnings", [])
                 self.event("reused", output)
         if any(kind_of(output).plays for output in self.todo):
             report = add_how_it_plays(game, report, folder, limits, clean)
@@ -166,7 +167,7 @@ class _Run:
             output = replace(output, label=f"{self.game.language}: {output.label}")
         self.on_event(Event(kind, output))
 
-    def finished(self, done: _Done) -> None:
+    def finished(self, done: Done) -> None:
         self.event("failed" if done.problem or done.bug else "finished", done.output)
         self.placeholders |= done.placeholders
         self.warnings += done.warnings
@@ -239,13 +240,3 @@ def _same_revisions(revisions: Any, folder: Path) -> bool:
 
 
 _LANGUAGE_FOLDER = re.compile(r"[A-Za-z0-9_-]{1,20}")  # what a manifest may name as a language's folder
-
-
-# --------------------------------------------------------------------------- the workers
-
-
-# --------------------------------------------------------------------------- the renderers
-
-
-# --------------------------------------------------------------------------- staging and publishing
-

@@ -68,7 +68,7 @@ class Event:
 
 
 @dataclass
-class _Done:
+class Done:
     """What a worker reports about one output."""
 
     output: Output
@@ -89,7 +89,7 @@ Source = tuple[Game, GameReport, Path]  # a game (in one of its languages), its 
 
 
 def render_all(sources: Sequence[Source], outputs: Sequence[tuple[int, Output]], limits: Limits,
-               started: Callable[[int, Output], None]) -> Iterator[tuple[int, _Done]]:
+               started: Callable[[int, Output], None]) -> Iterator[tuple[int, Done]]:
     """Each output, rendered from its source (its index in `sources`: the game in one of its
     languages) into that source's stage, on one small pool of worker processes, each under the
     ceilings; a worker that dies or runs over its time is killed and replaced, and its output
@@ -153,7 +153,7 @@ class _Worker:
     def send(self, source: int, output: Output) -> None:
         self.connection.send((source, output))
 
-    def poll(self, output: Output, deadline: float, limits: Limits) -> _Done | None:
+    def poll(self, output: Output, deadline: float, limits: Limits) -> Done | None:
         """The worker's report on `output`, a failure if it died or ran over time, or None."""
         if self.connection.poll():
             try:
@@ -164,9 +164,9 @@ class _Worker:
             if time.monotonic() < deadline:
                 return None
             self.kill()
-            return _Done(output, _over_the_limit(output, _hung(limits)), spent=True)
+            return Done(output, _over_the_limit(output, _hung(limits)), spent=True)
         self.process.join(5)
-        return _Done(output, _died(output, self.process.exitcode, limits), spent=True)
+        return Done(output, _died(output, self.process.exitcode, limits), spent=True)
 
     def stop(self) -> None:
         """Ask an idle worker to exit; kill it if it does not."""
@@ -205,10 +205,10 @@ def _worker_main(connection, sources: Sequence[Source], scratch: Path, limits: L
             return
 
 
-def _render_one(output: Output, game: Game, report: GameReport, stage: Path, limits: Limits) -> _Done:
+def _render_one(output: Output, game: Game, report: GameReport, stage: Path, limits: Limits) -> Done:
     """Render one output into a folder of its own, then move its files into the stage: so the
     build knows which files each output made (the cache's record)."""
-    done = _Done(output)
+    done = Done(output)
     own = None
     try:
         own = Path(tempfile.mkdtemp(dir=stage))
