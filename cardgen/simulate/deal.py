@@ -109,36 +109,38 @@ class Dealer:
             return _packed([self.deal(one) for _ in range(games)], self.players)
 
     def _deal_together(self, rng: np.random.Generator, games: int) -> Dealt:
-        piles = {name: _rows(pile, games) for name, pile in self.ready.piles.items()}
+        """Every pile the same in all games (one row) until a shuffle orders it at random in each
+        (a row per game)."""
+        piles = {name: np.array(pile, dtype=np.int16) for name, pile in self.ready.piles.items()}
         shuffled = set(self.ready.shuffled)
-        hands = [[_rows(hand, games)] for hand in self.ready.hands]
+        hands = [[np.array(hand, dtype=np.int16)] for hand in self.ready.hands]
         for move in self.moves:
             source = move.source
-            piles.setdefault(source, _rows([], games))
+            piles.setdefault(source, _NONE)
             if move.shuffle:
-                piles[source] = rng.permuted(piles[source], axis=1)
+                piles[source] = _shuffled(piles[source], games, rng)
                 shuffled.add(source)
                 continue
             takes: list[tuple[frozenset[int] | None, int | None]] = [(move.picks, move.count)]
             if move.extras is not None:
                 takes = [(frozenset((card,)), each) for card, each in move.extras for _ in hands]
             for i, (picks, count) in enumerate(takes):
-                taken, piles[source] = _take_rows(piles[source], picks, count, source in shuffled, rng)
+                taken, piles[source] = _take_rows(piles[source], picks, count, source in shuffled, rng, games)
                 if move.to_hands and move.extras is not None:
                     hands[i % len(hands)].append(taken)
                 elif move.to_hands:  # one card at a time to each player in turn
                     for p, hand in enumerate(hands):
-                        hand.append(taken[:, p::self.players])
+                        hand.append(taken[..., p::self.players])
                 else:
-                    piles[move.target] = np.concatenate([piles.get(move.target, _rows([], games)), taken], axis=1)
+                    piles[move.target] = _joined(games, piles.get(move.target, _NONE), taken)
                     if move.extras is None:
                         shuffled.discard(move.target)
-        pile = piles.get(self.draw_pile, _rows([], games))
-        width = max([sum(part.shape[1] for part in hand) for hand in hands], default=0)
-        dealt = np.full((games, self.players, width), -1, dtype=np.int16)
-        for p, hand in enumerate(hands):
-            cards = np.concatenate(hand, axis=1)
-            dealt[:, p, :cards.shape[1]] = cards
+        pile = piles.get(self.draw_pile, _NONE)
+        pile = pile if pile.ndim == 2 else np.tile(pile, (games, 1))
+        joined = [_joined(games, *hand) for hand in hands]
+        dealt = np.full((games, self.players, max([cards.shape[-1] for cards in joined], default=0)), -1, dtype=np.int16)
+        for p, cards in enumerate(joined):
+            dealt[:, p, :cards.shape[-1]] = cards
         return Dealt(pile, np.full(games, pile.shape[1]), dealt)
 
     def _carry_out(self, move: _Move, table: _State, rng: random.Random) -> None:
@@ -206,17 +208,44 @@ def _take(pile: list[int], picks: frozenset[int] | None, count: int | None, from
     return taken
 
 
-def _rows(cards: Sequence[int], games: int) -> np.ndarray:
-    return np.tile(np.array(cards, dtype=np.int16), (games, 1))
+_NONE = np.zeros(0, dtype=np.int16)
+CARD_BITS = 16  # a card number fits in the low bits of a shuffle's sort key (card numbers are int16)
+
+
+def _shuffled(pile: np.ndarray, games: int, rng: np.random.Generator) -> np.ndarray:
+    """The pile (one row, or a row per game) in a random order in each game: sorted by random
+    keys, each card number in its key's low bits, so that sorting the keys sorts the cards (the
+    48 random bits above them tie between two cards about once in 10^12 games)."""
+    keys = rng.bit_generator.random_raw((games, pile.shape[-1]))
+    keys &= ~np.uint64((1 << CARD_BITS) - 1)
+    keys |= pile.astype(np.uint64)
+    keys.sort(axis=1)
+    cards: np.ndarray = (keys & np.uint64((1 << CARD_BITS) - 1)).astype(np.int16)
+    return cards
+
+
+def _joined(games: int, *parts: np.ndarray) -> np.ndarray:
+    """The parts one after the other: one row when each is the same in every game, else a row per game."""
+    if all(part.ndim == 1 for part in parts):
+        return np.concatenate(parts)
+    return np.concatenate([np.broadcast_to(part, (games, part.shape[-1])) for part in parts], axis=1)
 
 
 def _take_rows(pile: np.ndarray, picks: frozenset[int] | None, count: int | None, from_top: bool,
-               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """_take on every row: the cards taken, and the pile left."""
-    games, size = pile.shape
+               rng: np.random.Generator, games: int) -> tuple[np.ndarray, np.ndarray]:
+    """_take in every game: the cards taken, and the pile left (each one row when the pile is
+    the same in every game and the cards taken are too)."""
+    size = pile.shape[-1]
     if picks is None and count is not None and from_top:
         count = min(count, size)
-        return pile[:, size - count:][:, ::-1], pile[:, :size - count]
+        return pile[..., size - count:][..., ::-1], pile[..., :size - count]
+    if pile.ndim == 1:
+        places = np.array([i for i, card in enumerate(pile.tolist()) if picks is None or card in picks], dtype=np.int64)
+        if count is not None and count < len(places) and not from_top and len(set(pile[places].tolist())) > 1:
+            pile = np.broadcast_to(pile, (games, size))  # which cards are taken differs from game to game
+        else:
+            places = places[len(places) - count:] if count is not None and count < len(places) else places
+            return pile[places], np.delete(pile, places)
     picked = np.ones(pile.shape, dtype=bool) if picks is None else np.isin(pile, list(picks))
     per_game = picked.sum(axis=1)
     if games and (per_game != per_game[0]).any():

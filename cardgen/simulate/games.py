@@ -6,7 +6,10 @@ Cards are codes (simulate.Rules): the draw pile is a row of codes from the botto
 pile is a bit per player at each place; the players still in are a ring of seats, each seat
 naming the next one either way round. The arrays are read and written through flat views, a
 game's row at `row number * row length`, so that each step is a handful of one-dimensional
-gathers and scatters over the games that take it."""
+gathers and scatters over the games that take it. Every game still going takes a turn at each
+step, so a game's turns are the steps it lasted; the few steps that something rarer happens in
+(a card played to get out of a losing draw, a losing card drawn, a game over) are worked out for
+the games they happen in only."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,6 +19,8 @@ import numpy as np
 from cardgen.simulate.deal import Dealt
 
 INERT, LOSE, SAVE, PLAYS = 0, 1, 2, 3  # card codes: playable cards are PLAYS and up
+CODE_MASK = 0xFF  # a code fits in the low 8 bits of a shuffle's sort key (codes are int8)
+OVER = -1  # the size of a game's draw pile once the game is over: it neither plays nor draws again
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,13 @@ class Codes:
     shufflers: slice
     peekers: slice
 
+    @property
+    def escapes(self) -> slice:
+        """The codes that get a player out of a known losing draw, best first: the ones that end
+        the turn, then the shuffles (each group's codes are together, in that order)."""
+        groups = [group for group in (self.avoid, self.shufflers) if group.stop > group.start]
+        return slice(groups[0].start, groups[-1].stop) if groups else slice(PLAYS, PLAYS)
+
 
 @dataclass(frozen=True)
 class Played:
@@ -52,9 +64,9 @@ class Played:
 class _Games:
     """The state of the games still going on, a row each."""
 
-    def __init__(self, codes: Codes, dealt: Dealt):
+    def __init__(self, codes: Codes, dealt: Dealt, knowing: bool):
         games, players = dealt.hands.shape[:2]
-        self.codes, self.players = codes.size, players
+        self.codes, self.players, self.knowing = codes.size, players, knowing
         self.row = np.arange(games)  # each game's place in the batch
         self.pile = codes.of_card[dealt.piles].astype(np.int8)
         self.size = dealt.sizes.astype(np.int64)
@@ -62,15 +74,14 @@ class _Games:
         held = (np.arange(games * players)[:, None] * width + codes.of_card[dealt.hands].reshape(games * players, -1))
         self.hands = np.bincount(held.ravel(), minlength=games * players * width).astype(np.int16).reshape(
             games, players, width)[:, :, :-1].copy()
-        self.known = np.zeros((*self.pile.shape, (players + 7) // 8), dtype=np.uint8)
+        self.known = np.zeros((*self.pile.shape, (players + 7) // 8 if knowing else 1), dtype=np.uint8)
         seats = np.arange(players)  # the next seat still in, the way seats count and the other way round:
-        self.ring = np.tile(np.array([(seats + 1) % players, (seats - 1) % players], dtype=np.int16), (games, 1, 1))
+        self.ring = np.tile(np.array([(seats + 1) % players, (seats - 1) % players], dtype=np.int64), (games, 1, 1))
+        self.back = np.zeros(games, dtype=np.int64)  # 0 while the turn passes the way seats count, else players
         self.started = np.zeros((games, players), dtype=bool)  # the player has had a turn
         self.left = np.full(games, players)
         self.seat = np.zeros(games, dtype=np.int64)
-        self.step = np.ones(games, dtype=np.int64)
         self.owed = np.ones(games, dtype=np.int64)
-        self.turns = np.zeros(games, dtype=np.int64)
         in_pile = np.arange(self.pile.shape[1]) < self.size[:, None]
         self.saving_left = self.hands[:, :, SAVE].sum(axis=1) + ((self.pile == SAVE) & in_pile).sum(axis=1)
         self._views()
@@ -83,52 +94,83 @@ class _Games:
         self.held, self.rings, self.starteds = self.hands.reshape(-1), self.ring.reshape(-1), self.started.reshape(-1)
 
     def keep(self, rows: np.ndarray) -> None:
-        for name in ("row", "pile", "size", "hands", "known", "ring", "started", "left", "seat", "step", "owed", "turns",
+        for name in ("row", "pile", "size", "hands", "known", "ring", "back", "started", "left", "seat", "owed",
                      "saving_left"):
             setattr(self, name, getattr(self, name)[rows])
         self._views()
 
+    def word(self, places: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """Where in g.knowns the seats' bits of these places are."""
+        return places if self.words == 1 else places * self.words + (seat >> 3)
+
+    def words_of(self, places: np.ndarray) -> np.ndarray:
+        """Where in g.knowns all the bits of these places are."""
+        return places if self.words == 1 else (places[:, None] * self.words + np.arange(self.words)).reshape(-1)
+
+    def knows(self, places: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """Whether the seats know the cards at these places."""
+        known: np.ndarray = (self.knowns[self.word(places, seat)] >> (seat & 7).astype(np.uint8)) & 1 == 1
+        return known
+
+    def learn(self, places: np.ndarray, seat: np.ndarray) -> None:
+        """The seats know the cards at these places (each place once)."""
+        self.knowns[self.word(places, seat)] |= (1 << (seat & 7)).astype(np.uint8)
+
 
 def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> Played:
     games, players = dealt.hands.shape[:2]
-    g = _Games(codes, dealt)
+    g = _Games(codes, dealt, looks)
     first = _first_draw(g)
     saving = g.hands[:, :, SAVE].copy()
     had_saving = g.saving_left > 0
     turns, winner, ran_out = np.zeros(games, dtype=np.int64), np.full(games, -1), np.zeros(games, dtype=bool)
-    early, going = 0, games
+    early, going, turn, nobody = 0, games, 0, np.zeros(0, dtype=np.int64)
     while going:
+        turn += 1
         at = g.seat_at + g.seat
-        g.turns += 1
-        ended, passed = np.zeros(len(at), dtype=bool), np.zeros(len(at), dtype=np.int64)
-        if looks:
-            _choose(codes, g, at, ended, passed, rng)
-        out = np.zeros(len(at), dtype=bool)
-        drawing = ~ended
+        rows = (g.size > 0).nonzero()[0]  # the games whose player plays and draws (the others are stalled or over)
+        ended, passed = _choose(codes, g, at, rows, rng) if looks else (nobody, nobody)
+        if len(ended):
+            rows = rows[~_marked(len(g.row), ended)[rows]]
+        gone = nobody
         for _ in range(codes.draw):
-            drawing &= (g.size > 0) & ~out
-            out[_draw(codes, g, at, drawing.nonzero()[0], rng)] = True
-        gone = out.nonzero()[0]
-        early += int(len(gone) - g.starteds[at[gone]].sum())
+            out = _draw(codes, g, at, rows, rng)
+            gone = np.concatenate([gone, out]) if len(gone) else out
+            if codes.draw > 1:
+                rows = rows[(g.size[rows] > 0) & ~_marked(len(g.row), out)[rows]]
+        if len(gone):
+            early += int(len(gone) - g.starteds[at[gone]].sum())
+            _leave(g, gone)
         g.starteds[at] = True
-        _leave(g, gone, at[gone])
-        stalled = ~ended & ~out & (g.size == 0)
-        passes = passed > 0  # the next player takes the turns owed, and more
+        passing = ended[passed > 0]  # the next player takes the turns owed, and more
         g.owed -= 1
-        moves = (out | passes | (g.owed <= 0)).nonzero()[0]
-        g.owed = np.where(passes, 1 + passed, g.owed)
-        g.owed[moves[~passes[moves]]] = 1
-        g.seat[moves] = g.rings[g.ring_at[moves] + (g.step[moves] < 0) * g.players + g.seat[moves]]
-        over = ((stalled | (g.left == 1)) & (g.left > 0)).nonzero()[0]
-        if len(over):
+        g.owed[gone] = 0  # the player out, or one who passed turns on, moves on at once
+        g.owed[passing] = 0
+        moves = g.owed <= 0
+        g.seat = np.where(moves, g.rings[g.ring_at + g.back + g.seat], g.seat)
+        g.owed[moves] = 1
+        g.owed[passing] += passed[passed > 0]
+        stalled = (g.size == 0).nonzero()[0]  # the draw pile ran out with several players left
+        won = gone[g.left[gone] == 1] if len(gone) else nobody
+        if len(stalled) and len(gone):  # not the player out with the last card: the next one finds none
+            stalled = stalled[~_marked(len(g.row), gone)[stalled]]
+        if len(stalled) or len(won):
+            over = np.concatenate([stalled, won])
             done = g.row[over]
-            turns[done] = g.turns[over]
-            winner[done] = np.where(stalled[over], -1, g.seat[over])
+            turns[done] = turn
+            winner[done] = np.concatenate([np.full(len(stalled), -1), g.seat[won]])
             ran_out[done] = had_saving[done] & (g.saving_left[over] == 0)
-            g.size[over], g.left[over], going = 0, 0, going - len(over)  # no more draws, never over again
+            g.size[over], g.left[over], going = OVER, 0, going - len(over)
             if going < len(g.row) * 7 // 8:  # the games over are left out of the arrays now and then
                 g.keep(g.left.nonzero()[0])
     return Played(turns, winner, early, ran_out, *first, saving)
+
+
+def _marked(games: int, rows: np.ndarray) -> np.ndarray:
+    """A mask of the games, these rows set."""
+    mask = np.zeros(games, dtype=bool)
+    mask[rows] = True
+    return mask
 
 
 def _first_draw(g: _Games) -> tuple[np.ndarray, np.ndarray]:
@@ -140,51 +182,59 @@ def _first_draw(g: _Games) -> tuple[np.ndarray, np.ndarray]:
     return any_losing & (safe == 0), safe
 
 
-def _leave(g: _Games, rows: np.ndarray, at: np.ndarray) -> None:
+def _leave(g: _Games, rows: np.ndarray) -> None:
     """These games' players are out: the seats either side of theirs name each other."""
-    at = g.ring_at[rows] + g.seat[rows]
+    ring = g.ring_at[rows]
+    at = ring + g.seat[rows]
     after, before = g.rings[at], g.rings[at + g.players]
-    g.rings[at - g.seat[rows] + g.players + after] = before
-    g.rings[at - g.seat[rows] + before] = after
+    g.rings[ring + g.players + after] = before
+    g.rings[ring + before] = after
     g.left[rows] -= 1
 
 
-def _choose(codes: Codes, g: _Games, at: np.ndarray, ended: np.ndarray, passed: np.ndarray,
-            rng: np.random.Generator) -> None:
+def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray,
+            rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The new player's plays before drawing, each game until it draws or a play ends its turn:
     a top card they do not know is looked at with a peek card; a top card they know to be losing
-    is avoided with a card that ends the turn, else shuffled away (and the new top card looked at)."""
-    rows = (g.size > 0).nonzero()[0]
+    is avoided with a card that ends the turn, else shuffled away (and the new top card looked at).
+    The games whose turn a play ended, and the extra turns it gave the next player."""
+    peekers, escapes = codes.peekers, codes.escapes
+    ended, passed = [], []
     while len(rows):
         top, seat, hand = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows], at[rows] * g.codes
-        knows = (g.knowns[top * g.words + (seat >> 3)] >> (seat & 7)) & 1 == 1
-        unknown = (~knows).nonzero()[0]
-        peek = _first_held(g, hand[unknown], codes.peekers)
-        looks = unknown[peek > 0]
-        _play(codes, g, rows[looks], hand[looks], peek[peek > 0], rng)
-        knows[looks] = True
+        knows = g.knows(top, seat)
+        if peekers.stop > peekers.start:
+            unknown = (~knows).nonzero()[0]
+            code = _first_held(g, hand[unknown], peekers)
+            looks = unknown[code > 0]
+            if len(looks):
+                code = code[code > 0]
+                g.held[hand[looks] + code] -= 1
+                _peek(g, rows[looks], top[looks], seat[looks], codes.peeks[code])
+                knows[looks] = True
         losing = (knows & (g.piles[top] == LOSE)).nonzero()[0]
-        code = _first_held(g, hand[losing], codes.avoid)
-        code = np.where(code > 0, code, _first_held(g, hand[losing], codes.shufflers))
+        if not len(losing) or escapes.stop == escapes.start:
+            break
+        code = _first_held(g, hand[losing], escapes)
         playing = code > 0
-        rows, code = rows[losing[playing]], code[playing]
-        _play(codes, g, rows, hand[losing[playing]], code, rng)
+        rows, hand, code = rows[losing[playing]], hand[losing[playing]], code[playing]
+        g.held[hand + code] -= 1
+        shuffling = rows[codes.shuffles[code]]
+        if len(shuffling):
+            _shuffle(g, shuffling, rng)
+        peeking = codes.peeks[code] > 0
+        if peeking.any():
+            seat = g.seat[rows[peeking]]
+            _peek(g, rows[peeking], g.pile_at[rows[peeking]] + g.size[rows[peeking]] - 1, seat,
+                  codes.peeks[code[peeking]])
         ending = codes.ends[code]
-        ended[rows[ending]] = True
-        passed[rows[ending]] = codes.extra_turns[code[ending]]
-        g.step[rows[ending & codes.reverses[code]]] *= -1
+        ended.append(rows[ending])
+        passed.append(codes.extra_turns[code[ending]])
+        g.back[rows[ending & codes.reverses[code]]] ^= g.players
         rows = rows[~ending]
-
-
-def _play(codes: Codes, g: _Games, rows: np.ndarray, hand: np.ndarray, code: np.ndarray,
-          rng: np.random.Generator) -> None:
-    """These games' players play a card from the hand (its place in g.held): its shuffle and its
-    peek here, the rest by the caller."""
-    g.held[hand + code] -= 1
-    shuffling = rows[codes.shuffles[code]]
-    if len(shuffling):
-        _shuffle(g, shuffling, rng)
-    _peek(g, rows, codes.peeks[code])
+    if not ended:
+        return rows[:0], rows[:0]
+    return np.concatenate(ended), np.concatenate(passed)
 
 
 def _first_held(g: _Games, hand: np.ndarray, group: slice) -> np.ndarray:
@@ -199,30 +249,36 @@ def _shuffle(g: _Games, rows: np.ndarray, rng: np.random.Generator) -> None:
     """The draw piles of these games in a random order; what anyone knew of them is lost."""
     size = g.size[rows]
     width = int(size.max())
-    keys = rng.random((len(rows), width))
-    keys[np.arange(width) >= size[:, None]] = 2.0  # the unused places stay above
-    g.pile[rows, :width] = np.take_along_axis(g.pile[rows, :width], keys.argsort(axis=1), axis=1)
+    keys = rng.bit_generator.random_raw((len(rows), width))  # sorted, random keys sort the codes in their low bits
+    keys[np.arange(width) >= size[:, None]] = ~np.uint64(0)  # the unused places stay above
+    keys &= ~np.uint64(CODE_MASK)
+    keys |= g.pile[rows, :width].astype(np.uint64)
+    keys.sort(axis=1)
+    g.pile[rows, :width] = keys & np.uint64(CODE_MASK)
     g.known[rows] = 0
 
 
-def _peek(g: _Games, rows: np.ndarray, cards: np.ndarray) -> None:
-    """These games' players look at the top cards of the draw pile."""
+def _peek(g: _Games, rows: np.ndarray, top: np.ndarray, seat: np.ndarray, cards: np.ndarray) -> None:
+    """These games' players look at the top cards of the draw pile (its top at `top`)."""
     looked = np.minimum(cards, g.size[rows])
-    seat = np.repeat(g.seat[rows], looked)
-    places = _spans(g.pile_at[rows] + g.size[rows] - looked, looked)
-    g.knowns[places * g.words + (seat >> 3)] |= (1 << (seat & 7)).astype(np.uint8)
+    g.learn(_spans(top + 1 - looked, looked), np.repeat(seat, looked))
 
 
 def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """These games' players draw a card: kept, or losing and saved, or out (the rows returned)."""
-    g.size[rows] -= 1
-    place = g.pile_at[rows] + g.size[rows]
-    card = g.piles[place].astype(np.int64)
-    g.knowns[_words(g, place)] = 0
+    """These games' players draw a card: kept, or losing and saved, or out (the rows returned).
+    A losing card is counted in the hand too: no one reads that count."""
+    size = g.size[rows] - 1
+    g.size[rows] = size
+    place = g.pile_at[rows] + size
+    card = g.piles[place]
+    if g.knowing:
+        g.knowns[g.words_of(place)] = 0
     hand = at[rows] * g.codes
-    kept = card != LOSE
-    g.held[hand[kept] + card[kept]] += 1
-    losing, hand = rows[~kept], hand[~kept] + SAVE
+    g.held[hand + card] += 1
+    lose = (card == LOSE).nonzero()[0]
+    if not len(lose):
+        return rows[:0]
+    losing, hand = rows[lose], hand[lose] + SAVE
     saved = g.held[hand] > 0
     g.held[hand[saved]] -= 1
     g.saving_left[losing[saved]] -= 1
@@ -244,17 +300,13 @@ def _put_back(saved: str, g: _Games, rows: np.ndarray, rng: np.random.Generator)
         place = (rng.random(len(rows)) * (size + 1)).astype(np.int64)
     place += g.pile_at[rows]
     above = _spans(place, g.pile_at[rows] + size - place)
-    g.piles[above + 1], g.knowns[_words(g, above + 1)] = g.piles[above], g.knowns[_words(g, above)]
-    seat = g.seat[rows]
-    g.piles[place], g.knowns[_words(g, place)] = LOSE, 0
-    g.knowns[place * g.words + (seat >> 3)] = (1 << (seat & 7)).astype(np.uint8)
+    g.piles[above + 1] = g.piles[above]
+    g.piles[place] = LOSE
+    if g.knowing:
+        g.knowns[g.words_of(above + 1)] = g.knowns[g.words_of(above)]
+        g.knowns[g.words_of(place)] = 0
+        g.learn(place, g.seat[rows])
     g.size[rows] += 1
-
-
-def _words(g: _Games, places: np.ndarray) -> np.ndarray:
-    """Where in g.knowns the bits of these places are."""
-    words: np.ndarray = (places[:, None] * g.words + np.arange(g.words)).reshape(-1)
-    return words
 
 
 def _spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
