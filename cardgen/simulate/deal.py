@@ -54,6 +54,7 @@ class Dealt:
     piles: np.ndarray  # games x places
     sizes: np.ndarray  # games
     hands: np.ndarray  # games x players x cards
+    players: np.ndarray  # games: the seats in play (a row of hands may have more, empty)
 
 
 class _Uneven(Exception):
@@ -141,7 +142,7 @@ class Dealer:
         dealt = np.full((games, self.players, max([cards.shape[-1] for cards in joined], default=0)), -1, dtype=np.int16)
         for p, cards in enumerate(joined):
             dealt[:, p, :cards.shape[-1]] = cards
-        return Dealt(pile, np.full(games, pile.shape[1]), dealt)
+        return Dealt(pile, np.full(games, pile.shape[1]), dealt, np.full(games, self.players))
 
     def _carry_out(self, move: _Move, table: _State, rng: random.Random) -> None:
         piles, shuffled, hands = table.piles, table.shuffled, table.hands
@@ -276,7 +277,24 @@ def _packed(deals: Sequence[tuple[list[int], list[list[int]]]], players: int) ->
         piles[g, :len(pile)] = pile
         for p, hand in enumerate(dealt):
             hands[g, p, :len(hand)] = hand
-    return Dealt(piles, np.array([len(pile) for pile, _ in deals], dtype=np.int64), hands)
+    return Dealt(piles, np.array([len(pile) for pile, _ in deals], dtype=np.int64), hands, np.full(len(deals), players))
+
+
+def stacked(deals: Sequence[Dealt]) -> Dealt:
+    """Several setups' games as one batch: each draw pile padded to the widest, each hand to the
+    most players and cards."""
+    if len(deals) == 1:
+        return deals[0]
+    games, places = sum(len(d.sizes) for d in deals), max(d.piles.shape[1] for d in deals)
+    piles = np.zeros((games, places), dtype=np.int16)
+    hands = np.full((games, max(d.hands.shape[1] for d in deals), max(d.hands.shape[2] for d in deals)), -1,
+                    dtype=np.int16)
+    row = 0
+    for d in deals:
+        piles[row:row + len(d.sizes), :d.piles.shape[1]] = d.piles
+        hands[row:row + len(d.sizes), :d.hands.shape[1], :d.hands.shape[2]] = d.hands
+        row += len(d.sizes)
+    return Dealt(piles, np.concatenate([d.sizes for d in deals]), hands, np.concatenate([d.players for d in deals]))
 
 
 def dealer(game: Game, played: PlayerCount, draw_pile: str) -> Dealer:

@@ -9,7 +9,12 @@ game's row at `row number * row length`, so that each step is a handful of one-d
 gathers and scatters over the games that take it. Every game still going takes a turn at each
 step, so a game's turns are the steps it lasted; the few steps that something rarer happens in
 (a card played to get out of a losing draw, a losing card drawn, a game over) are worked out for
-the games they happen in only."""
+the games they happen in only.
+
+Games of different player counts and setups may be played together: each game's seats are padded
+to the most players of any, its draw pile to the widest; and each game draws its random numbers
+from a stream of its own (Chance), so that what a game comes to does not depend on which games
+were played beside it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -54,32 +59,76 @@ class Played:
 
     turns: np.ndarray
     winner: np.ndarray
-    early: int  # players out during their first turn, in all
+    early: np.ndarray  # players out during their first turn
     ran_out: np.ndarray  # every saving card in play was spent
     first_loses: np.ndarray
     safe: np.ndarray  # cards above the first losing card of the draw pile as dealt
     saving: np.ndarray  # games x players: saving cards dealt
+
+    def part(self, first: int, stop: int, players: int) -> Played:
+        """The games from `first` to `stop`, of this many players."""
+        rows = slice(first, stop)
+        return Played(self.turns[rows], self.winner[rows], self.early[rows], self.ran_out[rows],
+                      self.first_loses[rows], self.safe[rows], self.saving[rows, :players])
+
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment and its two mixing multipliers
+MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+
+
+class Chance:
+    """Each game's own stream of random numbers: SplitMix64 (Steele, Lea and Flood, 2014; Java's
+    SplittableRandom) seeded with the game's key, its n-th number the mix of key + n * GOLDEN."""
+
+    def __init__(self, keys: np.ndarray):
+        self.key, self.used = keys.astype(np.uint64), np.zeros(len(keys), dtype=np.uint64)
+
+    def bits(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """The next counts[i] 64-bit numbers of the stream of games[i], a row each, as wide as the
+        most (what stands past a row's count is not its to use: the stream is not moved on by it)."""
+        used = self.used[games]
+        self.used[games] = used + counts.astype(np.uint64)
+        width = int(counts.max()) if len(counts) else 0
+        x = self.key[games][:, None] + (used[:, None] + np.arange(1, width + 1, dtype=np.uint64)) * GOLDEN
+        x ^= x >> np.uint64(30)
+        x *= MIX[0]
+        x ^= x >> np.uint64(27)
+        x *= MIX[1]
+        x ^= x >> np.uint64(31)
+        mixed: np.ndarray = x
+        return mixed
+
+    def uniform(self, games: np.ndarray) -> np.ndarray:
+        """A number from [0, 1) for each of these games: the top 53 bits of the next one, as a float."""
+        fraction: np.ndarray = (self.bits(games, np.ones(len(games), dtype=np.int64))[:, 0] >> np.uint64(11)) * 2.0 ** -53
+        return fraction
 
 
 class _Games:
     """The state of the games still going on, a row each."""
 
     def __init__(self, codes: Codes, dealt: Dealt, knowing: bool):
-        games, players = dealt.hands.shape[:2]
+        games, players = dealt.hands.shape[:2]  # the most players of any game: the others' last seats stay empty
         self.codes, self.players, self.knowing = codes.size, players, knowing
         self.row = np.arange(games)  # each game's place in the batch
-        self.pile = codes.of_card[dealt.piles].astype(np.int8)
+        of_card = codes.of_card.astype(np.int8)
+        self.pile = of_card[dealt.piles]
         self.size = dealt.sizes.astype(np.int64)
         width = codes.size + 1
-        held = (np.arange(games * players)[:, None] * width + codes.of_card[dealt.hands].reshape(games * players, -1))
-        self.hands = np.bincount(held.ravel(), minlength=games * players * width).astype(np.int16).reshape(
-            games, players, width)[:, :, :-1].copy()
+        cards = dealt.piles.shape[1] + dealt.hands.shape[1] * dealt.hands.shape[2]  # no hand holds more of a code
+        counts = np.zeros((games, players, width), dtype=np.uint8 if cards < 256 else np.int16)
+        hand = np.arange(games * players) * width
+        for cards in of_card[dealt.hands].reshape(games * players, -1).T:  # a card of each hand at a time
+            counts.reshape(-1)[hand + cards] += 1
+        self.hands = counts[:, :, :-1].copy()
         self.known = np.zeros((*self.pile.shape, (players + 7) // 8 if knowing else 1), dtype=np.uint8)
-        seats = np.arange(players)  # the next seat still in, the way seats count and the other way round:
-        self.ring = np.tile(np.array([(seats + 1) % players, (seats - 1) % players], dtype=np.int64), (games, 1, 1))
+        count = dealt.players[:, None]  # the next seat still in, the way seats count and the other way round:
+        seats = np.arange(players, dtype=np.int16)
+        self.ring = np.stack([np.where(seats + 1 < count, seats + 1, 0), np.where(seats > 0, seats - 1, count - 1)],
+                             axis=1).astype(np.int16)
         self.back = np.zeros(games, dtype=np.int64)  # 0 while the turn passes the way seats count, else players
         self.started = np.zeros((games, players), dtype=bool)  # the player has had a turn
-        self.left = np.full(games, players)
+        self.left = dealt.players.astype(np.int64)
         self.seat = np.zeros(games, dtype=np.int64)
         self.owed = np.ones(games, dtype=np.int64)
         in_pile = np.arange(self.pile.shape[1]) < self.size[:, None]
@@ -90,6 +139,7 @@ class _Games:
         games, places = self.pile.shape
         self.pile_at, self.seat_at = np.arange(games) * places, np.arange(games) * self.players
         self.ring_at = 2 * self.seat_at
+        self.turn_at = self.ring_at + self.back  # where the seats the turn passes to are
         self.piles, self.knowns, self.words = self.pile.reshape(-1), self.known.reshape(-1), self.known.shape[2]
         self.held, self.rings, self.starteds = self.hands.reshape(-1), self.ring.reshape(-1), self.started.reshape(-1)
 
@@ -117,29 +167,29 @@ class _Games:
         self.knowns[self.word(places, seat)] |= (1 << (seat & 7)).astype(np.uint8)
 
 
-def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> Played:
-    games, players = dealt.hands.shape[:2]
+def play(codes: Codes, dealt: Dealt, chance: Chance, looks: bool) -> Played:
+    games = len(dealt.players)
     g = _Games(codes, dealt, looks)
     first = _first_draw(g)
     saving = g.hands[:, :, SAVE].copy()
     had_saving = g.saving_left > 0
     turns, winner, ran_out = np.zeros(games, dtype=np.int64), np.full(games, -1), np.zeros(games, dtype=bool)
-    early, going, turn, nobody = 0, games, 0, np.zeros(0, dtype=np.int64)
+    early, going, turn, nobody = np.zeros(games, dtype=np.int64), games, 0, np.zeros(0, dtype=np.int64)
     while going:
         turn += 1
         at = g.seat_at + g.seat
         rows = (g.size > 0).nonzero()[0]  # the games whose player plays and draws (the others are stalled or over)
-        ended, passed = _choose(codes, g, at, rows, rng) if looks else (nobody, nobody)
+        ended, passed = _choose(codes, g, at, rows, chance) if looks else (nobody, nobody)
         if len(ended):
             rows = rows[~_marked(len(g.row), ended)[rows]]
         gone = nobody
         for _ in range(codes.draw):
-            out = _draw(codes, g, at, rows, rng)
+            out = _draw(codes, g, at, rows, chance)
             gone = np.concatenate([gone, out]) if len(gone) else out
             if codes.draw > 1:
                 rows = rows[(g.size[rows] > 0) & ~_marked(len(g.row), out)[rows]]
         if len(gone):
-            early += int(len(gone) - g.starteds[at[gone]].sum())
+            early[g.row[gone[~g.starteds[at[gone]]]]] += 1
             _leave(g, gone)
         g.starteds[at] = True
         passing = ended[passed > 0]  # the next player takes the turns owed, and more
@@ -147,7 +197,7 @@ def play(codes: Codes, dealt: Dealt, rng: np.random.Generator, looks: bool) -> P
         g.owed[gone] = 0  # the player out, or one who passed turns on, moves on at once
         g.owed[passing] = 0
         moves = g.owed <= 0
-        g.seat = np.where(moves, g.rings[g.ring_at + g.back + g.seat], g.seat)
+        g.seat = np.where(moves, g.rings[g.turn_at + g.seat], g.seat)
         g.owed[moves] = 1
         g.owed[passing] += passed[passed > 0]
         stalled = (g.size == 0).nonzero()[0]  # the draw pile ran out with several players left
@@ -193,7 +243,7 @@ def _leave(g: _Games, rows: np.ndarray) -> None:
 
 
 def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray,
-            rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+            chance: Chance) -> tuple[np.ndarray, np.ndarray]:
     """The new player's plays before drawing, each game until it draws or a play ends its turn:
     a top card they do not know is looked at with a peek card; a top card they know to be losing
     is avoided with a card that ends the turn, else shuffled away (and the new top card looked at).
@@ -221,7 +271,7 @@ def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray,
         g.held[hand + code] -= 1
         shuffling = rows[codes.shuffles[code]]
         if len(shuffling):
-            _shuffle(g, shuffling, rng)
+            _shuffle(g, shuffling, chance)
         peeking = codes.peeks[code] > 0
         if peeking.any():
             seat = g.seat[rows[peeking]]
@@ -230,7 +280,9 @@ def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray,
         ending = codes.ends[code]
         ended.append(rows[ending])
         passed.append(codes.extra_turns[code[ending]])
-        g.back[rows[ending & codes.reverses[code]]] ^= g.players
+        reversing = rows[ending & codes.reverses[code]]
+        g.back[reversing] ^= g.players
+        g.turn_at[reversing] = g.ring_at[reversing] + g.back[reversing]
         rows = rows[~ending]
     if not ended:
         return rows[:0], rows[:0]
@@ -245,11 +297,11 @@ def _first_held(g: _Games, hand: np.ndarray, group: slice) -> np.ndarray:
     return code
 
 
-def _shuffle(g: _Games, rows: np.ndarray, rng: np.random.Generator) -> None:
+def _shuffle(g: _Games, rows: np.ndarray, chance: Chance) -> None:
     """The draw piles of these games in a random order; what anyone knew of them is lost."""
     size = g.size[rows]
     width = int(size.max())
-    keys = rng.bit_generator.random_raw((len(rows), width))  # sorted, random keys sort the codes in their low bits
+    keys = chance.bits(g.row[rows], size)  # sorted, random keys sort the codes in their low bits
     keys[np.arange(width) >= size[:, None]] = ~np.uint64(0)  # the unused places stay above
     keys &= ~np.uint64(CODE_MASK)
     keys |= g.pile[rows, :width].astype(np.uint64)
@@ -264,7 +316,7 @@ def _peek(g: _Games, rows: np.ndarray, top: np.ndarray, seat: np.ndarray, cards:
     g.learn(_spans(top + 1 - looked, looked), np.repeat(seat, looked))
 
 
-def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, chance: Chance) -> np.ndarray:
     """These games' players draw a card: kept, or losing and saved, or out (the rows returned).
     A losing card is counted in the hand too: no one reads that count."""
     size = g.size[rows] - 1
@@ -283,12 +335,12 @@ def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, rng: np.ran
     g.held[hand[saved]] -= 1
     g.saving_left[losing[saved]] -= 1
     if codes.saved != "discard" and saved.any():
-        _put_back(codes.saved, g, losing[saved], rng)
+        _put_back(codes.saved, g, losing[saved], chance)
     out: np.ndarray = losing[~saved]
     return out
 
 
-def _put_back(saved: str, g: _Games, rows: np.ndarray, rng: np.random.Generator) -> None:
+def _put_back(saved: str, g: _Games, rows: np.ndarray, chance: Chance) -> None:
     """The saved losing card goes back where the rules say, the cards above it one place up; its
     owner knows where."""
     size = g.size[rows]
@@ -297,7 +349,7 @@ def _put_back(saved: str, g: _Games, rows: np.ndarray, rng: np.random.Generator)
     elif saved == "bottom":
         place = np.zeros(len(rows), dtype=np.int64)
     else:
-        place = (rng.random(len(rows)) * (size + 1)).astype(np.int64)
+        place = (chance.uniform(g.row[rows]) * (size + 1)).astype(np.int64)
     place += g.pile_at[rows]
     above = _spans(place, g.pile_at[rows] + size - place)
     g.piles[above + 1] = g.piles[above]
