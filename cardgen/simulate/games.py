@@ -179,12 +179,14 @@ def play(codes: Codes, dealt: Dealt, chance: Chance, looks: bool) -> Played:
         turn += 1
         at = g.seat_at + g.seat
         rows = (g.size > 0).nonzero()[0]  # the games whose player plays and draws (the others are stalled or over)
-        ended, passed = _choose(codes, g, at, rows, chance) if looks else (nobody, nobody)
+        every = len(rows) == len(g.row)  # all of them: their arrays as they are, not gathered row by row
+        ended, passed = _choose(codes, g, at, rows, every, chance) if looks else (nobody, nobody)
         if len(ended):
-            rows = rows[~_marked(len(g.row), ended)[rows]]
+            rows, every = rows[~_marked(len(g.row), ended)[rows]], False
         gone = nobody
         for _ in range(codes.draw):
-            out = _draw(codes, g, at, rows, chance)
+            out = _draw(codes, g, at, rows, every, chance)
+            every = False
             gone = np.concatenate([gone, out]) if len(gone) else out
             if codes.draw > 1:
                 rows = rows[(g.size[rows] > 0) & ~_marked(len(g.row), out)[rows]]
@@ -211,7 +213,7 @@ def play(codes: Codes, dealt: Dealt, chance: Chance, looks: bool) -> Played:
             winner[done] = np.concatenate([np.full(len(stalled), -1), g.seat[won]])
             ran_out[done] = had_saving[done] & (g.saving_left[over] == 0)
             g.size[over], g.left[over], going = OVER, 0, going - len(over)
-            if going < len(g.row) * 7 // 8:  # the games over are left out of the arrays now and then
+            if going < len(g.row) * 3 // 4:  # the games over are left out of the arrays now and then
                 g.keep(g.left.nonzero()[0])
     return Played(turns, winner, early, ran_out, *first, saving)
 
@@ -242,7 +244,7 @@ def _leave(g: _Games, rows: np.ndarray) -> None:
     g.left[rows] -= 1
 
 
-def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray,
+def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, every: bool,
             chance: Chance) -> tuple[np.ndarray, np.ndarray]:
     """The new player's plays before drawing, each game until it draws or a play ends its turn:
     a top card they do not know is looked at with a peek card; a top card they know to be losing
@@ -251,7 +253,10 @@ def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray,
     peekers, escapes = codes.peekers, codes.escapes
     ended, passed = [], []
     while len(rows):
-        top, seat, hand = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows], at[rows] * g.codes
+        if every:  # rows are all the games
+            top, seat, hand, every = g.pile_at + g.size - 1, g.seat, at * g.codes, False
+        else:
+            top, seat, hand = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows], at[rows] * g.codes
         knows = g.knows(top, seat)
         if peekers.stop > peekers.start:
             unknown = (~knows).nonzero()[0]
@@ -316,16 +321,20 @@ def _peek(g: _Games, rows: np.ndarray, top: np.ndarray, seat: np.ndarray, cards:
     g.learn(_spans(top + 1 - looked, looked), np.repeat(seat, looked))
 
 
-def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, chance: Chance) -> np.ndarray:
-    """These games' players draw a card: kept, or losing and saved, or out (the rows returned).
-    A losing card is counted in the hand too: no one reads that count."""
-    size = g.size[rows] - 1
-    g.size[rows] = size
-    place = g.pile_at[rows] + size
+def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, every: bool, chance: Chance) -> np.ndarray:
+    """These games' players draw a card (`every`: rows are all the games): kept, or losing and
+    saved, or out (the rows returned). A losing card is counted in the hand too: no one reads that
+    count."""
+    if every:
+        g.size -= 1
+        place, hand = g.pile_at + g.size, at * g.codes
+    else:
+        size = g.size[rows] - 1
+        g.size[rows] = size
+        place, hand = g.pile_at[rows] + size, at[rows] * g.codes
     card = g.piles[place]
     if g.knowing:
         g.knowns[g.words_of(place)] = 0
-    hand = at[rows] * g.codes
     g.held[hand + card] += 1
     lose = (card == LOSE).nonzero()[0]
     if not len(lose):
