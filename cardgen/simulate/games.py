@@ -127,7 +127,7 @@ class _Games:
         self.ring = np.stack([np.where(seats + 1 < count, seats + 1, 0), np.where(seats > 0, seats - 1, count - 1)],
                              axis=1).astype(np.int16)
         self.back = np.zeros(games, dtype=np.int64)  # 0 while the turn passes the way seats count, else players
-        self.started = np.zeros((games, players), dtype=bool)  # the player has had a turn
+        self.started = np.arange(players) >= dealt.players[:, None]  # the player has had a turn (no player: yes)
         self.left = dealt.players.astype(np.int64)
         self.seat = np.zeros(games, dtype=np.int64)
         self.owed = np.ones(games, dtype=np.int64)
@@ -175,6 +175,7 @@ def play(codes: Codes, dealt: Dealt, chance: Chance, looks: bool) -> Played:
     had_saving = g.saving_left > 0
     turns, winner, ran_out = np.zeros(games, dtype=np.int64), np.full(games, -1), np.zeros(games, dtype=bool)
     early, going, turn, nobody = np.zeros(games, dtype=np.int64), games, 0, np.zeros(0, dtype=np.int64)
+    every_started = False  # every seat of every game has had a turn
     while going:
         turn += 1
         at = g.seat_at + g.seat
@@ -193,7 +194,9 @@ def play(codes: Codes, dealt: Dealt, chance: Chance, looks: bool) -> Played:
         if len(gone):
             early[g.row[gone[~g.starteds[at[gone]]]]] += 1
             _leave(g, gone)
-        g.starteds[at] = True
+        if not every_started:
+            g.starteds[at] = True
+            every_started = bool(g.started.all())
         passing = ended[passed > 0]  # the next player takes the turns owed, and more
         g.owed -= 1
         g.owed[gone] = 0  # the player out, or one who passed turns on, moves on at once
@@ -332,9 +335,7 @@ def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, every: bool
         size = g.size[rows] - 1
         g.size[rows] = size
         place, hand = g.pile_at[rows] + size, at[rows] * g.codes
-    card = g.piles[place]
-    if g.knowing:
-        g.knowns[g.words_of(place)] = 0
+    card = g.piles[place]  # what was known of its place is never read again: a card put back writes it anew
     g.held[hand + card] += 1
     lose = (card == LOSE).nonzero()[0]
     if not len(lose):
