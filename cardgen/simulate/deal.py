@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -210,7 +211,6 @@ def _take(pile: list[int], picks: frozenset[int] | None, count: int | None, from
 
 
 _NONE = np.zeros(0, dtype=np.int16)
-CARD_BITS = 16  # a card number fits in the low bits of a shuffle's sort key (card numbers are int16)
 
 
 def _shuffled(pile: np.ndarray, games: int, rng: np.random.Generator) -> np.ndarray:
@@ -218,11 +218,17 @@ def _shuffled(pile: np.ndarray, games: int, rng: np.random.Generator) -> np.ndar
     keys, each card number in its key's low bits, so that sorting the keys sorts the cards (the
     48 random bits above them tie between two cards about once in 10^12 games)."""
     keys = rng.bit_generator.random_raw((games, pile.shape[-1]))
-    keys &= ~np.uint64((1 << CARD_BITS) - 1)
-    keys |= pile.astype(np.uint64)
+    low_bits(keys, np.int16)[...] = pile  # card numbers are int16, never negative
     keys.sort(axis=1)
-    cards: np.ndarray = (keys & np.uint64((1 << CARD_BITS) - 1)).astype(np.int16)
+    cards: np.ndarray = low_bits(keys, np.int16).copy()
     return cards
+
+
+def low_bits(keys: np.ndarray, kind: type) -> np.ndarray:
+    """A view of the low bits of 64-bit keys, as many as a `kind` holds."""
+    size = np.dtype(kind).itemsize
+    view: np.ndarray = keys.view(kind)[..., 0 if sys.byteorder == "little" else 8 // size - 1::8 // size]
+    return view
 
 
 def _joined(games: int, *parts: np.ndarray) -> np.ndarray:
@@ -271,7 +277,7 @@ def _packed(deals: Sequence[tuple[list[int], list[list[int]]]], players: int) ->
     """Games dealt one by one, as rows."""
     places = max([len(pile) for pile, _ in deals], default=0)
     width = max([len(hand) for _, hands in deals for hand in hands], default=0)
-    piles = np.zeros((len(deals), places), dtype=np.int16)
+    piles = np.full((len(deals), places), -1, dtype=np.int16)
     hands = np.full((len(deals), players, width), -1, dtype=np.int16)
     for g, (pile, dealt) in enumerate(deals):
         piles[g, :len(pile)] = pile
@@ -286,7 +292,7 @@ def stacked(deals: Sequence[Dealt]) -> Dealt:
     if len(deals) == 1:
         return deals[0]
     games, places = sum(len(d.sizes) for d in deals), max(d.piles.shape[1] for d in deals)
-    piles = np.zeros((games, places), dtype=np.int16)
+    piles = np.full((games, places), -1, dtype=np.int16)
     hands = np.full((games, max(d.hands.shape[1] for d in deals), max(d.hands.shape[2] for d in deals)), -1,
                     dtype=np.int16)
     row = 0

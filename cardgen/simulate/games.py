@@ -21,10 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardgen.simulate.deal import Dealt
+from cardgen.simulate.deal import Dealt, low_bits
 
 INERT, LOSE, SAVE, PLAYS = 0, 1, 2, 3  # card codes: playable cards are PLAYS and up
-CODE_MASK = 0xFF  # a code fits in the low 8 bits of a shuffle's sort key (codes are int8)
 OVER = -1  # the size of a game's draw pile once the game is over: it neither plays nor draws again
 
 
@@ -122,17 +121,15 @@ class _Games:
             counts.reshape(-1)[hand + cards] += 1
         self.hands = counts[:, :, :-1].copy()
         self.known = np.zeros((*self.pile.shape, (players + 7) // 8 if knowing else 1), dtype=np.uint8)
-        count = dealt.players[:, None]  # the next seat still in, the way seats count and the other way round:
-        seats = np.arange(players, dtype=np.int16)
-        self.ring = np.stack([np.where(seats + 1 < count, seats + 1, 0), np.where(seats > 0, seats - 1, count - 1)],
-                             axis=1).astype(np.int16)
+        seats, count = np.arange(players), np.arange(players + 1)[:, None]  # the next seat still in, the way seats
+        rings = np.stack([(seats + 1) % np.maximum(count, 1), (seats - 1) % np.maximum(count, 1)], axis=1)  # count
+        self.ring = rings.astype(np.int16)[dealt.players]  # and the other way round, for each number of players
         self.back = np.zeros(games, dtype=np.int64)  # 0 while the turn passes the way seats count, else players
         self.started = np.arange(players) >= dealt.players[:, None]  # the player has had a turn (no player: yes)
         self.left = dealt.players.astype(np.int64)
         self.seat = np.zeros(games, dtype=np.int64)
         self.owed = np.ones(games, dtype=np.int64)
-        in_pile = np.arange(self.pile.shape[1]) < self.size[:, None]
-        self.saving_left = self.hands[:, :, SAVE].sum(axis=1) + ((self.pile == SAVE) & in_pile).sum(axis=1)
+        self.saving_left = self.hands[:, :, SAVE].sum(axis=1) + (self.pile == SAVE).sum(axis=1)  # past `size`: -1
         self._views()
 
     def _views(self) -> None:
@@ -230,7 +227,7 @@ def _marked(games: int, rows: np.ndarray) -> np.ndarray:
 
 def _first_draw(g: _Games) -> tuple[np.ndarray, np.ndarray]:
     """Whether the first draw loses, and the cards above the first losing card, as dealt."""
-    losing = (g.pile == LOSE) & (np.arange(g.pile.shape[1]) < g.size[:, None])
+    losing = g.pile == LOSE  # past `size`: -1
     any_losing = losing.any(axis=1)
     top_losing = losing.shape[1] - 1 - losing[:, ::-1].argmax(axis=1)
     safe = np.where(any_losing, g.size - 1 - top_losing, g.size)
@@ -311,10 +308,9 @@ def _shuffle(g: _Games, rows: np.ndarray, chance: Chance) -> None:
     width = int(size.max())
     keys = chance.bits(g.row[rows], size)  # sorted, random keys sort the codes in their low bits
     keys[np.arange(width) >= size[:, None]] = ~np.uint64(0)  # the unused places stay above
-    keys &= ~np.uint64(CODE_MASK)
-    keys |= g.pile[rows, :width].astype(np.uint64)
+    low_bits(keys, np.int8)[...] = g.pile[rows, :width]
     keys.sort(axis=1)
-    g.pile[rows, :width] = keys & np.uint64(CODE_MASK)
+    g.pile[rows, :width] = low_bits(keys, np.int8)
     g.known[rows] = 0
 
 
