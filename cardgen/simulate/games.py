@@ -108,7 +108,7 @@ class _Games:
 
     def __init__(self, codes: Codes, dealt: Dealt, knowing: bool):
         games, players = dealt.hands.shape[:2]  # the most players of any game: the others' last seats stay empty
-        self.codes, self.players, self.knowing = codes.size, players, knowing
+        self.codes, self.players, self.knowing = codes.size + 1, players, knowing
         self.row = np.arange(games)  # each game's place in the batch
         of_card = codes.of_card.astype(np.int8)
         self.pile = of_card[dealt.piles]
@@ -119,7 +119,7 @@ class _Games:
         hand = np.arange(games * players) * width
         for cards in of_card[dealt.hands].reshape(games * players, -1).T:  # a card of each hand at a time
             counts.reshape(-1)[hand + cards] += 1
-        self.hands = counts[:, :, :-1].copy()
+        self.hands = counts  # the last code: no card (a padding card, or a place past a draw pile's top)
         self.known = np.zeros((*self.pile.shape, (players + 7) // 8 if knowing else 1), dtype=np.uint8)
         seats, count = np.arange(players), np.arange(players + 1)[:, None]  # the next seat still in, the way seats
         rings = np.stack([(seats + 1) % np.maximum(count, 1), (seats - 1) % np.maximum(count, 1)], axis=1)  # count
@@ -176,18 +176,15 @@ def play(codes: Codes, dealt: Dealt, chance: Chance, looks: bool) -> Played:
     while going:
         turn += 1
         at = g.seat_at + g.seat
-        rows = (g.size > 0).nonzero()[0]  # the games whose player plays and draws (the others are stalled or over)
-        every = len(rows) == len(g.row)  # all of them: their arrays as they are, not gathered row by row
-        ended, passed = _choose(codes, g, at, rows, every, chance) if looks else (nobody, nobody)
-        if len(ended):
-            rows, every = rows[~_marked(len(g.row), ended)[rows]], False
+        playing = g.size > 0  # the games whose player plays and draws (the others are stalled or over)
+        ended, passed = _choose(codes, g, at, playing, chance) if looks else (nobody, nobody)
+        playing[ended] = False
         gone = nobody
         for _ in range(codes.draw):
-            out = _draw(codes, g, at, rows, every, chance)
-            every = False
+            out = _draw(codes, g, at, playing, chance)
             gone = np.concatenate([gone, out]) if len(gone) else out
-            if codes.draw > 1:
-                rows = rows[(g.size[rows] > 0) & ~_marked(len(g.row), out)[rows]]
+            playing &= g.size > 0
+            playing[out] = False
         if len(gone):
             early[g.row[gone[~g.starteds[at[gone]]]]] += 1
             _leave(g, gone)
@@ -244,35 +241,35 @@ def _leave(g: _Games, rows: np.ndarray) -> None:
     g.left[rows] -= 1
 
 
-def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, every: bool,
+def _choose(codes: Codes, g: _Games, at: np.ndarray, playing: np.ndarray,
             chance: Chance) -> tuple[np.ndarray, np.ndarray]:
-    """The new player's plays before drawing, each game until it draws or a play ends its turn:
-    a top card they do not know is looked at with a peek card; a top card they know to be losing
-    is avoided with a card that ends the turn, else shuffled away (and the new top card looked at).
-    The games whose turn a play ended, and the extra turns it gave the next player."""
+    """The new player's plays before drawing, in each game `playing`, until they draw or a play
+    ends their turn: a top card they do not know is looked at with a peek card; a top card they
+    know to be losing is avoided with a card that ends the turn, else shuffled away (and the new
+    top card looked at). The games whose turn a play ended, and the extra turns it gave the next
+    player. The first time round every game's arrays are read whole (what is read of a game not
+    playing is left out after)."""
     peekers, escapes = codes.peekers, codes.escapes
     ended, passed = [], []
-    while len(rows):
-        if every:  # rows are all the games
-            top, seat, hand, every = g.pile_at + g.size - 1, g.seat, at * g.codes, False
-        else:
-            top, seat, hand = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows], at[rows] * g.codes
+    rows, top, seat, hand = None, g.pile_at + g.size - 1, g.seat, at * g.codes
+    while True:
         knows = g.knows(top, seat)
         if peekers.stop > peekers.start:
-            unknown = (~knows).nonzero()[0]
+            unknown = ((~knows & playing) if rows is None else ~knows).nonzero()[0]
             code = _first_held(g, hand[unknown], peekers)
             looks = unknown[code > 0]
             if len(looks):
                 code = code[code > 0]
                 g.held[hand[looks] + code] -= 1
-                _peek(g, rows[looks], top[looks], seat[looks], codes.peeks[code])
+                _peek(g, looks if rows is None else rows[looks], top[looks], seat[looks], codes.peeks[code])
                 knows[looks] = True
-        losing = (knows & (g.piles[top] == LOSE)).nonzero()[0]
+        losing = knows & (g.piles[top] == LOSE)
+        losing = (losing & playing if rows is None else losing).nonzero()[0]
         if not len(losing) or escapes.stop == escapes.start:
             break
         code = _first_held(g, hand[losing], escapes)
-        playing = code > 0
-        rows, hand, code = rows[losing[playing]], hand[losing[playing]], code[playing]
+        holds = code > 0
+        rows, hand, code = (losing if rows is None else rows[losing])[holds], hand[losing[holds]], code[holds]
         g.held[hand + code] -= 1
         shuffling = rows[codes.shuffles[code]]
         if len(shuffling):
@@ -289,8 +286,11 @@ def _choose(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, every: bo
         g.back[reversing] ^= g.players
         g.turn_at[reversing] = g.ring_at[reversing] + g.back[reversing]
         rows = rows[~ending]
+        if not len(rows):
+            break
+        top, seat, hand = g.pile_at[rows] + g.size[rows] - 1, g.seat[rows], at[rows] * g.codes
     if not ended:
-        return rows[:0], rows[:0]
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return np.concatenate(ended), np.concatenate(passed)
 
 
@@ -320,23 +320,19 @@ def _peek(g: _Games, rows: np.ndarray, top: np.ndarray, seat: np.ndarray, cards:
     g.learn(_spans(top + 1 - looked, looked), np.repeat(seat, looked))
 
 
-def _draw(codes: Codes, g: _Games, at: np.ndarray, rows: np.ndarray, every: bool, chance: Chance) -> np.ndarray:
-    """These games' players draw a card (`every`: rows are all the games): kept, or losing and
-    saved, or out (the rows returned). A losing card is counted in the hand too: no one reads that
-    count."""
-    if every:
-        g.size -= 1
-        place, hand = g.pile_at + g.size, at * g.codes
-    else:
-        size = g.size[rows] - 1
-        g.size[rows] = size
-        place, hand = g.pile_at[rows] + size, at[rows] * g.codes
-    card = g.piles[place]  # what was known of its place is never read again: a card put back writes it anew
-    g.held[hand + card] += 1
-    lose = (card == LOSE).nonzero()[0]
-    if not len(lose):
-        return rows[:0]
-    losing, hand = rows[lose], hand[lose] + SAVE
+def _draw(codes: Codes, g: _Games, at: np.ndarray, playing: np.ndarray, chance: Chance) -> np.ndarray:
+    """The players of the games `playing` draw a card: kept, or losing and saved, or out (the games
+    returned). Every game's arrays are read whole: a game not playing reads its top card (or some
+    place of no use) and adds nothing. A losing card is counted in the hand too: no one reads that
+    count; what was known of the place is never read again (a card put back writes it anew)."""
+    place, hand = g.pile_at + g.size - 1, at * g.codes
+    g.size -= playing
+    card = g.piles[place]
+    g.held[hand + card] += playing
+    losing: np.ndarray = (playing & (card == LOSE)).nonzero()[0]
+    if not len(losing):
+        return losing
+    hand = hand[losing] + SAVE
     saved = g.held[hand] > 0
     g.held[hand[saved]] -= 1
     g.saving_left[losing[saved]] -= 1
