@@ -183,8 +183,9 @@ def play(codes: Codes, dealt: Dealt, chance: Chance, looks: bool) -> Played:
         for _ in range(codes.draw):
             out = _draw(codes, g, at, playing, chance)
             gone = np.concatenate([gone, out]) if len(gone) else out
-            playing &= g.size > 0
-            playing[out] = False
+            if codes.draw > 1:
+                playing &= g.size > 0
+                playing[out] = False
         if len(gone):
             early[g.row[gone[~g.starteds[at[gone]]]]] += 1
             _leave(g, gone)
@@ -195,9 +196,9 @@ def play(codes: Codes, dealt: Dealt, chance: Chance, looks: bool) -> Played:
         g.owed -= 1
         g.owed[gone] = 0  # the player out, or one who passed turns on, moves on at once
         g.owed[passing] = 0
-        moves = g.owed <= 0
+        moves = g.owed == 0  # (the others owe more turns)
         g.seat = np.where(moves, g.rings[g.turn_at + g.seat], g.seat)
-        g.owed[moves] = 1
+        np.maximum(g.owed, 1, out=g.owed)  # those who move on: their next player owes one
         g.owed[passing] += passed[passed > 0]
         stalled = (g.size == 0).nonzero()[0]  # the draw pile ran out with several players left
         won = gone[g.left[gone] == 1] if len(gone) else nobody
