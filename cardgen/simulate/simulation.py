@@ -214,7 +214,7 @@ class _Block:
     of: int  # its place among the setups and player counts simulated
     first: int
     games: int
-    seed: int
+    seed: np.random.SeedSequence  # made before the batches go to the workers (numpy.random imported once)
 
 
 def simulate_all(game: Game, plays: Sequence[tuple[Setup, PlayerCount]], *, seed: str, policy: str = DEFAULT_POLICY,
@@ -256,8 +256,8 @@ def simulate_all(game: Game, plays: Sequence[tuple[Setup, PlayerCount]], *, seed
     return simulations
 
 
-def _seed(named: str) -> int:
-    return int.from_bytes(hashlib.sha256(named.encode()).digest(), "big")
+def _seed(named: str) -> np.random.SeedSequence:
+    return np.random.SeedSequence(int.from_bytes(hashlib.sha256(named.encode()).digest(), "big"))
 
 
 def _batches(blocks: Sequence[_Block], at_once: int) -> list[list[_Block]]:
