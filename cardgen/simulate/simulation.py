@@ -13,7 +13,9 @@ Policies (named in every report):
 
 The figures for one setup and player count come from games played until every headline
 proportion (the win rate of each seat, elimination before one's second turn, saving cards running
-out) is known within ±1 percentage point at 95 %, or from the number of games asked for.
+out) is known within ±1 percentage point at 95 %, or from the number of games asked for. The
+setups and player counts asked for are played together, in rounds (simulate_all); what one comes
+to depends only on its own games, each dealt and played from random numbers of its own.
 """
 from __future__ import annotations
 
