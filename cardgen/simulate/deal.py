@@ -303,16 +303,19 @@ def stacked(deals: Sequence[Dealt]) -> Dealt:
     return Dealt(piles, np.concatenate([d.sizes for d in deals]), hands, np.concatenate([d.players for d in deals]))
 
 
-def dealer(game: Game, played: PlayerCount, draw_pile: str) -> Dealer:
-    """The steps the engine carried out at this player count, as moves of numbered cards."""
+def dealer(game: Game, played: PlayerCount, draw_pile: str, picked: dict[int, frozenset[int]] | None = None) -> Dealer:
+    """The steps the engine carried out at this player count, as moves of numbered cards. `picked`:
+    the cards each step's selector picks, kept for the other player counts of the setup (a step's
+    selector is the same object at each)."""
     number = {card.id: i for i, card in enumerate(game.cards)}
     deck = tuple(number[card_id] for card_id, n in played.starting_deck.items() for _ in range(n))
-    moves = tuple(_move(game, step, number, played) for step in played.steps
+    moves = tuple(_move(game, step, number, played, {} if picked is None else picked) for step in played.steps
                   if step.step.moves_cards or step.step.action == "shuffle")  # not a text, set or first player
     return Dealer(played.players, deck, moves, draw_pile)
 
 
-def _move(game: Game, done: StepReport, number: dict[str, int], played: PlayerCount) -> _Move:
+def _move(game: Game, done: StepReport, number: dict[str, int], played: PlayerCount,
+          picked: dict[int, frozenset[int]]) -> _Move:
     step = done.step
     if step.action == "shuffle":
         return _Move(step.source, step.source, None, None, shuffle=True)
@@ -320,7 +323,8 @@ def _move(game: Game, done: StepReport, number: dict[str, int], played: PlayerCo
     if step.extras:
         extras = tuple((number[card_id], each) for card_id, each in played.extras.items())
         return _Move(step.source, step.target, None, None, to_hands=to_hands, extras=extras)
-    picks = None if step.select is None else frozenset(
-        i for i, card in enumerate(game.cards) if matches(card, step.select))
+    if step.select is not None and id(step.select) not in picked:
+        picked[id(step.select)] = frozenset(i for i, card in enumerate(game.cards) if matches(card, step.select))
+    picks = None if step.select is None else picked[id(step.select)]
     count = None if done.count is None else done.count * (played.players if step.per_player else 1)
     return _Move(step.source, step.target, picks, count, to_hands=to_hands)

@@ -230,7 +230,8 @@ def simulate_all(game: Game, plays: Sequence[tuple[Setup, PlayerCount]], *, seed
     them. `done` hears how many games of how many planned so far are played."""
     rules = compile_rules(game)
     codes, draw_pile = _codes(rules), game.shared_draw_piles[0].id
-    dealers = [dealer(game, played, draw_pile) for _, played in plays]
+    picked: dict[int, frozenset[int]] = {}  # alive while the steps are: their selectors' ids stay theirs
+    dealers = [dealer(game, played, draw_pile, picked) for _, played in plays]
     tallies = [Tally(played.players) for _, played in plays]
     targets = [games or BATCH for _ in plays]
     at_once = _at_once(max(d.cards for d in dealers), max(d.players for d in dealers), codes.size)
