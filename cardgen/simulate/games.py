@@ -348,7 +348,7 @@ def _put_back(saved: str, g: _Games, rows: np.ndarray, chance: Chance) -> None:
     owner knows where."""
     size = g.size[rows]
     if saved == "top":
-        place = size
+        place = size.copy()  # (moved on by the pile's place below: not the sizes)
     elif saved == "bottom":
         place = np.zeros(len(rows), dtype=np.int64)
     else:
