@@ -1,8 +1,8 @@
 """build/simulate: `cardgen simulate`. The setups and player counts asked for, simulated on the
-build's worker processes, each player count in a process of its own under the build's ceilings,
-the largest first. Each player count has its own random generator, seeded from the seed, the
-setup and the player count, so the figures do not depend on which worker played them or in what
-order.
+build's worker processes, each batch of games (simulation.simulate_all) a task under the build's
+ceilings. Each player count's games are seeded from the seed, the setup, the player count and
+their numbers, so the figures do not depend on which worker played them, in what order, nor
+beside which others.
 
 The documents' figures are kept in CACHE_FILE in the output folder. The output folder is not
 trusted more than the game folder: the file is read as any input is (a regular file inside the
@@ -14,9 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,8 @@ from cardgen.publish.cache import simulation_key
 from cardgen.publish.plan import chosen_setup
 from cardgen.publish.workers import LIMITS, Limits, bounded_all
 from cardgen.render.write import atomic_write
-from cardgen.simulate.simulation import DEFAULT_POLICY, Simulation, nothing_to_simulate, simulate
+from cardgen.simulate.simulation import DEFAULT_POLICY, Simulation, nothing_to_simulate, simulate_all
+from cardgen.simulate.simulation import Task as Batch
 
 Task = tuple[SetupReport, PlayerCount]
 DOCUMENT_GAMES = 2000  # per player count for the documents' lines: rates within about ±2 points
@@ -110,13 +110,14 @@ def simulate_game(game: Game, report: GameReport, *, setup: str | None = None, p
                   games: int | None = None, seed: str = "0", policy: str = DEFAULT_POLICY,
                   limits: Limits = LIMITS, done: Callable[[int, int], None] = lambda done, total: None) -> list[Simulation]:
     """Every setup (or the one named) at every player count (or the one given), in the game's
-    order; `done` hears how many player counts of how many are played, as each one is. The
+    order; `done` hears how many games of how many planned so far are played, as they are. The
     caller has made sure the game can be simulated (simulate.nothing_to_simulate)."""
-    tasks = _tasks(game, report, setup, players)
-    largest_first = sorted(tasks, key=lambda task: -_work(task[1]))
-    work = [partial(simulate, game, s.setup, played, seed=seed, policy=policy, games=games) for s, played in largest_first]
-    played = {(s.setup, s.players): s for s in bounded_all(work, f"simulating {game.title}", limits, done)}
-    return [played[(s.setup.name, count.players)] for s, count in tasks]
+
+    def on_workers(work: Sequence[Batch], finished: Callable[[int, int], None]) -> list[Any]:
+        return bounded_all(work, f"simulating {game.title}", limits, finished)
+
+    return simulate_all(game, [(s.setup, played) for s, played in _tasks(game, report, setup, players)], seed=seed,
+                        policy=policy, games=games, run=on_workers, done=done)
 
 
 def _tasks(game: Game, report: GameReport, setup: str | None, players: int | None) -> list[Task]:
@@ -128,8 +129,3 @@ def _tasks(game: Game, report: GameReport, setup: str | None, players: int | Non
         raise UsageError(f"no setup of {game.title} is played by {players} players",
                          hint="choose --players within a setup's range (cardgen check lists them)")
     return tasks
-
-
-def _work(played: PlayerCount) -> float:
-    """A game lasts about as many turns as its draw pile has cards, and each turn is a player's."""
-    return played.draw_pile + played.players * (played.hand or 0)

@@ -254,51 +254,63 @@ def bounded(task: Callable[[], T], what: str, limits: Limits = LIMITS) -> T:
 
 def bounded_all(tasks: Sequence[Callable[[], T]], what: str, limits: Limits = LIMITS,
                 done: Callable[[int, int], None] = lambda done, total: None) -> list[T]:
-    """Each task in a forked process of its own under the ceilings, limits.workers at a time, in
-    the order given; their results in order. The first that fails stops the others: a BuildError
-    naming `what` and the ceiling it passed, or the CardgenError the task raised. `done` hears how
-    many tasks of how many are finished, as each one is."""
+    """Each task in a forked worker process under the ceilings, in the order given, on
+    limits.workers processes at most, each taking the next task when it has finished one (so that
+    many small tasks do not each pay for a process): every task under a CPU-time ceiling of its
+    own, a process under the memory ceiling from what it inherited. Their results in order. The
+    first that fails stops the others: a BuildError naming `what` and the ceiling it passed, or the
+    CardgenError the task raised. `done` hears how many tasks of how many are finished, as each
+    one is."""
     context = multiprocessing.get_context("fork")
-    pending = list(enumerate(tasks))
-    running: dict[int, _Task] = {}
+    pending = list(range(len(tasks)))
+    idle: list[_Pooled] = []
+    running: dict[_Pooled, int] = {}
     results: dict[int, object] = {}
     done(0, len(tasks))
     try:
         while pending or running:
             while pending and len(running) < max(1, limits.workers):
-                index, task = pending.pop(0)
-                running[index] = _Task(context, task, limits)
-            _wait_for([t.receive for t in running.values()] + [t.process.sentinel for t in running.values()],
-                      min(t.deadline for t in running.values()))
-            for index, started in list(running.items()):
-                answer = started.answer(limits)
+                worker = idle.pop() if idle else _Pooled(context, tasks, limits)
+                running[worker] = pending.pop(0)
+                worker.send(running[worker], limits)
+            _wait_for([w.connection for w in running] + [w.process.sentinel for w in running],
+                      min(w.deadline for w in running))
+            for worker, index in list(running.items()):
+                answer = worker.answer(limits)
                 if answer is None:
                     continue
-                started.end()
-                del running[index]
+                del running[worker]
+                if answer[0] == "ok":
+                    idle.append(worker)
+                else:
+                    worker.end()
                 results[index] = _result(answer, what)
                 done(len(results), len(tasks))
     finally:
-        for started in running.values():
-            started.end()
+        for worker in [*idle, *running]:
+            worker.end()
     return [cast(T, results[index]) for index in range(len(tasks))]
 
 
-class _Task:
-    """One task running in a process of its own."""
+class _Pooled:
+    """A worker process that runs the tasks it is sent (by their index), one at a time."""
 
-    def __init__(self, context, task: Callable[[], object], limits: Limits):
-        self.receive, send = context.Pipe(duplex=False)
-        self.process = context.Process(target=_bounded_main, args=(send, task, limits, os.getpid()), daemon=True)
+    def __init__(self, context, tasks: Sequence[Callable[[], object]], limits: Limits):
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_pooled_main, args=(child, tasks, limits, os.getpid()), daemon=True)
         self.process.start()
-        send.close()
+        child.close()
+        self.deadline = math.inf
+
+    def send(self, index: int, limits: Limits) -> None:
+        self.connection.send(index)
         self.deadline = time.monotonic() + limits.wall_seconds
 
     def answer(self, limits: Limits) -> tuple[str, object] | None:
         """(kind, value) once the task has answered, died or run over its time; None while it runs."""
-        if self.receive.poll():
+        if self.connection.poll():
             try:
-                return self.receive.recv()
+                return self.connection.recv()
             except (EOFError, OSError):
                 pass  # it died: see below
         elif self.process.is_alive():
@@ -307,7 +319,7 @@ class _Task:
         return "died", _death(self.process.exitcode, limits)
 
     def end(self) -> None:
-        self.receive.close()
+        self.connection.close()
         if self.process.is_alive():
             self.process.kill()
         self.process.join()
@@ -325,28 +337,40 @@ def _result(answer: tuple[str, object], what: str) -> object:
     raise BuildError(f"{what} {value}", hint="make it do less work")
 
 
-def _bounded_main(connection, task: Callable[[], object], limits: Limits, parent: int) -> None:
+def _pooled_main(connection, tasks: Sequence[Callable[[], object]], limits: Limits, parent: int) -> None:
     _enter_worker(limits, parent)
-    _cpu_ceiling(limits)
+    gc.freeze()  # what the worker inherits is never its garbage: not looked at again (nor copied for it)
+    while True:
+        try:
+            index = connection.recv()
+        except (EOFError, OSError):
+            return
+        _cpu_ceiling(limits)
+        answer = _answer(tasks[index], limits)
+        try:
+            connection.send(answer)
+        except MemoryError:
+            connection.send(("memory", limits.memory_spent))
+        except Exception:  # noqa: BLE001 - an answer that cannot be sent is a bug too
+            connection.send(("bug", traceback.format_exc()))
+        if answer[0] != "ok":
+            return
+
+
+def _answer(task: Callable[[], object], limits: Limits) -> tuple[str, object]:
+    """What the task came to, as the parent reads it (_result)."""
     try:
-        answer: tuple[str, object] = ("ok", task())
+        return "ok", task()
     except _OutOfTime:
-        answer = ("time", limits.cpu_spent)
+        return "time", limits.cpu_spent
     except MemoryError:
-        answer = ("memory", limits.memory_spent)
+        return "memory", limits.memory_spent
     except CardgenError as exc:  # a library's failure, worded as a problem of the data, may be a MemoryError
-        answer = (("memory", limits.memory_spent)
-                  if isinstance(exc.__context__, MemoryError)
-                  else ("error", (isinstance(exc, UsageError), exc.message, exc.where, exc.hint)))
+        return (("memory", limits.memory_spent)
+                if isinstance(exc.__context__, MemoryError)
+                else ("error", (isinstance(exc, UsageError), exc.message, exc.where, exc.hint)))
     except Exception:  # noqa: BLE001 - a bug in cardgen: its traceback goes to the parent
-        answer = ("bug", traceback.format_exc())
-    try:
-        connection.send(answer)
-    except MemoryError:
-        connection.send(("memory", limits.memory_spent))
-    except Exception:  # noqa: BLE001 - an answer that cannot be sent is a bug too
-        connection.send(("bug", traceback.format_exc()))
-    connection.close()
+        return "bug", traceback.format_exc()
 
 
 class Cancelled(Exception):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -54,6 +55,7 @@ class Dealt:
     piles: np.ndarray  # games x places
     sizes: np.ndarray  # games
     hands: np.ndarray  # games x players x cards
+    players: np.ndarray  # games: the seats in play (a row of hands may have more, empty)
 
 
 class _Uneven(Exception):
@@ -109,37 +111,39 @@ class Dealer:
             return _packed([self.deal(one) for _ in range(games)], self.players)
 
     def _deal_together(self, rng: np.random.Generator, games: int) -> Dealt:
-        piles = {name: _rows(pile, games) for name, pile in self.ready.piles.items()}
+        """Every pile the same in all games (one row) until a shuffle orders it at random in each
+        (a row per game)."""
+        piles = {name: np.array(pile, dtype=np.int16) for name, pile in self.ready.piles.items()}
         shuffled = set(self.ready.shuffled)
-        hands = [[_rows(hand, games)] for hand in self.ready.hands]
+        hands = [[np.array(hand, dtype=np.int16)] for hand in self.ready.hands]
         for move in self.moves:
             source = move.source
-            piles.setdefault(source, _rows([], games))
+            piles.setdefault(source, _NONE)
             if move.shuffle:
-                piles[source] = rng.permuted(piles[source], axis=1)
+                piles[source] = _shuffled(piles[source], games, rng)
                 shuffled.add(source)
                 continue
             takes: list[tuple[frozenset[int] | None, int | None]] = [(move.picks, move.count)]
             if move.extras is not None:
                 takes = [(frozenset((card,)), each) for card, each in move.extras for _ in hands]
             for i, (picks, count) in enumerate(takes):
-                taken, piles[source] = _take_rows(piles[source], picks, count, source in shuffled, rng)
+                taken, piles[source] = _take_rows(piles[source], picks, count, source in shuffled, rng, games)
                 if move.to_hands and move.extras is not None:
                     hands[i % len(hands)].append(taken)
                 elif move.to_hands:  # one card at a time to each player in turn
                     for p, hand in enumerate(hands):
-                        hand.append(taken[:, p::self.players])
+                        hand.append(taken[..., p::self.players])
                 else:
-                    piles[move.target] = np.concatenate([piles.get(move.target, _rows([], games)), taken], axis=1)
+                    piles[move.target] = _joined(games, piles.get(move.target, _NONE), taken)
                     if move.extras is None:
                         shuffled.discard(move.target)
-        pile = piles.get(self.draw_pile, _rows([], games))
-        width = max([sum(part.shape[1] for part in hand) for hand in hands], default=0)
-        dealt = np.full((games, self.players, width), -1, dtype=np.int16)
-        for p, hand in enumerate(hands):
-            cards = np.concatenate(hand, axis=1)
-            dealt[:, p, :cards.shape[1]] = cards
-        return Dealt(pile, np.full(games, pile.shape[1]), dealt)
+        pile = piles.get(self.draw_pile, _NONE)
+        pile = pile if pile.ndim == 2 else np.tile(pile, (games, 1))
+        joined = [_joined(games, *hand) for hand in hands]
+        dealt = np.full((games, self.players, max([cards.shape[-1] for cards in joined], default=0)), -1, dtype=np.int16)
+        for p, cards in enumerate(joined):
+            dealt[:, p, :cards.shape[-1]] = cards
+        return Dealt(pile, np.full(games, pile.shape[1]), dealt, np.full(games, self.players))
 
     def _carry_out(self, move: _Move, table: _State, rng: random.Random) -> None:
         piles, shuffled, hands = table.piles, table.shuffled, table.hands
@@ -206,17 +210,49 @@ def _take(pile: list[int], picks: frozenset[int] | None, count: int | None, from
     return taken
 
 
-def _rows(cards: Sequence[int], games: int) -> np.ndarray:
-    return np.tile(np.array(cards, dtype=np.int16), (games, 1))
+_NONE = np.zeros(0, dtype=np.int16)
+
+
+def _shuffled(pile: np.ndarray, games: int, rng: np.random.Generator) -> np.ndarray:
+    """The pile (one row, or a row per game) in a random order in each game: sorted by random
+    keys, each card number in its key's low bits, so that sorting the keys sorts the cards (the
+    48 random bits above them tie between two cards about once in 10^12 games)."""
+    keys = rng.bit_generator.random_raw((games, pile.shape[-1]))
+    low_bits(keys, np.int16)[...] = pile  # card numbers are int16, never negative
+    keys.sort(axis=1)
+    cards: np.ndarray = low_bits(keys, np.int16).copy()
+    return cards
+
+
+def low_bits(keys: np.ndarray, kind: type) -> np.ndarray:
+    """A view of the low bits of 64-bit keys, as many as a `kind` holds."""
+    size = np.dtype(kind).itemsize
+    view: np.ndarray = keys.view(kind)[..., 0 if sys.byteorder == "little" else 8 // size - 1::8 // size]
+    return view
+
+
+def _joined(games: int, *parts: np.ndarray) -> np.ndarray:
+    """The parts one after the other: one row when each is the same in every game, else a row per game."""
+    if all(part.ndim == 1 for part in parts):
+        return np.concatenate(parts)
+    return np.concatenate([np.broadcast_to(part, (games, part.shape[-1])) for part in parts], axis=1)
 
 
 def _take_rows(pile: np.ndarray, picks: frozenset[int] | None, count: int | None, from_top: bool,
-               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """_take on every row: the cards taken, and the pile left."""
-    games, size = pile.shape
+               rng: np.random.Generator, games: int) -> tuple[np.ndarray, np.ndarray]:
+    """_take in every game: the cards taken, and the pile left (each one row when the pile is
+    the same in every game and the cards taken are too)."""
+    size = pile.shape[-1]
     if picks is None and count is not None and from_top:
         count = min(count, size)
-        return pile[:, size - count:][:, ::-1], pile[:, :size - count]
+        return pile[..., size - count:][..., ::-1], pile[..., :size - count]
+    if pile.ndim == 1:
+        places = np.array([i for i, card in enumerate(pile.tolist()) if picks is None or card in picks], dtype=np.int64)
+        if count is not None and count < len(places) and not from_top and len(set(pile[places].tolist())) > 1:
+            pile = np.broadcast_to(pile, (games, size))  # which cards are taken differs from game to game
+        else:
+            places = places[len(places) - count:] if count is not None and count < len(places) else places
+            return pile[places], np.delete(pile, places)
     picked = np.ones(pile.shape, dtype=bool) if picks is None else np.isin(pile, list(picks))
     per_game = picked.sum(axis=1)
     if games and (per_game != per_game[0]).any():
@@ -241,25 +277,45 @@ def _packed(deals: Sequence[tuple[list[int], list[list[int]]]], players: int) ->
     """Games dealt one by one, as rows."""
     places = max([len(pile) for pile, _ in deals], default=0)
     width = max([len(hand) for _, hands in deals for hand in hands], default=0)
-    piles = np.zeros((len(deals), places), dtype=np.int16)
+    piles = np.full((len(deals), places), -1, dtype=np.int16)
     hands = np.full((len(deals), players, width), -1, dtype=np.int16)
     for g, (pile, dealt) in enumerate(deals):
         piles[g, :len(pile)] = pile
         for p, hand in enumerate(dealt):
             hands[g, p, :len(hand)] = hand
-    return Dealt(piles, np.array([len(pile) for pile, _ in deals], dtype=np.int64), hands)
+    return Dealt(piles, np.array([len(pile) for pile, _ in deals], dtype=np.int64), hands, np.full(len(deals), players))
 
 
-def dealer(game: Game, played: PlayerCount, draw_pile: str) -> Dealer:
-    """The steps the engine carried out at this player count, as moves of numbered cards."""
+def stacked(deals: Sequence[Dealt]) -> Dealt:
+    """Several setups' games as one batch: each draw pile padded to the widest, each hand to the
+    most players and cards."""
+    if len(deals) == 1:
+        return deals[0]
+    games, places = sum(len(d.sizes) for d in deals), max(d.piles.shape[1] for d in deals)
+    piles = np.full((games, places), -1, dtype=np.int16)
+    hands = np.full((games, max(d.hands.shape[1] for d in deals), max(d.hands.shape[2] for d in deals)), -1,
+                    dtype=np.int16)
+    row = 0
+    for d in deals:
+        piles[row:row + len(d.sizes), :d.piles.shape[1]] = d.piles
+        hands[row:row + len(d.sizes), :d.hands.shape[1], :d.hands.shape[2]] = d.hands
+        row += len(d.sizes)
+    return Dealt(piles, np.concatenate([d.sizes for d in deals]), hands, np.concatenate([d.players for d in deals]))
+
+
+def dealer(game: Game, played: PlayerCount, draw_pile: str, picked: dict[int, frozenset[int]] | None = None) -> Dealer:
+    """The steps the engine carried out at this player count, as moves of numbered cards. `picked`:
+    the cards each step's selector picks, kept for the other player counts of the setup (a step's
+    selector is the same object at each)."""
     number = {card.id: i for i, card in enumerate(game.cards)}
     deck = tuple(number[card_id] for card_id, n in played.starting_deck.items() for _ in range(n))
-    moves = tuple(_move(game, step, number, played) for step in played.steps
+    moves = tuple(_move(game, step, number, played, {} if picked is None else picked) for step in played.steps
                   if step.step.moves_cards or step.step.action == "shuffle")  # not a text, set or first player
     return Dealer(played.players, deck, moves, draw_pile)
 
 
-def _move(game: Game, done: StepReport, number: dict[str, int], played: PlayerCount) -> _Move:
+def _move(game: Game, done: StepReport, number: dict[str, int], played: PlayerCount,
+          picked: dict[int, frozenset[int]]) -> _Move:
     step = done.step
     if step.action == "shuffle":
         return _Move(step.source, step.source, None, None, shuffle=True)
@@ -267,7 +323,8 @@ def _move(game: Game, done: StepReport, number: dict[str, int], played: PlayerCo
     if step.extras:
         extras = tuple((number[card_id], each) for card_id, each in played.extras.items())
         return _Move(step.source, step.target, None, None, to_hands=to_hands, extras=extras)
-    picks = None if step.select is None else frozenset(
-        i for i, card in enumerate(game.cards) if matches(card, step.select))
+    if step.select is not None and id(step.select) not in picked:
+        picked[id(step.select)] = frozenset(i for i, card in enumerate(game.cards) if matches(card, step.select))
+    picks = None if step.select is None else picked[id(step.select)]
     count = None if done.count is None else done.count * (played.players if step.per_player else 1)
     return _Move(step.source, step.target, picks, count, to_hands=to_hands)

@@ -13,14 +13,17 @@ Policies (named in every report):
 
 The figures for one setup and player count come from games played until every headline
 proportion (the win rate of each seat, elimination before one's second turn, saving cards running
-out) is known within ±1 percentage point at 95 %, or from the number of games asked for.
+out) is known within ±1 percentage point at 95 %, or from the number of games asked for. The
+setups and player counts asked for are played together, in rounds (simulate_all); what one comes
+to depends only on its own games, each dealt and played from random numbers of its own.
 """
 from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -29,9 +32,9 @@ from cardgen.check.balance import LOSING, SAVING, role_kinds
 from cardgen.check.results import HowItPlays, PlayerCount
 from cardgen.model.game import DRAW, Card, Game, Setup
 from cardgen.model.turns import Play
-from cardgen.simulate.deal import dealer
+from cardgen.simulate.deal import Dealer, dealer, stacked
 from cardgen.simulate.estimates import Z95, Estimate, mean, proportion, quantile
-from cardgen.simulate.games import INERT, LOSE, PLAYS, SAVE, Codes, Played, play
+from cardgen.simulate.games import INERT, LOSE, PLAYS, SAVE, Chance, Codes, Played, play
 
 POLICIES = {"new-player": "peeks when it can, and ends or shuffles away a turn whose draw it knows to be losing",
             "draw-only": "never plays a card; spends a saving card when needed"}
@@ -41,6 +44,7 @@ BATCH = 1000
 MAX_GAMES = 50_000
 MARGIN = 1.04  # the games a rate seen so far needs, and a few more, so that they are seldom too few
 MOST_AT_ONCE = 20_000  # games played together
+BLOCK = 5000  # games dealt together
 ARRAYS_BYTES = 64 << 20  # about as much as the arrays of the games played together may take
 
 
@@ -79,7 +83,7 @@ class Tally:
         self.wins = [w + int(n) for w, n in zip(self.wins, np.bincount(played.winner + 1,
                                                                          minlength=self.players + 1)[1:])]
         self.no_winner += int((played.winner < 0).sum())
-        self.early += played.early
+        self.early += int(played.early.sum())
         self.ran_out += int(played.ran_out.sum())
         self.first_loses += int(played.first_loses.sum())
         self.safe_draws += int(played.safe.sum())
@@ -183,24 +187,105 @@ def _group(code_of: dict[Play, int], belongs: Callable[[Play], bool]) -> slice:
     return slice(codes[0], codes[-1] + 1) if codes else slice(PLAYS, PLAYS)
 
 
+Task = Callable[[], list[Played]]
+Runner = Callable[[Sequence[Task], Callable[[int, int], None]], Sequence[list[Played]]]
+
+
+def here(tasks: Sequence[Task], done: Callable[[int, int], None]) -> list[list[Played]]:
+    """Run the tasks in this process, one after the other (publish/simulate runs them on workers)."""
+    results = []
+    for task in tasks:
+        results.append(task())
+        done(len(results), len(tasks))
+    return results
+
+
 def simulate(game: Game, setup: Setup, played: PlayerCount, *, seed: str,
              policy: str = DEFAULT_POLICY, games: int | None = None) -> Simulation:
     """Play the setup at this player count: `games` games, or until the headline figures are
     known to ±1 percentage point (see the module's docstring)."""
+    return simulate_all(game, [(setup, played)], seed=seed, policy=policy, games=games)[0]
+
+
+@dataclass(frozen=True)
+class _Block:
+    """Games of one setup at one player count dealt together: those numbered from `first`, dealt
+    with a random generator seeded from the seed, the setup, the player count, the policy and
+    `first`, which also gives each game the key of its own stream for the play (games.Chance)."""
+
+    of: int  # its place among the setups and player counts simulated
+    first: int
+    games: int
+    seed: np.random.SeedSequence  # made before the batches go to the workers (numpy.random imported once)
+
+
+def simulate_all(game: Game, plays: Sequence[tuple[Setup, PlayerCount]], *, seed: str, policy: str = DEFAULT_POLICY,
+                 games: int | None = None, run: Runner = here,
+                 done: Callable[[int, int], None] = lambda done, total: None) -> list[Simulation]:
+    """simulate() for each setup and player count, their games played together in batches
+    (`run` plays a list of batches: here, or on worker processes), in rounds: BATCH games of
+    each, then as many more as each one's figures need (the games asked for, without a second
+    round). What a setup and player count comes to depends only on its own games, numbered and
+    seeded as _Block says: not on the others played beside them, nor on which process played
+    them. `done` hears how many games of how many planned so far are played."""
     rules = compile_rules(game)
-    codes, deals = _codes(rules), dealer(game, played, game.shared_draw_piles[0].id)
-    named = f"{seed}/{setup.id}/{played.players}/{policy}".encode()
-    rng = np.random.default_rng(int.from_bytes(hashlib.sha256(named).digest(), "big"))
-    tally = Tally(played.players)
-    target = games or BATCH
-    while tally.games < target:
-        count = min(target - tally.games, _at_once(deals.cards, played.players, codes.size))
-        tally.add(play(codes, deals.deal_many(rng, count), rng, policy == DEFAULT_POLICY))
-        if games is None and tally.games >= target and max(e.half_width for e in tally.headline()) > TARGET_HALF_WIDTH:
-            target = min(MAX_GAMES, max(tally.games + BATCH // 10, round(tally.games_needed(TARGET_HALF_WIDTH) * MARGIN)))
-    used = {line.card for line in setup.lines} | set(played.extras)
-    unplayed = sum(1 for i, card in enumerate(game.cards) if card.id in used and rules.codes[i] == INERT)
-    return Simulation(setup.name, played.players, policy, seed, tally, unplayed)
+    codes, draw_pile = _codes(rules), game.shared_draw_piles[0].id
+    picked: dict[int, frozenset[int]] = {}  # alive while the steps are: their selectors' ids stay theirs
+    dealers = [dealer(game, played, draw_pile, picked) for _, played in plays]
+    tallies = [Tally(played.players) for _, played in plays]
+    targets = [games or BATCH for _ in plays]
+    at_once = _at_once(max(d.cards for d in dealers), max(d.players for d in dealers), codes.size)
+    while True:
+        blocks = [_Block(i, first, min(BLOCK, at_once, target - first),
+                         _seed(f"{seed}/{setup.id}/{played.players}/{policy}/{first}"))
+                  for i, ((setup, played), tally, target) in enumerate(zip(plays, tallies, targets))
+                  for first in range(tally.games, target, min(BLOCK, at_once))]
+        if not blocks:
+            break
+        batches, before, planned = _batches(blocks, at_once), sum(t.games for t in tallies), sum(targets)
+        stage = sum(block.games for block in blocks)
+        work = [partial(_play, codes, dealers, batch, policy == DEFAULT_POLICY) for batch in batches]
+        for batch, results in zip(batches, run(work, lambda n, total: done(before + stage * n // total, planned))):
+            for block, played in zip(batch, results):
+                tallies[block.of].add(played)
+        if games is None:
+            targets = [min(MAX_GAMES, max(t.games + BATCH // 10, round(t.games_needed(TARGET_HALF_WIDTH) * MARGIN)))
+                       if max(e.half_width for e in t.headline()) > TARGET_HALF_WIDTH else t.games for t in tallies]
+    simulations = []
+    for (setup, count), tally in zip(plays, tallies):
+        used = {line.card for line in setup.lines} | set(count.extras)
+        unplayed = sum(1 for i, card in enumerate(game.cards) if card.id in used and rules.codes[i] == INERT)
+        simulations.append(Simulation(setup.name, count.players, policy, seed, tally, unplayed))
+    return simulations
+
+
+def _seed(named: str) -> np.random.SeedSequence:
+    return np.random.SeedSequence(int.from_bytes(hashlib.sha256(named.encode()).digest(), "big"))
+
+
+def _batches(blocks: Sequence[_Block], at_once: int) -> list[list[_Block]]:
+    """The blocks in batches of at most `at_once` games, in order."""
+    batches: list[list[_Block]] = [[]]
+    for block in blocks:
+        if sum(b.games for b in batches[-1]) + block.games > at_once:
+            batches.append([])
+        batches[-1].append(block)
+    return [batch for batch in batches if batch]
+
+
+def _play(codes: Codes, dealers: Sequence[Dealer], blocks: Sequence[_Block], looks: bool) -> list[Played]:
+    """Deal each block's games and play them all together; what each block's games came to."""
+    deals, keys = [], []
+    for block in blocks:
+        rng = np.random.default_rng(block.seed)
+        deals.append(dealers[block.of].deal_many(rng, block.games))
+        keys.append(rng.bit_generator.random_raw(block.games))
+    played = play(codes, stacked(deals), Chance(np.concatenate(keys)), looks)
+    parts, first = [], 0
+    for block in blocks:
+        parts.append(played.part(first, first + block.games, dealers[block.of].players))
+        first += block.games
+    return parts
 
 
 def _at_once(cards: int, players: int, codes: int) -> int:
