@@ -2,6 +2,7 @@
 with fewer trial layouts."""
 from __future__ import annotations
 
+import functools
 import math
 import sys
 
@@ -25,23 +26,48 @@ def html(columns_css: str = "columns: 2; column-gap: 7mm") -> str:
     return f"<html><body style='font: 10pt sans-serif'>{body}</body></html>"
 
 
-def rendered(document: str, layout) -> tuple[bytes, int]:
-    """The PDF laid out with the given columns_layout, and how many blocks were laid out."""
-    laid_out = [0]
+@functools.cache
+def laid_out(document: str, layout) -> tuple[bytes, int, list[list[tuple[float, list]]]]:
+    """The PDF laid out with the given columns_layout, how many blocks were laid out, and each
+    multi-column box's tries in its balancing loop, in order: the height tried (as the room left
+    below the columns) and where each column ended."""
+    count = [0]
+    boxes: list[list] = []  # each box's frame, then its tries
     block_box_layout = weasyprint.layout.block.block_box_layout
 
-    def counted(*args, **kwargs):
-        laid_out[0] += 1
-        return block_box_layout(*args, **kwargs)
+    def recorded(*args, **kwargs):
+        count[0] += 1
+        caller = sys._getframe(1)  # one call of columns_layout: one box (kept, so never another's)
+        room, adjoining = args[2], args[8]
+        a_try = caller.f_code.co_name == "columns_layout" and adjoining == [] and room != math.inf
+        result = block_box_layout(*args, **kwargs)
+        if a_try:
+            if not boxes or caller is not boxes[-1][0]:
+                boxes.append([caller])
+            if len(boxes[-1]) == 1 or boxes[-1][-1][0] != room:
+                boxes[-1].append((room, []))
+            boxes[-1][-1][1].append(result[1])
+        return result
 
     saved = weasyprint.layout.block.columns_layout
     weasyprint.layout.block.columns_layout = layout
-    weasyprint.layout.block.block_box_layout = counted
+    weasyprint.layout.block.block_box_layout = recorded
     try:
-        return weasyprint.HTML(string=document).write_pdf(), laid_out[0]
+        pdf = weasyprint.HTML(string=document).write_pdf()
     finally:
         weasyprint.layout.block.columns_layout = saved
         weasyprint.layout.block.block_box_layout = block_box_layout
+    return pdf, count[0], [box[1:] for box in boxes]
+
+
+def rendered(document: str, layout) -> tuple[bytes, int]:
+    """The PDF laid out with the given columns_layout, and how many blocks were laid out."""
+    pdf, count, _ = laid_out(document, layout)
+    return pdf, count
+
+
+def tries(document: str, layout) -> list[list[tuple[float, list]]]:
+    return laid_out(document, layout)[2]
 
 
 def test_same_pages_as_weasyprint_with_fewer_layouts():
@@ -63,36 +89,6 @@ def entries_html() -> str:
                       for i, texts in enumerate(PARAGRAPHS))
     return (f"<html><body style='font: 10pt sans-serif'><h2>Cards</h2>"
             f"<div style='columns: 2; column-gap: 7mm'>{entries}</div><p>After.</p></body></html>")
-
-
-def tries(document: str, layout) -> list[list[tuple[float, list]]]:
-    """Each multi-column box's tries in its balancing loop, in order: the height tried (as the
-    room left below the columns) and where each column ended."""
-    boxes: list[list] = []  # each box's frame, then its tries
-    block_box_layout = weasyprint.layout.block.block_box_layout
-
-    def recorded(*args, **kwargs):
-        caller = sys._getframe(1)  # one call of columns_layout: one box (kept, so never another's)
-        room, adjoining = args[2], args[8]
-        a_try = caller.f_code.co_name == "columns_layout" and adjoining == [] and room != math.inf
-        result = block_box_layout(*args, **kwargs)
-        if a_try:
-            if not boxes or caller is not boxes[-1][0]:
-                boxes.append([caller])
-            if len(boxes[-1]) == 1 or boxes[-1][-1][0] != room:
-                boxes[-1].append((room, []))
-            boxes[-1][-1][1].append(result[1])
-        return result
-
-    saved = weasyprint.layout.block.columns_layout
-    weasyprint.layout.block.columns_layout = layout
-    weasyprint.layout.block.block_box_layout = recorded
-    try:
-        weasyprint.HTML(string=document).render()
-    finally:
-        weasyprint.layout.block.columns_layout = saved
-        weasyprint.layout.block.block_box_layout = block_box_layout
-    return [box[1:] for box in boxes]
 
 
 @pytest.mark.parametrize("document", [html(), entries_html()], ids=["1px-steps", "lost-space-steps"])
