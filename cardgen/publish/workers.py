@@ -93,13 +93,14 @@ def render_all(sources: Sequence[Source], outputs: Sequence[tuple[int, Output]],
     """Each output, rendered from its source (its index in `sources`: the game in one of its
     languages) into that source's stage, on one small pool of worker processes, each under the
     ceilings; a worker that dies or runs over its time is killed and replaced, and its output
-    reported as failed. Yields each output's source index and report, as each one is done."""
+    reported as failed. The longest outputs are started first (`longest_first`). Yields each
+    output's source index and report, as each one is done."""
     if not outputs:
         return
     scratch = sources[0][2] / SCRATCH
     scratch.mkdir()
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pending = list(outputs)
+    pending = longest_first(outputs)
     idle: list[_Worker] = []
     busy: dict[_Worker, tuple[int, Output, float]] = {}
     size = min(limits.workers, len(outputs))
@@ -132,6 +133,13 @@ def render_all(sources: Sequence[Source], outputs: Sequence[tuple[int, Output]],
         for worker in busy:  # left early (cancelled, interrupted): its output is not wanted
             worker.kill()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def longest_first(outputs: Sequence[tuple[int, Output]]) -> list[tuple[int, Output]]:
+    """The outputs in the order the workers take them: the longest to render first (by their kind's
+    cost), the others in the order given. Started last, a long one would keep one worker busy
+    while the other has nothing left to do."""
+    return sorted(outputs, key=lambda item: -kind_of(item[1]).cost)
 
 
 # The workers' temporary files (WeasyPrint's font files, which it removes only when a process
