@@ -1,15 +1,18 @@
-"""publish/workers: the order the workers take the outputs in: the longest to render first, so that
-neither worker is left with a long one while the other has nothing to do."""
+"""publish/workers: the order the workers take the outputs in (the longest to render first, so that
+neither worker is left with a long one while the other has nothing to do), and how often they
+collect their garbage."""
 from __future__ import annotations
+
+import gc
 
 from conftest import TINY_GAME, checked
 
 from cardgen import publish
-from cardgen.publish.kinds import kind_of, plan_all
+from cardgen.publish.kinds import KINDS, Kind, kind_of, plan_all
 from cardgen.publish.kinds.documents import plan_checklists, plan_rulebook
 from cardgen.publish.kinds.sheets import plan_cards
-from cardgen.publish.plan import Plan
-from cardgen.publish.workers import Limits, longest_first
+from cardgen.publish.plan import Output, Plan
+from cardgen.publish.workers import WORKER_GC, Limits, longest_first
 
 
 def test_documents_first_then_the_html_edition_then_the_card_sheets_each_in_plan_order():
@@ -34,3 +37,20 @@ def test_a_build_starts_them_in_that_order(tmp_path):
                                           lambda event: started.append(event.output.kind) if event.kind == "started" else None)
     assert result.ok
     assert started == ["rulebook", "checklists", "rulebook-html", "cards"]
+
+
+def _write_collector_settings(output, game, report, to):
+    (to.folder / "gc.txt").write_text(f"{gc.get_threshold()} {gc.get_freeze_count() > 0}", encoding="utf-8")
+
+
+def test_a_worker_collects_its_garbage_less_often_than_python_s_default(monkeypatch, tmp_path):
+    """A worker's first generation is collected after WORKER_GC's count of new objects (WeasyPrint
+    makes millions), and what it inherited is never looked at."""
+    monkeypatch.setitem(KINDS, "collector", Kind("collector", ("gc.txt",), lambda *args: "key",
+                                                  _write_collector_settings, "nothing"))
+    game, report = checked(TINY_GAME)
+    [result] = publish.render_and_publish([publish.Job(game, report, Plan((Output("collector", "the settings"),)))],
+                                          tmp_path)
+    assert result.ok, result.failures + result.bugs
+    assert WORKER_GC[0] > gc.get_threshold()[0]  # the parent keeps its own
+    assert (tmp_path / "gc.txt").read_text(encoding="utf-8") == f"{WORKER_GC} True"
