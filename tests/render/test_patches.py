@@ -8,6 +8,7 @@ import io
 import pydyf
 import pytest
 import weasyprint
+import weasyprint.css
 import weasyprint.layout.block
 import weasyprint.layout.column
 import weasyprint.layout.inline
@@ -45,6 +46,7 @@ def test_same_bytes_as_the_libraries_own_code(game, language, setup):
     with patches.left_out():
         assert weasyprint.layout.block.columns_layout is weasyprint.layout.column.columns_layout
         assert weasyprint.layout.inline.split_first_line is weasyprint.text.line_break.split_first_line
+        assert weasyprint.css.StyleFor.__call__ is patches._STYLES["call"]
         own = _documents(game, language, setup)
     assert weasyprint.layout.block.columns_layout is columns.columns_layout  # back after
     assert patched == own
@@ -54,6 +56,8 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
     patches.install()
     for place, name, own in [(weasyprint.layout.block, "columns_layout", weasyprint.layout.column.columns_layout),
                              (weasyprint.layout.inline, "split_first_line", weasyprint.text.line_break.split_first_line),
+                             (weasyprint.css.StyleFor, "set_computed_styles", patches._STYLES["set_computed_styles"]),
+                             (weasyprint.css.StyleFor, "__call__", patches._STYLES["call"]),
                              (pydyf.PDF, "page_references", patches._PYDYF["page_references"])]:
         monkeypatch.setattr(place, name, own)  # the libraries' own code, put back as it is after the test
     monkeypatch.setattr(weasyprint, "__version__", "0.1")
@@ -61,12 +65,14 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
     patches.install()
     assert weasyprint.layout.block.columns_layout is weasyprint.layout.column.columns_layout
     assert weasyprint.layout.inline.split_first_line is weasyprint.text.line_break.split_first_line
+    assert weasyprint.css.StyleFor.__call__ is patches._STYLES["call"]
     assert pydyf.PDF.page_references is not patches.page_references
     monkeypatch.setattr(weasyprint, "__version__", patches.WEASYPRINT_VERSION)
     monkeypatch.setattr(pydyf, "__version__", patches.PYDYF_VERSION)
     patches.install()
     assert weasyprint.layout.block.columns_layout is columns.columns_layout
     assert weasyprint.layout.inline.split_first_line == patches._LINES.split_first_line
+    assert weasyprint.css.StyleFor.__call__ is patches._style_for_call
     assert pydyf.PDF.page_references is patches.page_references
 
 
@@ -110,3 +116,34 @@ def test_a_kept_line_is_given_again_as_a_copy():
     assert again[0].text == "Two words" and again[1:] == first[1:]
     assert other[1:] != first[1:]
     assert outside[1:] == first[1:]
+
+
+FOOTNOTES = """<html><head><style>
+li::marker { color: #a00 }
+.note { float: footnote }
+::footnote-call { color: #00a }
+::footnote-marker { font-weight: bold }
+h2::marker { anchor: "heading-marker" }
+</style></head><body><h2 style="display: list-item">Markers and notes</h2>
+<ol><li>One</li><li>Two<span class="note">A footnote.</span></li></ol><ul><li>Three</li></ul>
+<p>Text with a note<span class="note">Another.</span> and more.</p></body></html>"""
+
+
+def test_pseudo_elements_styled_by_the_document_are_the_same():
+    """Styled markers, footnote calls and markers, and a pseudo-element naming an anchor."""
+    patches.install()
+    made = []
+    set_computed_styles = patches._STYLES["set_computed_styles"]
+
+    def counting(self, element, parent, root=None, pseudo_type=None, base_url=None, target_collector=None):
+        made.append(pseudo_type)
+        return set_computed_styles(self, element, parent, root, pseudo_type, base_url, target_collector)
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setitem(patches._STYLES, "set_computed_styles", counting)
+        patched = weasyprint.HTML(string=FOOTNOTES).write_pdf()
+    with patches.left_out():
+        own = weasyprint.HTML(string=FOOTNOTES).write_pdf()
+    assert patched == own
+    assert "marker" in made  # the anchor's: made at once
+    assert made.count("note-call") == 0 and made.count(None) < 20

@@ -6,6 +6,11 @@ less time, each for the exact version it was written against (any other keeps it
   same text out at the same width again and again (each try of the column balancing, a table's
   cells measured, then laid out), and `split_first_line` gives the same answer for the same text,
   style and room: a copy of the first answer is given again;
+- the styles of pseudo-elements no document has, made when first asked for (WeasyPrint 70.0): its
+  own style sheet gives every element a ::marker, ::footnote-call, ::footnote-marker, ::note-call,
+  ::note-marker and ::note-callback, and WeasyPrint made a computed style for each of them, for
+  every element (six of the seven styles a document's cascade made), though only list items'
+  markers and footnotes' ever show: made when asked for, they are the same styles;
 - pydyf 0.13.0's `page_references`, which builds the references of every page each time it is
   read (WeasyPrint reads it for every tagged element: quadratic in the pages), built once for
   each list of pages.
@@ -29,6 +34,7 @@ def install() -> None:
     """Every patch whose library is at the version it was written for (none inside `left_out`)."""
     import pydyf
     import weasyprint
+    import weasyprint.css
     import weasyprint.layout.inline
     import weasyprint.layout.preferred
 
@@ -40,6 +46,11 @@ def install() -> None:
             _LINES.original = weasyprint.layout.inline.split_first_line
         weasyprint.layout.inline.split_first_line = _LINES.split_first_line
         weasyprint.layout.preferred.split_first_line = _LINES.split_first_line
+        style_for = weasyprint.css.StyleFor
+        if style_for.set_computed_styles is not _set_computed_styles:
+            _STYLES.update(set_computed_styles=style_for.set_computed_styles, call=style_for.__call__)
+            style_for.set_computed_styles = _set_computed_styles
+            style_for.__call__ = _style_for_call
     if pydyf.__version__ == PYDYF_VERSION and pydyf.PDF.page_references is not page_references:
         _PYDYF["page_references"] = pydyf.PDF.page_references
         pydyf.PDF.page_references = page_references
@@ -54,6 +65,7 @@ def left_out() -> Iterator[None]:
     """Inside, WeasyPrint and pydyf run their own code, as if cardgen had never patched them (to
     compare: the tests, the benches); after, as before."""
     import pydyf
+    import weasyprint.css
     import weasyprint.layout.block
     import weasyprint.layout.column
     import weasyprint.layout.inline
@@ -61,6 +73,9 @@ def left_out() -> Iterator[None]:
     import weasyprint.text.line_break
 
     places = [(weasyprint.layout.block, "columns_layout", weasyprint.layout.column.columns_layout),
+              (weasyprint.css.StyleFor, "set_computed_styles",
+               _STYLES.get("set_computed_styles", weasyprint.css.StyleFor.set_computed_styles)),
+              (weasyprint.css.StyleFor, "__call__", _STYLES.get("call", weasyprint.css.StyleFor.__call__)),
               (weasyprint.layout.inline, "split_first_line", weasyprint.text.line_break.split_first_line),
               (weasyprint.layout.preferred, "split_first_line", weasyprint.text.line_break.split_first_line),
               (pydyf.PDF, "page_references", _PYDYF.get("page_references", pydyf.PDF.page_references))]
@@ -122,6 +137,43 @@ def lines_kept() -> Iterator[None]:
         yield
     finally:
         _LINES.kept = outer
+
+
+# --------------------------------------------------------------------------- pseudo-elements
+
+
+_STYLES: dict[str, Any] = {}  # WeasyPrint's StyleFor methods the patch wraps
+# the pseudo-elements WeasyPrint's own style sheet gives every element
+_ASKED_FOR = frozenset({"marker", "footnote-call", "footnote-marker", "note-call", "note-marker", "note-callback"})
+
+
+def _set_computed_styles(self: Any, element: Any, parent: Any, root: Any = None, pseudo_type: str | None = None,
+                         base_url: Any = None, target_collector: Any = None) -> None:
+    """WeasyPrint 70.0's StyleFor.set_computed_styles; the style of such a pseudo-element left to
+    be made when asked for (`_style_for_call`), unless it names an anchor (collected now)."""
+    if pseudo_type in _ASKED_FOR and parent is not None:
+        cascaded = self.get_cascaded_styles().get((element, pseudo_type), {})
+        if "anchor" not in cascaded:  # its anchor is none: nothing to collect
+            self.__dict__.setdefault("_cardgen_waiting", {})[element, pseudo_type] = (cascaded, parent, root, base_url)
+            return
+    _STYLES["set_computed_styles"](self, element, parent, root, pseudo_type, base_url, target_collector)
+
+
+def _style_for_call(self: Any, element: Any, pseudo_type: str | None = None) -> Any:
+    """WeasyPrint 70.0's StyleFor.__call__, making a waiting pseudo-element's style first, as
+    set_computed_styles would have made it."""
+    waiting = self.__dict__.get("_cardgen_waiting")
+    if waiting:
+        made = waiting.pop((element, pseudo_type), None)
+        if made is not None:
+            from weasyprint.css import ComputedStyle
+
+            cascaded, parent, root, base_url = made
+            computed = self.get_computed_styles()
+            computed[element, pseudo_type] = ComputedStyle(
+                computed[parent, None], cascaded, pseudo_type, computed[root, None], base_url,
+                self.font_config, self.initial_page_sizes)
+    return _STYLES["call"](self, element, pseudo_type)
 
 
 # --------------------------------------------------------------------------- pydyf
