@@ -4,9 +4,12 @@ against only."""
 from __future__ import annotations
 
 import io
+from xml.etree import ElementTree
 
 import pydyf
 import pytest
+import tinyhtml5
+import tinyhtml5.inputstream
 import weasyprint
 import weasyprint.css
 import weasyprint.layout.block
@@ -58,22 +61,28 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
                              (weasyprint.layout.inline, "split_first_line", weasyprint.text.line_break.split_first_line),
                              (weasyprint.css.StyleFor, "set_computed_styles", patches._STYLES["set_computed_styles"]),
                              (weasyprint.css.StyleFor, "__call__", patches._STYLES["call"]),
-                             (pydyf.PDF, "page_references", patches._PYDYF["page_references"])]:
+                             (tinyhtml5.inputstream, "characters_until_regex",
+                              patches._REPLACED["characters_until_regex"]),
+                             (pydyf.PDF, "page_references", patches._REPLACED["page_references"])]:
         monkeypatch.setattr(place, name, own)  # the libraries' own code, put back as it is after the test
     monkeypatch.setattr(weasyprint, "__version__", "0.1")
     monkeypatch.setattr(pydyf, "__version__", "0.1")
+    monkeypatch.setattr(tinyhtml5, "__version__", "0.1")
     patches.install()
     assert weasyprint.layout.block.columns_layout is weasyprint.layout.column.columns_layout
     assert weasyprint.layout.inline.split_first_line is weasyprint.text.line_break.split_first_line
     assert weasyprint.css.StyleFor.__call__ is patches._STYLES["call"]
     assert pydyf.PDF.page_references is not patches.page_references
+    assert not isinstance(tinyhtml5.inputstream.characters_until_regex, patches._Patterns)
     monkeypatch.setattr(weasyprint, "__version__", patches.WEASYPRINT_VERSION)
     monkeypatch.setattr(pydyf, "__version__", patches.PYDYF_VERSION)
+    monkeypatch.setattr(tinyhtml5, "__version__", patches.TINYHTML5_VERSION)
     patches.install()
     assert weasyprint.layout.block.columns_layout is columns.columns_layout
     assert weasyprint.layout.inline.split_first_line == patches._LINES.split_first_line
     assert weasyprint.css.StyleFor.__call__ is patches._style_for_call
     assert pydyf.PDF.page_references is patches.page_references
+    assert isinstance(tinyhtml5.inputstream.characters_until_regex, patches._Patterns)
 
 
 def test_page_references_follow_the_pages():
@@ -147,3 +156,18 @@ def test_pseudo_elements_styled_by_the_document_are_the_same():
     assert patched == own
     assert "marker" in made  # the anchor's: made at once
     assert made.count("note-call") == 0 and made.count(None) < 20
+
+
+def test_the_tokenizer_s_patterns_are_made_once_each_and_read_the_same():
+    """tinyhtml5 made each pattern again for every run of text (its cache stored it under the
+    pattern itself); kept under the characters, the same tree comes out."""
+    html = "<p class=a>One &amp; <b>two</b></p><!-- x --><table><tr><td>3</td></tr></table>" * 50
+    with patches.left_out():
+        own = tinyhtml5.parse(html)
+    patches.install()
+    kept = patches._Patterns()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tinyhtml5.inputstream, "characters_until_regex", kept)
+        ours = tinyhtml5.parse(html)
+    assert ElementTree.tostring(ours) == ElementTree.tostring(own)
+    assert 0 < len(kept) <= 8 and all(isinstance(characters, (str, tuple, frozenset)) for characters, _ in kept)

@@ -11,6 +11,9 @@ less time, each for the exact version it was written against (any other keeps it
   ::note-marker and ::note-callback, and WeasyPrint made a computed style for each of them, for
   every element (six of the seven styles a document's cascade made), though only list items'
   markers and footnotes' ever show: made when asked for, they are the same styles;
+- tinyhtml5 2.1.0's cache of the patterns its tokenizer reads text up to (`chars_until`), which
+  stored each pattern under the wrong key and so made it again for every run of text: kept
+  under the key it is looked up by;
 - pydyf 0.13.0's `page_references`, which builds the references of every page each time it is
   read (WeasyPrint reads it for every tagged element: quadratic in the pages), built once for
   each list of pages.
@@ -20,6 +23,7 @@ less time, each for the exact version it was written against (any other keeps it
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -28,11 +32,14 @@ from cardgen.render.documents import columns
 
 WEASYPRINT_VERSION = "70.0"  # the version whose split_first_line the lines' cache wraps
 PYDYF_VERSION = "0.13.0"  # the version whose page_references is replaced
+TINYHTML5_VERSION = "2.1.0"  # the version whose chars_until cache is replaced
 
 
 def install() -> None:
     """Every patch whose library is at the version it was written for (none inside `left_out`)."""
     import pydyf
+    import tinyhtml5
+    import tinyhtml5.inputstream
     import weasyprint
     import weasyprint.css
     import weasyprint.layout.inline
@@ -51,13 +58,17 @@ def install() -> None:
             _STYLES.update(set_computed_styles=style_for.set_computed_styles, call=style_for.__call__)
             style_for.set_computed_styles = _set_computed_styles
             style_for.__call__ = _style_for_call
+    if tinyhtml5.__version__ == TINYHTML5_VERSION and not isinstance(tinyhtml5.inputstream.characters_until_regex,
+                                                                         _Patterns):
+        _REPLACED["characters_until_regex"] = tinyhtml5.inputstream.characters_until_regex
+        tinyhtml5.inputstream.characters_until_regex = _Patterns()
     if pydyf.__version__ == PYDYF_VERSION and pydyf.PDF.page_references is not page_references:
-        _PYDYF["page_references"] = pydyf.PDF.page_references
+        _REPLACED["page_references"] = pydyf.PDF.page_references
         pydyf.PDF.page_references = page_references
 
 
 _LEFT_OUT: list[bool] = []
-_PYDYF: dict[str, Any] = {}  # what the patches replaced in pydyf
+_REPLACED: dict[str, Any] = {}  # what the patches replaced in tinyhtml5 and pydyf
 
 
 @contextmanager
@@ -65,6 +76,7 @@ def left_out() -> Iterator[None]:
     """Inside, WeasyPrint and pydyf run their own code, as if cardgen had never patched them (to
     compare: the tests, the benches); after, as before."""
     import pydyf
+    import tinyhtml5.inputstream
     import weasyprint.css
     import weasyprint.layout.block
     import weasyprint.layout.column
@@ -78,7 +90,9 @@ def left_out() -> Iterator[None]:
               (weasyprint.css.StyleFor, "__call__", _STYLES.get("call", weasyprint.css.StyleFor.__call__)),
               (weasyprint.layout.inline, "split_first_line", weasyprint.text.line_break.split_first_line),
               (weasyprint.layout.preferred, "split_first_line", weasyprint.text.line_break.split_first_line),
-              (pydyf.PDF, "page_references", _PYDYF.get("page_references", pydyf.PDF.page_references))]
+              (tinyhtml5.inputstream, "characters_until_regex",
+               _REPLACED.get("characters_until_regex", tinyhtml5.inputstream.characters_until_regex)),
+              (pydyf.PDF, "page_references", _REPLACED.get("page_references", pydyf.PDF.page_references))]
     saved = [getattr(place, name) for place, name, _ in places]
     _LEFT_OUT.append(True)
     try:
@@ -174,6 +188,23 @@ def _style_for_call(self: Any, element: Any, pseudo_type: str | None = None) -> 
                 computed[parent, None], cascaded, pseudo_type, computed[root, None], base_url,
                 self.font_config, self.initial_page_sizes)
     return _STYLES["call"](self, element, pseudo_type)
+
+
+# --------------------------------------------------------------------------- tinyhtml5
+
+
+class _Patterns(dict):
+    """tinyhtml5 2.1.0's chars_until cache: the pattern matching a run of text up to (or, with
+    `opposite`, made of) the given characters, made as chars_until makes it, and kept under the key
+    chars_until looks it up by."""
+
+    def __missing__(self, key: tuple[Any, bool]) -> re.Pattern[str]:
+        characters, opposite = key
+        regex = "".join([f"\\x{ord(character):02x}" for character in characters])
+        if not opposite:
+            regex = f"^{regex}"
+        pattern = self[key] = re.compile(f"[{regex}]+")
+        return pattern
 
 
 # --------------------------------------------------------------------------- pydyf
