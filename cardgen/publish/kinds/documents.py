@@ -60,21 +60,21 @@ def _cheatsheet(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
 RULEBOOK = Kind(
     "rulebook", ("rulebook.pdf",), every_input, _render_rulebook,
     "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
-    plays=True, build=_rulebook)
+    plays=True, build=_rulebook, cost=20)
 RULEBOOK_HTML = Kind(
     "rulebook-html", ("rulebook.html",), every_input, _render_rulebook_html,
     "rules.md, the game's templates, or the images, fonts and symbols it inlines",
-    plays=True, build=_rulebook_html)
+    plays=True, build=_rulebook_html, cost=5)
 RULEBOOK_BOOKLET = Kind(
     "rulebook-booklet", ("rulebook-booklet.pdf",), every_input, _render_rulebook_booklet,
     "rules.md (its length, headings or wide tables on the half-size page) or the game's templates",
-    plays=True, build=_rulebook_booklet)
+    plays=True, build=_rulebook_booklet, cost=15)
 CHECKLISTS = Kind(
     "checklists", ("checklists.pdf",), every_input, _render_checklists, "the game's templates or its setups",
-    options=("paper", "setup", "players"), plays=True, build=_checklists)
+    options=("paper", "setup", "players"), plays=True, build=_checklists, cost=20)
 CHEATSHEET = Kind(
     "cheatsheet", ("cheatsheet.pdf", "cheatsheet-pocket.pdf"), every_input, _render_cheatsheet,
-    "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet)
+    "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet, cost=5)
 
 
 def plan_rulebook(game: Game, paper: str = DEFAULT_PAPER, booklet: bool = False) -> Plan:

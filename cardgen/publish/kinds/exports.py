@@ -39,7 +39,7 @@ def _exports(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
 EXPORT = Kind(
     "export", ("export-*/*",), _key, _render_export,
     "the number of cards, the target's pixel sizes, or the art, symbols and fonts the cards are drawn with",
-    options=("export",), build=_exports, together=_folder)
+    options=("export",), build=_exports, together=_folder, cost=2)
 
 
 def plan_export(game: Game, report: GameReport, target: str, setup: str | None = None,

@@ -52,6 +52,9 @@ class Kind:
     # outputs with the same value are published as one (an export's parts share a folder): one
     # changed renders the others again too
     together: Callable[[Output], Hashable] | None = None
+    # about how long one of its outputs takes to render, in card sheets of a setup: the build
+    # starts the longest first, so that no worker is left with a long one while the other idles
+    cost: float = 1.0
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.options) - set(OPTIONS))

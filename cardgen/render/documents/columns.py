@@ -2,20 +2,23 @@
 reaching the same heights in far fewer trial layouts.
 
 WeasyPrint balances columns by laying them out at a height, and, while the content does not fit,
-again at a greater one: by the room the next box needs when it knows it, else by 1 px. It knows it
-only in rare cases (it measures the next box's first line), so the rulebook's two columns of card
-entries (each kept whole) are laid out hundreds of times, 1 px taller each time: about two thirds
-of the rulebook's CPU time. Between two of those steps nothing changes but the height until a
-column takes in more (or less) content: every column then ends at the same place, and neither what
-the step measures nor whether the content fits changes (the room left in a column only grows). So
-where WeasyPrint would step by 1 px, the height at which a column first ends elsewhere is found by
-a galloping search over the same 1 px steps (a column's content only grows with its height), and
-the layout resumes there: the heights laid out for good, and so the pages, are WeasyPrint's own.
-And a single column (the booklet's card entries) that holds all its content is not balanced at
-all: WeasyPrint would try greater heights until it holds it all again.
+again at a greater one: by the least room a column's next box lacked in any try so far (the "lost
+space", never reset: once one try measured 1.1 px, every later step is 1.1 px), else by 1 px. So
+the rulebook's two columns of card entries (each kept whole) are laid out hundreds of times, a
+pixel or so taller each time: about two thirds of the rulebook's CPU time. Between two of those
+steps nothing changes but the height until a column takes in more (or less) content: every column
+then ends at the same place, and neither what the try measures (how far each column's content
+reaches, the height of its next box) nor whether the content fits changes (the room left in a
+column only grows). So the heights of WeasyPrint's next steps are worked out from the last try,
+by the same float operations, the height at which a column first ends elsewhere is found among
+them by a galloping search (a column's content only grows with its height), and the layout
+resumes there with the lost space WeasyPrint would have measured by then: the heights laid out
+for good, and so the pages, are WeasyPrint's own. And a single column (the booklet's card
+entries) that holds all its content is not balanced at all: WeasyPrint would try greater heights
+until it holds it all again.
 
 Below, WeasyPrint's `columns_layout` (weasyprint/layout/column.py, version 70.0), changed only in
-where it steps by 1 px (marked "cardgen"); `install` puts it in WeasyPrint's place for that
+how it steps (marked "cardgen"); `install` puts it in WeasyPrint's place for that
 version only. WeasyPrint is BSD-licensed:
 
     Copyright (c) 2011-2021, Simon Sapin and contributors. All rights reserved.
@@ -222,6 +225,7 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
             new_boxes = []
             ends: list[Any] = []  # cardgen: where each column ends
             reached: list[float] = []  # cardgen: and how far down its content reaches
+            measured: list[tuple[float, float]] = []  # cardgen: and what the next step is made from
             for _i in range(count):
                 # Render one column
                 new_box, resume_at, next_page, _, _, _ = block_box_layout(
@@ -265,6 +269,7 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
                                 next_box_height = child.margin_height()
                                 break
                         remove_placeholders(context, [next_box], [], [])
+                    measured.append((reached[-1], next_box_height))  # cardgen
                 else:
                     consumed_height = empty_space = next_box_height = 0
                     reached.append(0)  # cardgen
@@ -305,11 +310,11 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
                     break
 
                 # Increase the column heights and render them again
-                if lost_space == inf and not context.current_page_footnotes:  # cardgen: 1 px steps, skipped
-                    height = _next_change(context, column_box, count, height, max_height,
-                                          current_position_y, skip_stack, containing_block,
-                                          first_letter_style, first_line_style, ends, reached,
-                                          len(original_excluded_shapes))
+                if not context.current_page_footnotes:  # cardgen: the steps that change nothing, skipped
+                    height, lost_space = _next_change(
+                        context, column_box, count, height, lost_space, max_height, current_position_y,
+                        skip_stack, containing_block, first_letter_style, first_line_style, ends, reached,
+                        measured, len(original_excluded_shapes))
                 else:
                     add_height = 1 if lost_space == inf else lost_space
                     height += add_height
@@ -458,17 +463,21 @@ def columns_layout(context: Any, box: Any, bottom_space: Any, skip_stack: Any, c
 _NOTHING = "nothing"  # a column that took nothing in (WeasyPrint then tries a greater height)
 
 
-def _next_change(context: Any, column_box: Any, count: int, height: float, max_height: float,
-                 position_y: float, skip_stack: Any, containing_block: Any, first_letter_style: Any,
-                 first_line_style: Any, ends: list[Any], reached: list[float], shapes: int) -> float:
-    """The height WeasyPrint's 1 px steps from `height` reach first where the columns end
-    elsewhere than `ends` (where they end at `height`), or the first step past `max_height`.
-    Each height is reached by the same float additions as WeasyPrint's. The search starts at
+def _next_change(context: Any, column_box: Any, count: int, height: float, lost_space: float,
+                 max_height: float, position_y: float, skip_stack: Any, containing_block: Any,
+                 first_letter_style: Any, first_line_style: Any, ends: list[Any], reached: list[float],
+                 measured: list[tuple[float, float]], shapes: int) -> tuple[float, float]:
+    """The height WeasyPrint's steps from `height` reach first where the columns end elsewhere
+    than `ends` (where they end at `height`), or the first step past `max_height`; and the
+    lost space WeasyPrint has measured by then (the least room a column's next box lacked).
+
+    WeasyPrint steps by that lost space, or by 1 px while it has measured none. While the columns
+    end where they do, each try measures the same boxes, so the steps are worked out here from
+    the try at `height` (`measured`: for each column, how far down its content reaches and the
+    height of its next box), by the same float operations as WeasyPrint's. The search starts at
     the step where the next box of a column would fit (`reached`: how far down each column's
     content reaches), and checks it: the step before it ends the same, it does not."""
-    stepped = [height]  # the heights of the steps, up to the first past max_height
-    while stepped[-1] <= max_height:
-        stepped.append(stepped[-1] + 1)
+    stepped, spaces = _steps(height, lost_space, max_height, measured)
     last = len(stepped) - 1  # no height beyond it is laid out
 
     def same(steps: int) -> bool:
@@ -495,7 +504,26 @@ def _next_change(context: Any, column_box: Any, count: int, height: float, max_h
             low = middle
         else:
             high = middle
-    return stepped[high]
+    return stepped[high], spaces[high - 1]
+
+
+def _steps(height: float, lost_space: float, max_height: float,
+           measured: list[tuple[float, float]]) -> tuple[list[float], list[float]]:
+    """WeasyPrint's steps from the try at `height` (after which its lost space is `lost_space`) up
+    to the first past `max_height`, while every try measures what that one did (`measured`: for
+    each column, how far down its content reaches and the height of its next box): the heights,
+    and the lost space after the try at each."""
+    stepped, spaces = [height], [lost_space]
+    while stepped[-1] <= max_height:
+        space = spaces[-1]
+        step = stepped[-1] + (1 if space == inf else space)
+        for consumed, next_box in measured:  # what the try at `step` measures, as WeasyPrint does
+            empty_space = step - consumed
+            if next_box - empty_space > 1:
+                space = min(space, next_box - empty_space)
+        stepped.append(step)
+        spaces.append(space)
+    return stepped, spaces
 
 
 def _needed(context: Any, column_box: Any, position_y: float, skip_stack: Any, containing_block: Any,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pikepdf
 
+_LINK_OR_ARTICLE = re.compile(r"<(?:a|article)(?![^\t\n\r\f />\x00])", re.IGNORECASE)  # as HTMLParser ends a tag's name
 _MARKED = re.compile(rb"/\w+\n<</MCID (\d+)>>\nBDC")  # how WeasyPrint (pydyf) opens tagged content
 _BFCHAR = re.compile(rb"<([0-9a-fA-F]{4})> <([0-9a-fA-F]{4})>")
 
@@ -55,16 +56,16 @@ def finish_tagged(pdf_bytes: bytes, html: str, symbol_names: dict[str, str]) -> 
     import pikepdf  # here, not at the top: `cardgen check` reaches this module and makes no PDF
 
     links = _Links()
-    links.feed(html)
-    links.close()
+    if _LINK_OR_ARTICLE.search(html):  # else the parser finds nothing
+        links.feed(html)
+        links.close()
     with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
         root = pdf.Root.StructTreeRoot
         _detach_repeats(root, links.hidden_articles)
-        elements = list(_elements(root))  # the tree as it stays
-        _mark_artifacts(pdf, {element.objgen for element in elements})
-        for element in elements:
-            if element.get("/S") == "/TR":
-                _scope_headers(element)
+        walked = list(_walk(root))  # the tree as it stays
+        _mark_artifacts(pdf, {element.objgen for element, _ in walked})
+        for row, cells in _rows(walked):
+            _scope_headers(row, cells)
         _describe_links(pdf, links.texts)
         _name_symbols(pdf, symbol_names)
         out = io.BytesIO()
@@ -74,18 +75,33 @@ def finish_tagged(pdf_bytes: bytes, html: str, symbol_names: dict[str, str]) -> 
 
 def _elements(parent: pikepdf.Object) -> Iterator[pikepdf.Dictionary]:
     """The structure elements under `parent`, in document order."""
+    return (element for element, _ in _walk(parent))
+
+
+def _walk(parent: pikepdf.Object) -> Iterator[tuple[pikepdf.Dictionary, int]]:
+    """The structure elements under `parent`, in document order, each with its depth under it."""
     import pikepdf
 
     def kids_of(element: pikepdf.Object) -> list[pikepdf.Object]:
         kids = element.get("/K")
         return list(kids) if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []
 
-    waiting = kids_of(parent)[::-1]  # a stack, not recursion: trees are deep, and walked whole
+    waiting = [(kid, 1) for kid in kids_of(parent)[::-1]]  # a stack, not recursion: trees are deep, and walked whole
     while waiting:
-        kid = waiting.pop()
+        kid, depth = waiting.pop()
         if isinstance(kid, pikepdf.Dictionary) and kid.get("/Type") == "/StructElem":
-            yield kid
-            waiting += kids_of(kid)[::-1]
+            yield kid, depth
+            waiting += [(grandchild, depth + 1) for grandchild in kids_of(kid)[::-1]]
+
+
+def _rows(walked: list[tuple[pikepdf.Dictionary, int]]) -> Iterator[tuple[pikepdf.Dictionary, list[pikepdf.Dictionary]]]:
+    """Each table row (TR) of a walked tree, with the structure elements under it."""
+    for index, (element, depth) in enumerate(walked):
+        if element.get("/S") == "/TR":
+            end = index + 1
+            while end < len(walked) and walked[end][1] > depth:
+                end += 1
+            yield element, [cell for cell, _ in walked[index + 1:end]]
 
 
 def _detach_repeats(root: pikepdf.Object, hidden: list[bool]) -> None:
@@ -123,10 +139,10 @@ def _mark_artifacts(pdf: pikepdf.Pdf, reachable: set[tuple[int, int]]) -> None:
             stream.write(_MARKED.sub(lambda m: b"/Artifact\nBMC" if int(m.group(1)) in loose else m.group(0), data))
 
 
-def _scope_headers(row: pikepdf.Dictionary) -> None:
+def _scope_headers(row: pikepdf.Dictionary, cells: list[pikepdf.Dictionary]) -> None:
+    """Each header cell of a row (`cells`: the elements under it) gets its scope."""
     import pikepdf
 
-    cells = list(_elements(row))
     named = {str(header) for cell in cells if cell.get("/S") == "/TD"
              for header in cell.get("/A", pikepdf.Dictionary()).get("/Headers", pikepdf.Array())}
     for cell in cells:

@@ -25,7 +25,7 @@ from cardgen.inputs import fonts, images, symbols
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import display_path, game_roots, inside, local_file
 from cardgen.model.game import Game
-from cardgen.render.documents import columns
+from cardgen.render.documents import patches
 from cardgen.render.documents.diagram import example_card, example_card_png
 from cardgen.render.documents.overflow import lost_texts
 from cardgen.render.documents.tagged import finish_tagged
@@ -123,7 +123,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
-    columns.install()
+    patches.install()
     fetcher = _fetcher_class()(game, f"template {origin} or the game data", symbols.used_in(game, html))
     collect = _Collect()
     logger = logging.getLogger("weasyprint")
@@ -131,7 +131,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     try:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher)
-        with _font_subsetting(), _no_user_fontconfig():
+        with _font_subsetting(), _no_user_fontconfig(), patches.lines_kept():
             laid_out = document.render(font_config=_font_config(), cache=_image_cache(game.language))
             lost = lost_texts(html, laid_out.pages)
             pdf: bytes = b"" if lost else finish_tagged(laid_out.write_pdf(pdf_variant="pdf/ua-1"), html,

@@ -1,0 +1,222 @@
+"""render/documents/patches: what cardgen lays over WeasyPrint and pydyf to make the same PDF in
+less time, each for the exact version it was written against (any other keeps its own code):
+
+- the column balancing (columns.py, WeasyPrint 70.0);
+- the lines WeasyPrint splits text into, kept for the document (WeasyPrint 70.0): it lays the
+  same text out at the same width again and again (each try of the column balancing, a table's
+  cells measured, then laid out), and `split_first_line` gives the same answer for the same text,
+  style and room: a copy of the first answer is given again;
+- the styles of pseudo-elements no document has, made when first asked for (WeasyPrint 70.0): its
+  own style sheet gives every element a ::marker, ::footnote-call, ::footnote-marker, ::note-call,
+  ::note-marker and ::note-callback, and WeasyPrint made a computed style for each of them, for
+  every element (six of the seven styles a document's cascade made), though only list items'
+  markers and footnotes' ever show: made when asked for, they are the same styles;
+- tinyhtml5 2.1.0's cache of the patterns its tokenizer reads text up to (`chars_until`), which
+  stored each pattern under the wrong key and so made it again for every run of text: kept
+  under the key it is looked up by;
+- pydyf 0.13.0's `page_references`, which builds the references of every page each time it is
+  read (WeasyPrint reads it for every tagged element: quadratic in the pages), built once for
+  each list of pages.
+
+`install` puts them in place; `lines_kept` scopes the kept lines to one document; inside
+`left_out`, the libraries run their own code.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from cardgen.render.documents import columns
+
+WEASYPRINT_VERSION = "70.0"  # the version whose split_first_line the lines' cache wraps
+PYDYF_VERSION = "0.13.0"  # the version whose page_references is replaced
+TINYHTML5_VERSION = "2.1.0"  # the version whose chars_until cache is replaced
+
+
+def install() -> None:
+    """Every patch whose library is at the version it was written for (none inside `left_out`)."""
+    import pydyf
+    import tinyhtml5
+    import tinyhtml5.inputstream
+    import weasyprint
+    import weasyprint.css
+    import weasyprint.layout.inline
+    import weasyprint.layout.preferred
+
+    if _LEFT_OUT:
+        return
+    columns.install()
+    if weasyprint.__version__ == WEASYPRINT_VERSION:
+        if _LINES.original is None:
+            _LINES.original = weasyprint.layout.inline.split_first_line
+        weasyprint.layout.inline.split_first_line = _LINES.split_first_line
+        weasyprint.layout.preferred.split_first_line = _LINES.split_first_line
+        style_for = weasyprint.css.StyleFor
+        if style_for.set_computed_styles is not _set_computed_styles:
+            _STYLES.update(set_computed_styles=style_for.set_computed_styles, call=style_for.__call__)
+            style_for.set_computed_styles = _set_computed_styles
+            style_for.__call__ = _style_for_call
+    if tinyhtml5.__version__ == TINYHTML5_VERSION and not isinstance(tinyhtml5.inputstream.characters_until_regex,
+                                                                         _Patterns):
+        _REPLACED["characters_until_regex"] = tinyhtml5.inputstream.characters_until_regex
+        tinyhtml5.inputstream.characters_until_regex = _Patterns()
+    if pydyf.__version__ == PYDYF_VERSION and pydyf.PDF.page_references is not page_references:
+        _REPLACED["page_references"] = pydyf.PDF.page_references
+        pydyf.PDF.page_references = page_references
+
+
+_LEFT_OUT: list[bool] = []
+_REPLACED: dict[str, Any] = {}  # what the patches replaced in tinyhtml5 and pydyf
+
+
+@contextmanager
+def left_out() -> Iterator[None]:
+    """Inside, WeasyPrint and pydyf run their own code, as if cardgen had never patched them (to
+    compare: the tests, the benches); after, as before."""
+    import pydyf
+    import tinyhtml5.inputstream
+    import weasyprint.css
+    import weasyprint.layout.block
+    import weasyprint.layout.column
+    import weasyprint.layout.inline
+    import weasyprint.layout.preferred
+    import weasyprint.text.line_break
+
+    places = [(weasyprint.layout.block, "columns_layout", weasyprint.layout.column.columns_layout),
+              (weasyprint.css.StyleFor, "set_computed_styles",
+               _STYLES.get("set_computed_styles", weasyprint.css.StyleFor.set_computed_styles)),
+              (weasyprint.css.StyleFor, "__call__", _STYLES.get("call", weasyprint.css.StyleFor.__call__)),
+              (weasyprint.layout.inline, "split_first_line", weasyprint.text.line_break.split_first_line),
+              (weasyprint.layout.preferred, "split_first_line", weasyprint.text.line_break.split_first_line),
+              (tinyhtml5.inputstream, "characters_until_regex",
+               _REPLACED.get("characters_until_regex", tinyhtml5.inputstream.characters_until_regex)),
+              (pydyf.PDF, "page_references", _REPLACED.get("page_references", pydyf.PDF.page_references))]
+    saved = [getattr(place, name) for place, name, _ in places]
+    _LEFT_OUT.append(True)
+    try:
+        for place, name, own in places:
+            setattr(place, name, own)
+        yield
+    finally:
+        _LEFT_OUT.pop()
+        for (place, name, _), value in zip(places, saved):
+            setattr(place, name, value)
+
+
+# --------------------------------------------------------------------------- lines
+
+
+class _Lines:
+    """WeasyPrint's split_first_line, each answer kept while a document is laid out (`lines_kept`)."""
+
+    def __init__(self) -> None:
+        self.original: Any = None
+        self.kept: dict[tuple, tuple] | None = None  # None: outside a document, nothing kept
+
+    def split_first_line(self, text: str, style: Any, context: Any, max_width: Any, justification_spacing: Any,
+                         is_line_start: bool = True, minimum: bool = False) -> tuple:
+        kept = self.kept
+        if kept is None:
+            return self.original(text, style, context, max_width, justification_spacing, is_line_start, minimum)
+        # the style by identity, and kept with the answer: no other style can take its id meanwhile
+        key = (text, id(style), id(context), max_width, justification_spacing, is_line_start, minimum)
+        answer = kept.get(key)
+        if answer is None:
+            layout, *rest = self.original(text, style, context, max_width, justification_spacing,
+                                          is_line_start, minimum)
+            answer = kept[key] = (_copy(layout), tuple(rest), style, context)
+        layout, rest, _, _ = answer
+        return (_copy(layout), *rest)
+
+
+def _copy(layout: Any) -> Any:
+    """A copy of a laid-out line's Layout (its Pango layout already let go: plain values only),
+    so that no one who draws it (and may set its text) changes the one kept."""
+    copied = object.__new__(type(layout))
+    copied.__dict__.update(layout.__dict__)
+    return copied
+
+
+_LINES = _Lines()
+
+
+@contextmanager
+def lines_kept() -> Iterator[None]:
+    """Inside, split_first_line's answers are kept and given again (one document's layout)."""
+    outer = _LINES.kept
+    _LINES.kept = {}
+    try:
+        yield
+    finally:
+        _LINES.kept = outer
+
+
+# --------------------------------------------------------------------------- pseudo-elements
+
+
+_STYLES: dict[str, Any] = {}  # WeasyPrint's StyleFor methods the patch wraps
+# the pseudo-elements WeasyPrint's own style sheet gives every element
+_ASKED_FOR = frozenset({"marker", "footnote-call", "footnote-marker", "note-call", "note-marker", "note-callback"})
+
+
+def _set_computed_styles(self: Any, element: Any, parent: Any, root: Any = None, pseudo_type: str | None = None,
+                         base_url: Any = None, target_collector: Any = None) -> None:
+    """WeasyPrint 70.0's StyleFor.set_computed_styles; the style of such a pseudo-element left to
+    be made when asked for (`_style_for_call`), unless it names an anchor (collected now)."""
+    if pseudo_type in _ASKED_FOR and parent is not None:
+        cascaded = self.get_cascaded_styles().get((element, pseudo_type), {})
+        if "anchor" not in cascaded:  # its anchor is none: nothing to collect
+            self.__dict__.setdefault("_cardgen_waiting", {})[element, pseudo_type] = (cascaded, parent, root, base_url)
+            return
+    _STYLES["set_computed_styles"](self, element, parent, root, pseudo_type, base_url, target_collector)
+
+
+def _style_for_call(self: Any, element: Any, pseudo_type: str | None = None) -> Any:
+    """WeasyPrint 70.0's StyleFor.__call__, making a waiting pseudo-element's style first, as
+    set_computed_styles would have made it."""
+    waiting = self.__dict__.get("_cardgen_waiting")
+    if waiting:
+        made = waiting.pop((element, pseudo_type), None)
+        if made is not None:
+            from weasyprint.css import ComputedStyle
+
+            cascaded, parent, root, base_url = made
+            computed = self.get_computed_styles()
+            computed[element, pseudo_type] = ComputedStyle(
+                computed[parent, None], cascaded, pseudo_type, computed[root, None], base_url,
+                self.font_config, self.initial_page_sizes)
+    return _STYLES["call"](self, element, pseudo_type)
+
+
+# --------------------------------------------------------------------------- tinyhtml5
+
+
+class _Patterns(dict):
+    """tinyhtml5 2.1.0's chars_until cache: the pattern matching a run of text up to (or, with
+    `opposite`, made of) the given characters, made as chars_until makes it, and kept under the key
+    chars_until looks it up by."""
+
+    def __missing__(self, key: tuple[Any, bool]) -> re.Pattern[str]:
+        characters, opposite = key
+        regex = "".join([f"\\x{ord(character):02x}" for character in characters])
+        if not opposite:
+            regex = f"^{regex}"
+        pattern = self[key] = re.compile(f"[{regex}]+")
+        return pattern
+
+
+# --------------------------------------------------------------------------- pydyf
+
+
+@property  # type: ignore[misc]
+def page_references(pdf: Any) -> tuple[bytes, ...]:
+    """pydyf 0.13.0's PDF.page_references (the reference of each page, b'12 0 R'), built again
+    only when the pages are not those it was built for."""
+    numbers = tuple(pdf.pages["Kids"][::3])
+    built = pdf.__dict__.get("_cardgen_page_references")
+    if built is None or built[0] != numbers:
+        built = pdf.__dict__["_cardgen_page_references"] = (
+            numbers, tuple(f"{number} 0 R".encode("ascii") for number in numbers))
+    return built[1]

@@ -1,0 +1,56 @@
+"""publish/workers: the order the workers take the outputs in (the longest to render first, so that
+neither worker is left with a long one while the other has nothing to do), and how often they
+collect their garbage."""
+from __future__ import annotations
+
+import gc
+
+from conftest import TINY_GAME, checked
+
+from cardgen import publish
+from cardgen.publish.kinds import KINDS, Kind, kind_of, plan_all
+from cardgen.publish.kinds.documents import plan_checklists, plan_rulebook
+from cardgen.publish.kinds.sheets import plan_cards
+from cardgen.publish.plan import Output, Plan
+from cardgen.publish.workers import WORKER_GC, Limits, longest_first
+
+
+def test_documents_first_then_the_html_edition_then_the_card_sheets_each_in_plan_order():
+    game, report = checked("exploding_puppy")
+    outputs = [(language, output) for language in (0, 1) for output in plan_all(game, report).outputs]
+    ordered = longest_first(outputs)
+    assert sorted(ordered, key=repr) == sorted(outputs, key=repr)
+    kinds = [output.kind for _, output in ordered]
+    assert kinds[:4] == ["rulebook", "checklists"] * 2 and kinds[4:6] == ["rulebook-html"] * 2
+    assert set(kinds[6:]) == {"cards"}
+    assert [item for item in ordered if item[1].kind == "cards"] == [item for item in outputs if item[1].kind == "cards"]
+    assert [kind_of(output).cost for _, output in ordered] == sorted((kind_of(o).cost for _, o in outputs), reverse=True)
+
+
+def test_a_build_starts_them_in_that_order(tmp_path):
+    """On one worker, the outputs start in the order it takes them: the card sheets planned first
+    start last."""
+    game, report = checked(TINY_GAME)
+    plan = Plan(plan_cards(game).outputs + plan_rulebook(game).outputs + plan_checklists(game).outputs)
+    started = []
+    [result] = publish.render_and_publish([publish.Job(game, report, plan)], tmp_path, Limits(workers=1),
+                                          lambda event: started.append(event.output.kind) if event.kind == "started" else None)
+    assert result.ok
+    assert started == ["rulebook", "checklists", "rulebook-html", "cards"]
+
+
+def _write_collector_settings(output, game, report, to):
+    (to.folder / "gc.txt").write_text(f"{gc.get_threshold()} {gc.get_freeze_count() > 0}", encoding="utf-8")
+
+
+def test_a_worker_collects_its_garbage_less_often_than_python_s_default(monkeypatch, tmp_path):
+    """A worker's first generation is collected after WORKER_GC's count of new objects (WeasyPrint
+    makes millions), and what it inherited is never looked at."""
+    monkeypatch.setitem(KINDS, "collector", Kind("collector", ("gc.txt",), lambda *args: "key",
+                                                  _write_collector_settings, "nothing"))
+    game, report = checked(TINY_GAME)
+    [result] = publish.render_and_publish([publish.Job(game, report, Plan((Output("collector", "the settings"),)))],
+                                          tmp_path)
+    assert result.ok, result.failures + result.bugs
+    assert WORKER_GC[0] > gc.get_threshold()[0]  # the parent keeps its own
+    assert (tmp_path / "gc.txt").read_text(encoding="utf-8") == f"{WORKER_GC} True"
