@@ -5,8 +5,7 @@ value's line (a field of its own) or at the element's line in the game's face.""
 from __future__ import annotations
 
 import math
-
-from reportlab.platypus import Paragraph
+from typing import TYPE_CHECKING
 
 from cardgen.check.faces import printed_faces
 from cardgen.check.texts import place_in_source
@@ -16,6 +15,9 @@ from cardgen.model.decks import Deck
 from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, fill_in, single_field
 from cardgen.model.game import ERROR, Card, Finding, Game
 from cardgen.model.sizes import MM
+
+if TYPE_CHECKING:  # set only for a text that does not fit (layout.textfit imports it then)
+    from reportlab.platypus import Paragraph
 
 TEXT_TOO_LONG = "text-does-not-fit"
 

@@ -16,13 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph
 
 from cardgen.errors import BuildError
 from cardgen.inputs import symbols
@@ -35,6 +35,10 @@ from cardgen.model.faces import Element, fill_in
 from cardgen.model.game import Card, Game
 from cardgen.model.layout import Layout, Region, Spot
 from cardgen.model.sizes import MM
+
+if TYPE_CHECKING:  # ReportLab's platypus is imported when a text is first set (_fits): a check whose
+    # texts all fit by their glyph widths alone (CardText.surely_fits) never needs it
+    from reportlab.platypus import Paragraph
 
 # a font's paragraph styles by font size
 StyleAt = Callable[[float], ParagraphStyle]
@@ -372,6 +376,8 @@ def fit_paragraph(text_at: Callable[[float], str], style_at: StyleAt, width: flo
 
 def _fits(text: str, style: ParagraphStyle, width: float, height: float,
           max_lines: int | None = None) -> Paragraph | None:
+    from reportlab.platypus import Paragraph
+
     paragraph = Paragraph(text, style)
     paragraph.wrap(width, height)
     bottom, top = ink_extent(paragraph)

@@ -19,7 +19,6 @@ from cardgen.load.schema import (
     ID_PATTERN,
     INT_PATTERN,
     MAX_COUNT,
-    MAX_PLAYERS,
     MAX_TEXT,
     Fields,
     Scalar,
@@ -37,6 +36,7 @@ from cardgen.load.yaml_nodes import (
 )
 from cardgen.model import expressions
 from cardgen.model.game import ERROR, CountSpec, Finding, PlainData
+from cardgen.model.sizes import MAX_PLAYERS
 from cardgen.model.where import Passage, Where
 
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
