@@ -26,6 +26,7 @@ them matches the manifest. Runs writing to the same folder take turns (a lock on
 """
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 from collections.abc import Callable, Sequence
@@ -58,10 +59,11 @@ from cardgen.publish.kinds import kind_of, output_key, to_render
 from cardgen.publish.limits import Limits
 from cardgen.publish.plan import Output, Plan
 from cardgen.publish.result import Event, Result
-from cardgen.publish.simulate import add_how_it_plays
 from cardgen.publish.workers import Done, render_all
 from cardgen.render.cards import placeholder_warning
 from cardgen.render.write import language_dir
+
+PLAYS = "cardgen.publish.simulate"  # the simulated figures of a document that shows them: `add_how_it_plays`
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,8 @@ class _Run:
                 self.placeholders.update(entry["placeholders"])
                 self.warnings += entry.get("warnings", [])
                 self.event("reused", output)
-        if any(kind_of(output).plays for output in self.todo):
-            report = add_how_it_plays(game, report, folder, limits, clean)
+        if any(kind_of(output).plays for output in self.todo):  # the simulator (numpy) only then
+            report = importlib.import_module(PLAYS).add_how_it_plays(game, report, folder, limits, clean)
         self.report = report
         self.stage = new_stage(folder)
 
