@@ -27,7 +27,8 @@ def check_fit(game: Game) -> list[Finding]:
     does not fit its box at the smallest size the face allows, at the card size of its deck."""
     if game.layout is None or not set(FAMILY) <= set(game.layout.fonts):
         return []  # load reported the layout's problem
-    setters = {deck.id: CardText(game, deck.size_mm[0] * MM, deck.size_mm[1] * MM) for deck in game.every_deck}
+    setters = {deck.id: CardText(game, deck.size_mm[0] * MM, deck.size_mm[1] * MM, measure_only=True)
+               for deck in game.every_deck}
     findings, fits = [], {}
     for card in game.cards:
         if not card.printed:

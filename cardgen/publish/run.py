@@ -41,6 +41,7 @@ import pypdfium2  # noqa: F401 - the workers fork, each worker has them already
 from cardgen.check.languages import report_in
 from cardgen.check.results import GameReport
 from cardgen.errors import UsageError
+from cardgen.layout.fonts import register_pending
 from cardgen.model.game import Game
 from cardgen.publish import cache
 from cardgen.publish import limits as ceilings
@@ -138,6 +139,8 @@ def render_and_publish(jobs: Sequence[Job], out: str | os.PathLike | None = None
         todo = [(index, output) for index, each in enumerate(runs) for output in each.todo]
         for _, output in todo:  # each renderer imported before the workers fork: each worker has it
             kind_of(output).renderer()
+        if todo:
+            register_pending()  # and the fonts the check only measured, registered with ReportLab
         sources = [(each.game, each.report, each.stage) for each in runs]
         for index, done in render_all(sources, todo, limits, lambda index, output: runs[index].event("started", output)):
             runs[index].finished(done)
