@@ -81,8 +81,11 @@ def check_glyphs(game: Game, texts: Iterable[GameText] | None = None) -> list[Fi
     in_documents = frozenset().union(*(chars for _, chars in documents))
     names = ", ".join(sorted({path.name for path, chars in documents if chars}))
     known = set(symbols.symbol_names(game))
+    everywhere = in_documents.intersection(*card_fonts.values())  # a text of these only: nothing to report
     for text in game_texts(game) if texts is None else texts:
         drawn = _without_symbols(text.value, known)
+        if everywhere.issuperset(drawn):
+            continue
         reported: set[str] = set()
         if text.role:
             for role, missing in _missing_on_cards(text, drawn, card_fonts):

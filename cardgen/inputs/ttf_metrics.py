@@ -120,13 +120,13 @@ def _metrics(font: _Font) -> Metrics:
         raise _Unusual
     glyphs = font.u16(maxp + 4)
     char_to_glyph = _character_map(font)
-    widths, default = _advances(font, metrics, glyphs, scale)
+    widths, default = _advances(font, metrics, glyphs, units, per_unit)
     loca = font.table("loca")
     if index_to_loc not in (0, 1):
         raise _Unusual
     font.within(loca, (glyphs + 1) * (2 if index_to_loc == 0 else 4))
-    last = len(widths) - 1
-    char_widths = {char: widths[min(glyph, last)] for char, glyph in char_to_glyph.items() if glyph < max(glyphs, metrics)}
+    widths += [widths[-1]] * (glyphs - len(widths))  # the glyphs past hmtx's metrics: the last advance
+    char_widths = {char: widths[glyph] for char, glyph in char_to_glyph.items() if glyph < len(widths)}
     if 0x20 in char_to_glyph:
         char_widths[0xA0] = char_widths[0x20]  # a KeyError (no width for the space) is ReportLab's too
     elif 0xA0 in char_to_glyph:
@@ -255,11 +255,12 @@ def _once(mapping: dict[int, int], assigned: int) -> dict[int, int]:
     return mapping
 
 
-def _advances(font: _Font, metrics: int, glyphs: int, scale) -> tuple[list[float], float]:
+def _advances(font: _Font, metrics: int, glyphs: int, units: int, per_unit: float) -> tuple[list[float], float]:
     """Each glyph's advance, scaled, as hmtx gives it: the first `metrics` glyphs their own, the
     others the last one's (only up to the font's glyph count), and glyph 0's (the default)."""
     hmtx = font.table("hmtx")
     font.within(hmtx, 4 * metrics + 2 * max(0, glyphs - metrics))
     advances = struct.unpack_from(f">{2 * metrics}H", font.data, hmtx)[::2]
-    widths = [scale(advance) for advance in advances]
+    # scaled as ReportLab's extractInfo scales them: kept at 1000 units an em, else times 1000 / units
+    widths: list[float] = list(advances) if units == 1000 else [advance * per_unit for advance in advances]
     return widths, widths[0]

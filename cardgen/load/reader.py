@@ -29,8 +29,8 @@ from cardgen.load.yaml_nodes import (
     MAX_FILE_BYTES,
     STR_TAG,
     TOO_DEEP,
-    SafeComposer,
     UnusableCharacter,
+    compose,
     is_null,
     node_kind,
 )
@@ -87,7 +87,7 @@ class Reader:
             return None
         self.source = text
         try:
-            node = yaml.compose(text, Loader=SafeComposer)
+            node = compose(text)
         except UnusableCharacter as exc:
             mark = exc.problem_mark
             self.findings.append(Finding(ERROR, "unusable-character", exc.problem or "",
