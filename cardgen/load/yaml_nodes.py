@@ -118,22 +118,27 @@ def compose(text: str) -> yaml.Node | None:
 
 
 def _passes(root: yaml.Node, escapes: bool) -> bool:
-    """Whether libyaml's nodes pass SafeComposer's checks (see compose)."""
-    seen: set[int] = set()
-    stack = [(root, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if id(node) in seen or depth > MAX_DEPTH or len(seen) >= MAX_NODES or \
-                not node.tag.startswith(STANDARD_TAG_PREFIX):
+    """Whether libyaml's nodes pass SafeComposer's checks (see compose), level by level. No node
+    can be there twice: an alias needs an anchor, and a text with one is SafeComposer's."""
+    level, depth, count = [root], 1, 0
+    while level:
+        count += len(level)
+        if depth > MAX_DEPTH or count > MAX_NODES:
             return False
-        seen.add(id(node))
-        if isinstance(node, yaml.ScalarNode):
-            if escapes and UNUSABLE_CHARACTER.search(node.value):
+        below: list[yaml.Node] = []
+        for node in level:
+            if not node.tag.startswith(STANDARD_TAG_PREFIX):
                 return False
-        elif isinstance(node, yaml.MappingNode):
-            stack += [(child, depth + 1) for pair in node.value for child in pair]
-        else:
-            stack += [(child, depth + 1) for child in node.value]
+            value = node.value
+            if isinstance(value, str):
+                if escapes and UNUSABLE_CHARACTER.search(value):
+                    return False
+            elif isinstance(node, yaml.MappingNode):
+                for key, item in value:
+                    below += (key, item)
+            else:
+                below += value
+        level, depth = below, depth + 1
     return True
 
 
