@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from big_game import write_big_game  # noqa: E402
 from timing import timed  # noqa: E402
 
-from cardgen.publish.driver import check_folder
+from cardgen.publish.check import check_folder
 
 CASES = ((1000, 8), (4000, 8), (5000, 8), (5000, 100))
 

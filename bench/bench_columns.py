@@ -19,7 +19,7 @@ import weasyprint.layout.column
 
 from cardgen.check.languages import report_in
 from cardgen.model.words import speaking
-from cardgen.publish.driver import load_checked
+from cardgen.publish.check import load_checked
 from cardgen.render.documents import columns, render_pdf, rulebook_context
 from cardgen.render.documents.booklet import BOOKLET_COUNT_PAIRS, PAGE_SIZES, PLAYER_COLUMNS
 

@@ -25,12 +25,12 @@ import weasyprint
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardgen import (
-    load,
-    publish,  # noqa: E402
-)
-from cardgen.check import check_game
+from cardgen import load  # noqa: E402
+from cardgen.check.game import check_game  # noqa: E402
 from cardgen.inputs import symbols
+from cardgen.publish.kinds import plan_all  # noqa: E402
+from cardgen.publish.limits import Limits  # noqa: E402
+from cardgen.publish.run import Job, render_and_publish  # noqa: E402
 from cardgen.render import documents  # noqa: E402
 
 TEXT_BLOCKS = re.compile(r"<(p|li|td|th|h[1-4])\b[^>]*>(.*?)</\1>", re.S)
@@ -109,11 +109,11 @@ def bench_build(game, report, repeat: int) -> None:
     """Every output through the build stage: on its two worker processes, then on one, which is
     the same work one output after another (what the second worker saves)."""
     for workers, what in ((2, "2 worker processes"), (1, "1 worker process, one output after another")):
-        limits = publish.Limits(workers=workers)
+        limits = Limits(workers=workers)
 
         def run():
             with tempfile.TemporaryDirectory() as out:
-                result = publish.render_and_publish([publish.Job(game, report, publish.plan_all(game, report))], out, limits)[0]
+                result = render_and_publish([Job(game, report, plan_all(game, report))], out, limits)[0]
                 assert result.ok, result.failures + result.bugs
 
         elapsed, _ = timed(run, repeat, clock=time.perf_counter)

@@ -23,11 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 import pypdfium2  # noqa: E402
 
-from cardgen import (
-    load,
-    publish,  # noqa: E402
-)
-from cardgen.check import check_game
+from cardgen import load  # noqa: E402
+from cardgen.check.game import check_game  # noqa: E402
+from cardgen.publish.kinds.render_exports import plan_export  # noqa: E402
+from cardgen.publish.run import Job, render_and_publish  # noqa: E402
 from cardgen.render import exports  # noqa: E402
 
 
@@ -43,9 +42,9 @@ def synthetic_game(count: int):
 
 
 def export_once(game, report, out: Path) -> float:
-    plan = publish.plan_export(game, report, "tgc", all_types=True)
+    plan = plan_export(game, report, "tgc", all_types=True)
     start = time.perf_counter()
-    result = publish.render_and_publish([publish.Job(game, report, plan)], out, clean=True)[0]  # drawn again, not reused from the last repeat
+    result = render_and_publish([Job(game, report, plan)], out, clean=True)[0]  # drawn again, not reused from the last repeat
     elapsed = time.perf_counter() - start
     assert result.ok, result.failures + result.bugs
     return elapsed

@@ -39,7 +39,8 @@ def cpu(*arguments: str, root: Path = ROOT) -> float:
     `root`; it must succeed."""
     env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPATH": str(root)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, *arguments], env=env, capture_output=True, text=True)
+    # run from `root`: `python -m` puts the working directory first on sys.path, before PYTHONPATH
+    done = subprocess.run([sys.executable, *arguments], env=env, capture_output=True, text=True, cwd=root)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert done.returncode == 0, done.stderr
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

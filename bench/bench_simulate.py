@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from timing import cpu_seconds  # noqa: E402
 
 from cardgen.check.balance import LOSING, role_kinds  # noqa: E402
-from cardgen.publish.driver import load_checked  # noqa: E402
+from cardgen.publish.check import load_checked  # noqa: E402
 from cardgen.publish.simulate import simulate_game  # noqa: E402
 
 

@@ -33,7 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from cardgen import load, publish
+from cardgen import load
 from cardgen.check.languages import report_in
 from cardgen.check.results import Checked, figure
 from cardgen.errors import CardgenError, UsageError
@@ -41,7 +41,10 @@ from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import ascii_digits
 from cardgen.publish import cache
-from cardgen.publish.driver import Request, check_folder, drive
+from cardgen.publish.check import check_folder
+from cardgen.publish.driver import Request, drive
+from cardgen.publish.kinds import kind_of, plan_all
+from cardgen.publish.plan import Plan
 from cardgen.publish.playtest import write_diff_pdf
 from cardgen.publish.workers import Cancelled, cancelled_by
 from cardgen.render import card_images, pdfpages
@@ -331,10 +334,10 @@ class Preview:
         return self.pages[key]
 
 
-def _documents(game, report) -> publish.Plan:
+def _documents(game, report) -> Plan:
     """The documents of a build of every output: the preview shows the card sheets as cards."""
-    plan = publish.plan_all(game, report)
-    return publish.Plan(tuple(o for o in plan.outputs if publish.kind_of(o).preview))
+    plan = plan_all(game, report)
+    return Plan(tuple(o for o in plan.outputs if kind_of(o).preview))
 
 
 # --------------------------------------------------------------------------- the page's data

@@ -16,7 +16,7 @@ from typing import TextIO
 from cardgen.check.results import GameDiff
 from cardgen.errors import printable
 from cardgen.model.texts import counted
-from cardgen.publish import Event, Result
+from cardgen.publish.result import Event, Result
 
 
 def display(stream: TextIO, title: str, outputs: int) -> PlainDisplay:

@@ -19,7 +19,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 from cardgen import cli
-from cardgen.check import check_game
+from cardgen.check.game import check_game
 from cardgen.layout.sheet import Sheet, make_sheet
 from cardgen.load import load_game
 from cardgen.model.sizes import DEFAULT_BLEED_MM, DEFAULT_PAPER

@@ -65,7 +65,8 @@ MAX_TOTAL_PRINT_CARDS = 20_000  # cards all the setups of a game may print: `car
 def play_out(game: Game) -> tuple[list[SetupReport], list[Finding]]:
     """Every setup played out at each of its player counts, and the findings about the setups
     together (what all of them print, cards no setup uses)."""
-    reports = [check_setup(game, setup) for setup in game.setups]
+    picks: dict[tuple[str, str], bool] = {}  # which cards each selector picks: the same in every setup
+    reports = [check_setup(game, setup, picks) for setup in game.setups]
     return reports, _total_to_print(reports) + _unused_cards(game)
 
 
@@ -85,7 +86,7 @@ def _total_to_print(reports: list[SetupReport]) -> list[Finding]:
     return []
 
 
-def check_setup(game: Game, setup: Setup) -> SetupReport:
+def check_setup(game: Game, setup: Setup, picks: dict[tuple[str, str], bool] | None = None) -> SetupReport:
     cards = game.cards_by_id
     table = known_table(setup)
     unknown = [cards[line.card].name for line in setup.lines if line.count is None]
@@ -97,7 +98,7 @@ def check_setup(game: Game, setup: Setup) -> SetupReport:
     if total == 0 and not unknown:
         findings.append(Finding(ERROR, "empty-setup", f"{setup.name}: the setup has no cards", setup.where))
     findings += _table_checks(game, setup, table)
-    groups = Groups(game, setup)
+    groups = Groups(game, setup, picks)
     player_reports = [_play_out(game, setup, table, players, groups) for players in setup.player_counts]
     print_counts = _print_counts(game, player_reports)
     if total and not any(print_counts.values()) or unknown and not total:

@@ -127,6 +127,7 @@ def _back_faces(game: Game) -> list[Finding]:
 def _drawn_files(game: Game) -> list[Finding]:
     """Each symbol and image a printed card's face draws, there and readable (once each)."""
     findings, seen = [], set()
+    looked: dict[tuple[str, str], str | None] = {}  # each file looked for once: cards share their symbols
     for card in game.cards:
         if not card.printed:
             continue
@@ -134,7 +135,7 @@ def _drawn_files(game: Game) -> list[Finding]:
             for element in _elements(face):
                 if element.when is not None and not element.when.holds(card.value):
                     continue
-                problem = _missing(game, card, element)
+                problem = _missing(game, card, element, looked)
                 if problem and (element.where, problem) not in seen:
                     seen.add((element.where, problem))
                     findings.append(Finding(ERROR, "face-file-missing", f"card '{card.name}', face {face.id}, "
@@ -143,14 +144,24 @@ def _drawn_files(game: Game) -> list[Finding]:
     return findings
 
 
-def _missing(game: Game, card: Card, element: Element) -> str | None:
+def _missing(game: Game, card: Card, element: Element, looked: dict[tuple[str, str], str | None]) -> str | None:
     if element.kind == SYMBOL and element.symbol != CARD_SYMBOL:
         name = fill_in(element.symbol, card.value)
-        return None if symbols.symbol_path(game, name) else f"no symbol '{name}' in symbols/ or art/symbols/"
+        if (SYMBOL, name) not in looked:
+            looked[SYMBOL, name] = None if symbols.symbol_path(game, name) else \
+                f"no symbol '{name}' in symbols/ or art/symbols/"
+        return looked[SYMBOL, name]
     if element.kind == IMAGE and element.image != ART:
         relative = fill_in(element.image, card.value)
-        try:
-            images.checked(game.folder / relative, game_roots(game.folder))
-        except images.BadImage as exc:
-            return f"image '{relative}' {exc}"
+        if (IMAGE, relative) not in looked:
+            looked[IMAGE, relative] = _bad_image(game, relative)
+        return looked[IMAGE, relative]
+    return None
+
+
+def _bad_image(game: Game, relative: str) -> str | None:
+    try:
+        images.checked(game.folder / relative, game_roots(game.folder))
+    except images.BadImage as exc:
+        return f"image '{relative}' {exc}"
     return None

@@ -5,8 +5,7 @@ value's line (a field of its own) or at the element's line in the game's face.""
 from __future__ import annotations
 
 import math
-
-from reportlab.platypus import Paragraph
+from typing import TYPE_CHECKING
 
 from cardgen.check.faces import printed_faces
 from cardgen.check.texts import place_in_source
@@ -17,6 +16,9 @@ from cardgen.model.faces import DEFAULT_FACE, REPEAT, TEXT, Element, Face, fill_
 from cardgen.model.game import ERROR, Card, Finding, Game
 from cardgen.model.sizes import MM
 
+if TYPE_CHECKING:  # set only for a text that does not fit (layout.textfit imports it then)
+    from reportlab.platypus import Paragraph
+
 TEXT_TOO_LONG = "text-does-not-fit"
 
 
@@ -25,7 +27,8 @@ def check_fit(game: Game) -> list[Finding]:
     does not fit its box at the smallest size the face allows, at the card size of its deck."""
     if game.layout is None or not set(FAMILY) <= set(game.layout.fonts):
         return []  # load reported the layout's problem
-    setters = {deck.id: CardText(game, deck.size_mm[0] * MM, deck.size_mm[1] * MM) for deck in game.every_deck}
+    setters = {deck.id: CardText(game, deck.size_mm[0] * MM, deck.size_mm[1] * MM, measure_only=True)
+               for deck in game.every_deck}
     findings, fits = [], {}
     for card in game.cards:
         if not card.printed:

@@ -81,8 +81,11 @@ def check_glyphs(game: Game, texts: Iterable[GameText] | None = None) -> list[Fi
     in_documents = frozenset().union(*(chars for _, chars in documents))
     names = ", ".join(sorted({path.name for path, chars in documents if chars}))
     known = set(symbols.symbol_names(game))
+    everywhere = in_documents.intersection(*card_fonts.values())  # a text of these only: nothing to report
     for text in game_texts(game) if texts is None else texts:
         drawn = _without_symbols(text.value, known)
+        if everywhere.issuperset(drawn):
+            continue
         reported: set[str] = set()
         if text.role:
             for role, missing in _missing_on_cards(text, drawn, card_fonts):
@@ -119,15 +122,11 @@ def _missing(value: str, chars: frozenset[str], start: int = 0, end: int | None 
     """Index -> character of the drawn characters in value[start:end] that `chars` lacks (the
     first index of each)."""
     part = value[start:end]
-    if set(part) <= chars:  # the common case, at the speed of a set operation
+    lacking = set(part).difference(chars)
+    if not lacking:  # the common case, at the speed of a set operation
         return {}
-    out: dict[int, str] = {}
-    seen: set[str] = set()
-    for offset, char in enumerate(part):
-        if char not in chars and char not in seen and _drawn(char):
-            seen.add(char)
-            out[start + offset] = char
-    return out
+    # each lacking drawn character at its first place in the part, in the text's order
+    return dict(sorted((start + part.index(char), char) for char in lacking if _drawn(char)))
 
 
 def _missing_on_cards(text: GameText, value: str, fonts: Mapping[str, frozenset[str]]

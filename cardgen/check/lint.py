@@ -56,6 +56,7 @@ _BELOW = re.compile(r"\bfor each player below\s+" + _NUMBER, re.I)
 _CARDS = re.compile(_NUMBER + r"\s+cards\b", re.I)
 _JOINT = re.compile(r"[ \t]*-?[ \t]*|[ \t]+")  # what may stand between the words of one name
 _SENTENCE = re.compile(r"[^.!?\n]+(?:\([^)]*\)[^.!?\n]*)*")
+_SEPARATORS = re.compile(r"[-\s]+")
 
 
 # --------------------------------------------------------------------------- names
@@ -65,7 +66,7 @@ _SENTENCE = re.compile(r"[^.!?\n]+(?:\([^)]*\)[^.!?\n]*)*")
 def name_key(phrase: str) -> str:
     """A name as the text may write it, reduced to one spelling: case, hyphens, a plural 's' and
     a trailing 'card(s)' do not count ("Dog-Cards", "a Nope-card", "Exploding Puppys")."""
-    words = re.sub(r"[-\s]+", " ", phrase.casefold().replace("’", "'")).strip(" !?.,;:*»«\"").split()
+    words = _SEPARATORS.sub(" ", phrase.casefold().replace("’", "'")).strip(" !?.,;:*»«\"").split()
     if len(words) > 1 and words[-1] in CARD_WORDS:
         words.pop()
     if words:
@@ -164,9 +165,11 @@ def references(text: str, names: Names) -> list[Reference]:
     the prose, then card-like phrases ("Unique Cards") that name nothing."""
     found = _marked(text, names)
     taken = [(r.start, r.end) for r in found]
-    found += _plain(text, names, taken)
-    taken = [(r.start, r.end) for r in found]
-    found += _unknown_card_phrases(text, names, taken)
+    tokens = _tokens(text)
+    found += _plain(text, names, taken, tokens)
+    if "card" in text.casefold():  # what a card word casefolds to is in the text's casefold
+        taken = [(r.start, r.end) for r in found]
+        found += _unknown_card_phrases(text, names, taken, tokens)
     return sorted(found, key=lambda r: r.start)
 
 
@@ -219,8 +222,7 @@ def _overlaps(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in taken)
 
 
-def _plain(text: str, names: Names, taken: Iterable[tuple[int, int]]) -> list[Reference]:
-    tokens = _tokens(text)
+def _plain(text: str, names: Names, taken: Sequence[tuple[int, int]], tokens: list[re.Match[str]]) -> list[Reference]:
     runs = _runs(text, tokens)
     out, i = [], 0
     while i < len(tokens):
@@ -230,7 +232,7 @@ def _plain(text: str, names: Names, taken: Iterable[tuple[int, int]]) -> list[Re
         match = None
         for n in range(min(names.longest, runs[i]), 0, -1):  # each phrase of joined tokens from i
             start, end = tokens[i].start(), tokens[i + n - 1].end()
-            if not _overlaps(start, end, taken):
+            if not taken or not _overlaps(start, end, taken):
                 target = names.find(text[start:end])
                 if target:
                     match = (n, start, end, target)
@@ -250,9 +252,9 @@ def _plain(text: str, names: Names, taken: Iterable[tuple[int, int]]) -> list[Re
     return out
 
 
-def _unknown_card_phrases(text: str, names: Names, taken: Iterable[tuple[int, int]]) -> list[Reference]:
+def _unknown_card_phrases(text: str, names: Names, taken: Iterable[tuple[int, int]],
+                          tokens: list[re.Match[str]]) -> list[Reference]:
     """Capitalised words right before 'card(s)' that name nothing: "shuffle four Unique Cards"."""
-    tokens = _tokens(text)
     out = []
     for k, token in enumerate(tokens):
         if (token.group().casefold() not in CARD_WORDS or k == 0 or not _joined(text, tokens, k - 1, 2)
@@ -387,8 +389,7 @@ def _component_figures(game: Game, text: GameText, sentence: re.Match[str],
     out = []
     words = sentence.group()
     for component in game.components:
-        nouns = "|".join(re.escape(n) for n in sorted({component.name, component.plural}, key=len, reverse=True))
-        for match in re.finditer(_NUMBER + r"\s+(?:" + nouns + r")\b", words, re.I):
+        for match in _counted(component.name, component.plural).finditer(words):
             said = _figure(match.group(1))
             wins = "to win" in words[match.end():match.end() + 30].casefold()
             counts = [p.components[component.id] for report in _in_scope(setups, text) for p in report.players
@@ -403,6 +404,13 @@ def _component_figures(game: Game, text: GameText, sentence: re.Match[str],
                     f"{' or '.join(map(str, sorted(known)))}", text.place(start, end),
                     f"make the text and game.yaml's component '{component.id}' agree")))
     return out
+
+
+@lru_cache(maxsize=256)
+def _counted(name: str, plural: str) -> re.Pattern[str]:
+    """A figure and a component's name: '8 clue tokens'."""
+    nouns = "|".join(re.escape(n) for n in sorted({name, plural}, key=len, reverse=True))
+    return re.compile(_NUMBER + r"\s+(?:" + nouns + r")\b", re.I)
 
 
 def _step_counts(played: PlayerCount, wanted: Callable[[Step], bool]) -> list[int]:

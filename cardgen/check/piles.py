@@ -43,15 +43,21 @@ class Groups:
     step splits by. The cards of a group always move together, in proportion to their starting
     counts, so the engine plays out groups: a step costs the same for 50 card types as for 5000."""
 
-    def __init__(self, game: Game, setup: Setup):
+    def __init__(self, game: Game, setup: Setup, picks: dict[tuple[str, str], bool] | None = None):
+        """`picks`: whether each card (by id) is picked by each selector (by repr), kept across
+        the setups of one game (they share the steps' and the checks' selectors)."""
         selectors: list[Selector | None] = [None, *(s.select for s in game.steps), *(c.select for c in game.checks),
                                             *({"card": [card_id]} for card_id, _ in setup.hand.extras)]
         unique = {repr(s): s for s in selectors}
         self.fields = sorted({s.split_by for s in game.steps if s.split_by})
+        picks = {} if picks is None else picks
         members: dict[tuple[object, ...], list[str]] = {}
         for card in game.cards:
+            for key, selector in unique.items():
+                if (card.id, key) not in picks:
+                    picks[card.id, key] = matches(card, selector)
             signature = (card.color, card.kinds, tuple(seat_value(card, f) for f in self.fields),
-                         *(matches(card, s) for s in unique.values()))
+                         *(picks[card.id, key] for key in unique))
             members.setdefault(signature, []).append(card.id)
         self.members = list(members.values())
         self.kinds: list[tuple[str, ...]] = [game.card(ids[0]).kinds for ids in self.members]

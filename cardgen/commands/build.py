@@ -1,9 +1,9 @@
 """cardgen build: every output of the game, in every one of its languages."""
 from __future__ import annotations
 
-from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
+from cardgen.publish.kinds import plan_all
 
 
 def add_arguments(p) -> None:
@@ -15,5 +15,5 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: publish.plan_all(game, checked, args.paper, args.export, args.booklet),
+    return built(args, lambda game, checked: plan_all(game, checked, args.paper, args.export, args.booklet),
                  summary=True)

@@ -7,15 +7,13 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import pikepdf  # noqa: F401 - the renderers import these two where they use them; imported here, before
-import pypdfium2  # noqa: F401 - the workers fork, each worker has them already
-
-from cardgen import publish, terminal
+from cardgen import terminal
 from cardgen.check.results import Checked
 from cardgen.commands.options import say
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK
 from cardgen.publish.cache import Snapshot
 from cardgen.publish.driver import PlanOf, Request, drive
+from cardgen.publish.result import Event, Result
 
 
 def built(args, plan_of: PlanOf, summary: bool = False, read: object = None, checked: Checked | None = None,
@@ -38,12 +36,12 @@ def built(args, plan_of: PlanOf, summary: bool = False, read: object = None, che
 
 
 @contextmanager
-def _shown(title: str, outputs: int) -> Iterator[Callable[[publish.Event], None]]:
+def _shown(title: str, outputs: int) -> Iterator[Callable[[Event], None]]:
     with terminal.display(sys.stderr, title, outputs) as shown:
         yield shown.event
 
 
-def _said(shown, result: publish.Result, summary: bool) -> int:
+def _said(shown, result: Result, summary: bool) -> int:
     """Print what a run did: failures, bugs, warnings, what was written or already up to date
     (for `build`, a summary of the output folder)."""
     for text in result.failures:

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import sys
 
-from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
 from cardgen.commands.options import say
 from cardgen.layout.cutter import MACHINES
-from cardgen.load.schema import MAX_PLAYERS
-from cardgen.model.sizes import CARD_SIZES_MM, COLOR_MODES, DEFAULT_BLEED_MM, DEFAULT_SPACING, PRINT_MODES, SPACINGS
+from cardgen.model.sizes import (
+    CARD_SIZES_MM,
+    COLOR_MODES,
+    DEFAULT_BLEED_MM,
+    DEFAULT_SPACING,
+    MAX_PLAYERS,
+    PRINT_MODES,
+    SPACINGS,
+)
+from cardgen.publish.kinds.sheets import plan_cards
+from cardgen.publish.plan import SheetOptions
 from cardgen.publish.playtest import playtest_round
 
 
@@ -52,7 +60,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    sheet = publish.SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
+    sheet = SheetOptions(size=args.size, bleed=args.bleed, backs=not args.no_backs, offset=args.offset,
                                mode=args.mode, spacing=args.spacing, png=args.png, color=args.color,
                                marks=args.marks or "")
     checked = inputs = None
@@ -62,6 +70,6 @@ def run(args) -> int:
             checked, inputs = round_.checked, round_.inputs
         say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
             sys.stdout)
-    return built(args, lambda game, checked: publish.plan_cards(
+    return built(args, lambda game, checked: plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration),
         read=(sheet.reprint, sheet.swaps), checked=checked, inputs=inputs)

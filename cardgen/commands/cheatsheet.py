@@ -1,9 +1,9 @@
 """cardgen cheatsheet: the one-page cheat sheet and its card-sized pocket copies."""
 from __future__ import annotations
 
-from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
+from cardgen.publish.kinds.documents import plan_cheatsheet
 
 
 def add_arguments(p) -> None:
@@ -11,4 +11,4 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: publish.plan_cheatsheet(game, args.paper))
+    return built(args, lambda game, checked: plan_cheatsheet(game, args.paper))

@@ -5,7 +5,7 @@ import sys
 
 from cardgen.commands.options import game, say
 from cardgen.errors import EXIT_DATA, EXIT_OK
-from cardgen.publish.driver import check_folder
+from cardgen.publish.check import check_folder
 from cardgen.report.check import check_as_json, check_as_text
 
 

@@ -1,10 +1,10 @@
 """cardgen checklist: the deck-setup checklists, a page per setup and player count."""
 from __future__ import annotations
 
-from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
-from cardgen.load.schema import MAX_PLAYERS
+from cardgen.model.sizes import MAX_PLAYERS
+from cardgen.publish.kinds.documents import plan_checklists
 
 
 def add_arguments(p) -> None:
@@ -15,4 +15,4 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: publish.plan_checklists(game, args.paper, args.setup, args.players))
+    return built(args, lambda game, checked: plan_checklists(game, args.paper, args.setup, args.players))

@@ -1,10 +1,10 @@
 """cardgen export: card images and files for a print service or Tabletop Simulator."""
 from __future__ import annotations
 
-from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
-from cardgen.load.targets import DPI_RANGE
+from cardgen.model.sizes import DPI_RANGE
+from cardgen.publish.kinds.render_exports import plan_export
 
 
 def add_arguments(p) -> None:
@@ -24,5 +24,5 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: publish.plan_export(
+    return built(args, lambda game, checked: plan_export(
         game, checked, args.to, args.setup, args.all_types, args.dpi))

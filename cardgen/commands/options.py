@@ -7,8 +7,8 @@ import sys
 from collections.abc import Callable
 
 from cardgen.errors import printable
+from cardgen.inputs.games import DEFAULT_GAME
 from cardgen.layout.sheet import parse_offset
-from cardgen.load import DEFAULT_GAME
 from cardgen.model.sizes import DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import ascii_digits
 

@@ -1,9 +1,9 @@
 """cardgen rulebook: the rulebook PDF and its HTML edition (and the booklet)."""
 from __future__ import annotations
 
-from cardgen import publish
 from cardgen.commands import options
 from cardgen.commands.building import built
+from cardgen.publish.kinds.documents import plan_rulebook
 
 
 def add_arguments(p) -> None:
@@ -12,4 +12,4 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: publish.plan_rulebook(game, args.paper, args.booklet))
+    return built(args, lambda game, checked: plan_rulebook(game, args.paper, args.booklet))

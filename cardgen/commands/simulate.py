@@ -7,8 +7,8 @@ from cardgen import terminal
 from cardgen.commands import options
 from cardgen.commands.options import say
 from cardgen.errors import EXIT_OK
-from cardgen.load.schema import MAX_PLAYERS
-from cardgen.publish.driver import load_checked
+from cardgen.model.sizes import MAX_PLAYERS
+from cardgen.publish.check import load_checked
 from cardgen.publish.simulate import simulate_game
 from cardgen.report import simulation as simulation_report
 from cardgen.simulate.simulation import DEFAULT_POLICY, MAX_GAMES, POLICIES, nothing_to_simulate

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from cardgen import load
-from cardgen.check import check_game
+from cardgen.check.game import check_game
 from cardgen.check.results import Checked, GameDiff, GameReport
 from cardgen.diff.games import diff_games
 from cardgen.errors import BuildError

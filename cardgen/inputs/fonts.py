@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import ART
+from cardgen.inputs.sfnt import font_facts
 from cardgen.model.game import Game
 
 FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2")
@@ -47,6 +48,13 @@ def _document_font(path: Path, mtime: int, size: int) -> DocumentFont:
 
 
 def _parsed(data: bytes, stem: str) -> DocumentFont:
+    """The font as fontTools reads it: straight from its tables (inputs/sfnt.py) when they are
+    plainly well formed, else by fontTools itself (its errors are the check's messages)."""
+    facts = font_facts(data, stem)
+    return DocumentFont(*facts) if facts is not None else _read_by_fonttools(data, stem)
+
+
+def _read_by_fonttools(data: bytes, stem: str) -> DocumentFont:
     from fontTools.ttLib import TTFont
 
     try:

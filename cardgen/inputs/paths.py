@@ -41,6 +41,11 @@ def display_path(path: str | os.PathLike, game_folder: str | os.PathLike) -> str
         return str(path)
 
 
+def has_own_templates(game_folder: str | os.PathLike) -> bool:
+    """Whether a game has its own templates/ folder (which comes before the shipped one)."""
+    return (Path(game_folder) / "templates").is_dir()
+
+
 def game_roots(game_folder: str | os.PathLike) -> list[Path]:
     """Where the files a game's documents use may lie: the game folder, templates/ and art/."""
     return [Path(game_folder), TEMPLATES, ART]

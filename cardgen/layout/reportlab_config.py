@@ -11,8 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-from reportlab import rl_config
+from functools import cache
 
 
 @contextmanager
@@ -22,9 +21,12 @@ def reproducible() -> Iterator[None]:
     invariant mode, so it is set aside. Compressed streams also stay binary: ASCII85 on top
     costs a fifth of the build time and a quarter more bytes, for PDF readers that all take
     binary anyway."""
-    saved = {name: getattr(rl_config, name) for name in _DEFAULTS}
+    from reportlab import rl_config  # imported here: a module that only measures texts does not import ReportLab
+
+    defaults = _defaults()
+    saved = {name: getattr(rl_config, name) for name in defaults}
     saved_epoch = os.environ.pop("SOURCE_DATE_EPOCH", None)
-    for name, value in _DEFAULTS.items():
+    for name, value in defaults.items():
         setattr(rl_config, name, value)
     try:
         yield
@@ -35,6 +37,7 @@ def reproducible() -> Iterator[None]:
             os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
 
 
+@cache
 def _defaults() -> dict[str, object]:
     from reportlab import rl_settings
 
@@ -44,5 +47,3 @@ def _defaults() -> dict[str, object]:
     defaults = {name: getattr(rl_settings, name) for name in rl_settings.__all__ if name not in converted}
     return defaults | {"useA85": 0}
 
-
-_DEFAULTS = _defaults()

@@ -8,27 +8,18 @@ need, so a game that passes `check` draws.
 """
 from __future__ import annotations
 
-import hashlib
-import io
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph
 
-from cardgen.errors import BuildError
 from cardgen.inputs import symbols
-from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import ART
-from cardgen.layout.reportlab_config import reproducible
+from cardgen.layout.fonts import Fonts, advances, ascent_descent, register_pending, string_width
 from cardgen.layout.sheet import Rect
 from cardgen.model import markup
 from cardgen.model.faces import Element, fill_in
@@ -36,8 +27,16 @@ from cardgen.model.game import Card, Game
 from cardgen.model.layout import Layout, Region, Spot
 from cardgen.model.sizes import MM
 
+if TYPE_CHECKING:  # the rest of ReportLab is imported when a text is first set (_fits): a check whose
+    # texts all fit by their glyph widths alone (CardText.surely_fits) only measures them (layout/fonts.py)
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+__all__ = ["FAMILY", "INLINE_SYMBOL", "MEASURE_COLOR", "SMALLEST", "CardText", "Fonts", "Scale", "fit_paragraph",
+           "ink_extent", "ink_height", "line_bounds", "run_role"]
+
 # a font's paragraph styles by font size
-StyleAt = Callable[[float], ParagraphStyle]
+StyleAt = Callable[[float], "ParagraphStyle"]
 # whether a text fits at a size (in at most so many lines), if known without setting it
 Verdict = Callable[[float, int | None], bool | None]
 
@@ -59,32 +58,6 @@ ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 
 
 # --------------------------------------------------------------------------- fonts and scale
-
-
-class Fonts:
-    """The layout's font roles, registered with ReportLab (each file once per process)."""
-
-    def __init__(self, design: Layout):
-        self.roles = {role: _register_font(path) for role, path in design.fonts.items()}
-        self.family = self.roles["text"]
-        pdfmetrics.registerFontFamily(self.family, normal=self.roles["text"], bold=self.roles["bold"],
-                                      italic=self.roles["italic"], boldItalic=self.roles["bold_italic"])
-
-    def __getitem__(self, role: str) -> str:
-        return self.roles[role]
-
-
-@cache
-def _register_font(path: Path) -> str:
-    """ReportLab font name from the file's content, so equal fonts give equal PDFs anywhere."""
-    try:
-        data = read_input(path, MAX_FONT_BYTES, (path.parent.parent, ART))
-    except UnreadableInput as exc:
-        raise BuildError(f"font {path.name} {exc}", str(path), "replace or remove the file in fonts/") from None
-    name = f"{path.stem}-{hashlib.sha1(data).hexdigest()[:6]}"
-    with reproducible():  # the font keeps the settings it is made with
-        pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))  # load checked that it can
-    return name
 
 
 @dataclass(frozen=True)
@@ -156,9 +129,10 @@ class Scale:
 class CardText:
     """The texts of a game's card faces at one card size, each set in its face element's box."""
 
-    def __init__(self, game: Game, card_w: float, card_h: float):
+    def __init__(self, game: Game, card_w: float, card_h: float, measure_only: bool = False):
+        """`measure_only`: the fonts are registered with ReportLab only when a text is set (the check)."""
         self.game, self.design = game, game.design
-        self.fonts = Fonts(self.design)
+        self.fonts = Fonts(self.design, measure_only)
         self.scale = Scale.of(self.design, card_w, card_h)
         self._deck_sizes: dict[int, float] = {}
         self._rooms: dict[int, Rect] = {}  # by element: every card asks again
@@ -209,7 +183,7 @@ class CardText:
         smallest = element.min_size if min_size is None else min_size
         font, size = self.fonts[element.font], max(self.scale.points(element.size), smallest)
         room = self.room(element).w
-        size = min(size, size * room / max(pdfmetrics.stringWidth(value, font, size), 0.01))
+        size = min(size, size * room / max(string_width(value, font, size), 0.01))
         return size if size >= smallest - 1e-9 else None
 
     def deck_size(self, element: Element) -> float:
@@ -224,7 +198,7 @@ class CardText:
             values = {self.value(element, card) for card in self.game.cards if card.printed}
             # widest first, and a text that fits at the size found so far cannot lower it: most
             # texts cost one wrap, not a search
-            for value in sorted(values, key=lambda n: (-pdfmetrics.stringWidth(n, font, 1), n)):
+            for value in sorted(values, key=lambda n: (-string_width(n, font, 1), n)):
                 text, verdict = markup.escape(value), self.verdict(element, value)
                 known = verdict(best, 2)
                 if known or known is None and _fits(text, style(best), box.w, box.h, max_lines=2):
@@ -310,7 +284,7 @@ class CardText:
         """Plain text on one line at the largest size that fits, if not below `one_line_min`
         (measured directly: one wrap instead of a search)."""
         font = self.fonts[element.font]
-        size = min(self.scale.points(element.size), box.w / max(pdfmetrics.stringWidth(text, font, 1), 1e-6))
+        size = min(self.scale.points(element.size), box.w / max(string_width(text, font, 1), 1e-6))
         size = math.floor(size / FIT_STEP) * FIT_STEP
         if size < element.one_line_min:
             return None
@@ -329,6 +303,9 @@ def _style_factory(font: str, family: str, leading: float, hex_color: str, split
 
     @cache
     def at(size: float) -> ParagraphStyle:
+        from reportlab.lib.colors import HexColor
+        from reportlab.lib.styles import ParagraphStyle
+
         # <b>/<i> inside the text map through the body family; the base font may differ (titles)
         return ParagraphStyle(f"{font}-{size}", fontName=font, fontSize=size, leading=size * leading,
                               alignment=alignment, textColor=HexColor(hex_color), splitLongWords=int(split_words))
@@ -372,6 +349,9 @@ def fit_paragraph(text_at: Callable[[float], str], style_at: StyleAt, width: flo
 
 def _fits(text: str, style: ParagraphStyle, width: float, height: float,
           max_lines: int | None = None) -> Paragraph | None:
+    from reportlab.platypus import Paragraph
+
+    register_pending()  # the fonts made only to measure (the check's): a Paragraph needs them registered
     paragraph = Paragraph(text, style)
     paragraph.wrap(width, height)
     bottom, top = ink_extent(paragraph)
@@ -441,8 +421,7 @@ def _word_widths(runs: list[tuple[str, str]], size: float) -> tuple[list[float],
 @cache
 def _character_widths(font: str) -> Callable[[str], float]:
     """A character's advance at size 1 in a registered font, as ReportLab measures it."""
-    face = pdfmetrics.getFont(font).face
-    widths, default = face.charWidths, face.defaultWidth
+    widths, default = advances(font)
 
     @cache
     def width(character: str) -> float:
@@ -453,7 +432,7 @@ def _character_widths(font: str) -> Callable[[str], float]:
 
 def ink_height(font: str, size: float, leading: float, lines: int) -> float:
     """From the lowest descent to the highest ascent of `lines` lines of text."""
-    ascent, descent = pdfmetrics.getAscentDescent(font, size)
+    ascent, descent = ascent_descent(font, size)
     return float((lines - 1) * leading + max(ascent, descent + size) - descent)
 
 
@@ -462,7 +441,7 @@ def ink_extent(paragraph: Paragraph) -> tuple[float, float]:
     first baseline one font size below the top and each next one a leading lower; glyphs reach
     from the descent to the ascent (or one font size above the descent, as PDF readers count)."""
     style, lines = paragraph.style, len(paragraph.blPara.lines)
-    descent = pdfmetrics.getAscentDescent(style.fontName, style.fontSize)[1]
+    descent = ascent_descent(style.fontName, style.fontSize)[1]
     bottom = paragraph.height - style.fontSize - (lines - 1) * style.leading + descent
     return bottom, bottom + ink_height(style.fontName, style.fontSize, style.leading, lines)
 

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from cardgen.errors import UsageError
-from cardgen.inputs.paths import CARD_DATA
+from cardgen.inputs.games import DEFAULT_GAME, GameNotFound, find_game_folder, list_games
 from cardgen.load.fields import card_settings
 from cardgen.load.game import NO_SETUPS, GameBuilder
 from cardgen.load.reader import Reader, leads_out
@@ -28,36 +27,12 @@ from cardgen.load.targets import check_build_exports, load_targets
 from cardgen.load.translations import with_languages
 from cardgen.model.game import ERROR, WARNING, Finding, Game
 
-DEFAULT_GAME = "exploding_puppy"
-
-
-class GameNotFound(UsageError):
-    """No game folder by that name or path."""
+# the game folder is found in inputs/games.py (light: a command finds its game without loading)
+__all__ = ["DEFAULT_GAME", "GameNotFound", "LoadResult", "collector_paused", "find_game_folder", "list_games",
+           "load_game"]
 
 
 # --------------------------------------------------------------------------- the game
-
-
-def find_game_folder(game: str | os.PathLike[str] | None) -> Path:
-    """A game named under card_data/ (in the working directory or the project), or a folder path."""
-    name = str(game or DEFAULT_GAME)
-    as_path = Path(name)
-    candidates = [as_path] if (os.sep in name or as_path.is_dir()) else []
-    candidates += [Path("card_data") / name, CARD_DATA / name]
-    for folder in candidates:
-        if (folder / "game.yaml").is_file():
-            return folder.resolve()
-    known = ", ".join(list_games()) or "none"
-    raise GameNotFound(f"no game '{name}': expected a folder with a game.yaml (known games: {known})")
-
-
-def list_games() -> list[str]:
-    roots = [Path("card_data"), CARD_DATA]
-    names: set[str] = set()
-    for root in roots:
-        if root.is_dir():
-            names.update(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
-    return sorted(names)
 
 
 @dataclass

@@ -52,8 +52,8 @@ Settings = dict[str, dict[str, Any]]  # section -> key -> value: a layout's sett
 @lru_cache(maxsize=1)
 def default_settings() -> Settings:
     """The shipped design (cardgen's own file, trusted)."""
-    with open(DEFAULT_LAYOUT, encoding="utf-8") as handle:
-        settings: Settings = yaml.safe_load(handle)
+    with open(DEFAULT_LAYOUT, encoding="utf-8") as handle:  # libyaml's loader where installed: read at import
+        settings: Settings = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return settings
 
 

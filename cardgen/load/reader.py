@@ -19,7 +19,6 @@ from cardgen.load.schema import (
     ID_PATTERN,
     INT_PATTERN,
     MAX_COUNT,
-    MAX_PLAYERS,
     MAX_TEXT,
     Fields,
     Scalar,
@@ -30,13 +29,14 @@ from cardgen.load.yaml_nodes import (
     MAX_FILE_BYTES,
     STR_TAG,
     TOO_DEEP,
-    SafeComposer,
     UnusableCharacter,
+    compose,
     is_null,
     node_kind,
 )
 from cardgen.model import expressions
 from cardgen.model.game import ERROR, CountSpec, Finding, PlainData
+from cardgen.model.sizes import MAX_PLAYERS
 from cardgen.model.where import Passage, Where
 
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -87,7 +87,7 @@ class Reader:
             return None
         self.source = text
         try:
-            node = yaml.compose(text, Loader=SafeComposer)
+            node = compose(text)
         except UnusableCharacter as exc:
             mark = exc.problem_mark
             self.findings.append(Finding(ERROR, "unusable-character", exc.problem or "",

@@ -24,13 +24,12 @@ from cardgen.model import expressions
 from cardgen.model.fields import FIELD_TYPES, TRANSLATABLE_BUILTINS
 from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
 from cardgen.model.game import CountSpec as Count
-from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM
+from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM, MAX_PLAYERS
 from cardgen.model.turns import SAVED_PLACES
 
 MAX_TEXT = 4000
 MAX_NAME = 80
 MAX_COUNT = 1000
-MAX_PLAYERS = 100
 MAX_NUMBER = 10**6
 MAX_TURNS = 20  # a turn's draws, a card's extra turns or peeked cards
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")

@@ -11,14 +11,13 @@ from cardgen.inputs.paths import ART
 from cardgen.load.reader import Reader, Values, did_you_mean
 from cardgen.load.schema import ID_PATTERN, MAX_NAME, Field, Fields, Integer, ListOf, Number, Table, Text, declared
 from cardgen.model.game import Finding, Game
-from cardgen.model.sizes import CARD_SIZES_MM, COLOR_MODES, DEFAULT_BLEED_MM
+from cardgen.model.sizes import CARD_SIZES_MM, COLOR_MODES, DEFAULT_BLEED_MM, DPI_RANGE
 from cardgen.model.targets import CardPixels, Target, TtsSheet
 
 SHIPPED = ART / "export-targets.yaml"
 
 # export-targets.yaml (art/ and a game's own): what print services and Tabletop Simulator want
 EXPORT_FORMATS = ("png", "1up-pdf", "tts")
-DPI_RANGE = (50, 1200)
 MAX_PIXELS = 20_000
 CARD_PIXELS = Fields("card size", {
     "trim": Field(ListOf(Number(1, MAX_PIXELS)), True, doc="trimmed width and height in pixels"),

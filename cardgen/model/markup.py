@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+if TYPE_CHECKING:  # markdown-it-py is imported when Markdown is first parsed (markdown_parser)
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 SYMBOL = re.compile(r":[a-z0-9][a-z0-9_-]*:")  # an inline symbol, :bomb:
 _TOKEN = re.compile(rf"(\*\*|\*|{SYMBOL.pattern}|\n)")
@@ -100,6 +102,8 @@ def symbol_names(text: str) -> list[str]:
 def markdown_parser() -> MarkdownIt:
     """The Markdown of rules.md, card details and other document texts. HTML is disabled: raw
     HTML typed in the data is shown as text, never passed through."""
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable(["table", "strikethrough"])
 
 

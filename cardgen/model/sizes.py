@@ -57,6 +57,8 @@ DEFAULT_SPACING = "dense"
 # The color of the card sheets: sRGB for home printers and screens, or CMYK in the shipped output
 # profile as PDF/X-1a for print shops.
 COLOR_MODES = ("rgb", "cmyk")
+MAX_PLAYERS = 100  # the most players a setup (or a command's --players) names
+DPI_RANGE = (50, 1200)  # an export target's resolution (export-targets.yaml, `cardgen export --dpi`)
 
 
 def card_size_mm(spec: CardSize | None) -> tuple[float, float]:

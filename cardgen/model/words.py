@@ -15,10 +15,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from babel.core import Locale
-from babel.lists import format_list
-from babel.numbers import format_percent, get_decimal_symbol
-
 from cardgen.model.where import Where
 
 SOURCE_LANGUAGE = "en"  # the language of cardgen's own messages (the catalogs' msgids)
@@ -72,11 +68,15 @@ def marked(message: str) -> str:
 
 def decimal(figure: str) -> str:
     """A figure written with a decimal point ('2.5', '~7.5') in the language's way ('2,5')."""
+    from babel.numbers import get_decimal_symbol  # Babel when a figure is written: the model imports without it
+
     return figure.replace(".", get_decimal_symbol(_locale())) if "." in figure else figure
 
 
 def join(items: Sequence[str]) -> str:
     """'a, b and c' in the language's way ('a, b und c')."""
+    from babel.lists import format_list
+
     return format_list(list(items), locale=_locale()) if items else ""
 
 
@@ -98,6 +98,8 @@ def percent(share: float) -> str:
     """A share as a whole percentage, written the language's way: '24%', '24 %'."""
     if _speaking.get().language == SOURCE_LANGUAGE:
         return f"{share:.0%}"  # as the English documents always said it
+    from babel.numbers import format_percent
+
     return format_percent(share, locale=_locale())
 
 
@@ -114,4 +116,6 @@ def _locale() -> str:
 
 @lru_cache(maxsize=64)
 def _plural_form(locale: str, n: int) -> str:
+    from babel.core import Locale
+
     return str(Locale.parse(locale).plural_form(n))

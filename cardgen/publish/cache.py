@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
+import re
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -124,18 +127,36 @@ def _file_digest(path: Path) -> str:
 @lru_cache(maxsize=1)
 def _toolchain() -> str:
     """cardgen's version, its source and the drawing libraries' versions, as one digest."""
-    from importlib import metadata
-
     package = Path(__file__).resolve().parent.parent  # cardgen/
-    versions = []
-    for name in DRAWING_LIBRARIES:
-        try:
-            versions.append(f"{name}={metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            versions.append(f"{name}=none")
+    installed = _installed()
+    versions = [f"{name}={installed.get(_normal(name), 'none')}" for name in DRAWING_LIBRARIES]
     source = (f"{p.relative_to(package).as_posix()}\0{_file_digest(p)}"
               for p in sorted([*package.rglob("*.py"), *package.glob("locale/*.po")]))
     return _digest(__version__, *versions, *source)
+
+
+def _installed() -> dict[str, str]:
+    """The version of each installed distribution (normalized name -> version), the first on
+    sys.path, as its metadata folder names it (name-version.dist-info): one listing of each
+    folder of sys.path instead of importlib.metadata (its import and its searches cost a `cardgen
+    build` with nothing to do as much as all the rest of it)."""
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            children = os.listdir(entry or ".")
+        except OSError:  # not a folder (a zip), or gone
+            continue
+        for child in children:
+            stem, dot, suffix = child.rpartition(".")
+            if dot and suffix.lower() in ("dist-info", "egg-info"):
+                name, _, version = stem.partition("-")
+                found.setdefault(_normal(name), version)
+    return found
+
+
+def _normal(name: str) -> str:
+    """A distribution's name as its metadata folder and a requirement may both write it (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _digest(*parts: str) -> str:

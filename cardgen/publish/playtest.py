@@ -20,7 +20,7 @@ from cardgen.inputs.refs import BadRef
 from cardgen.model.game import Game, slugify
 from cardgen.model.words import gettext, speaking
 from cardgen.publish.cache import Snapshot, snapshot
-from cardgen.publish.driver import accepted, check_folder
+from cardgen.publish.check import accepted, check_folder
 from cardgen.publish.plan import SheetOptions, chosen_setup
 from cardgen.publish.workers import LIMITS, Limits, bounded
 from cardgen.render import diffpdf

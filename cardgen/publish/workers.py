@@ -30,41 +30,10 @@ from cardgen.model.game import Game
 from cardgen.model.words import speaking
 from cardgen.publish.folder import FULL_DISK, output_error
 from cardgen.publish.kinds import Rendering, kind_of
+from cardgen.publish.limits import LIMITS, Limits
 from cardgen.publish.plan import Output
 
-
-@dataclass(frozen=True)
-class Limits:
-    """The ceiling on each output's work. A real game's largest output takes a few seconds and
-    a few hundred MB; these stop runaway input (a pathological SVG, template or rules.md) fast."""
-
-    cpu_seconds: int = 30
-    memory_bytes: int = 1 << 30  # address space of a worker process
-    # only against a hang: on a busy machine 30 s of CPU time can take minutes; CPU time is the measure
-    wall_seconds: float = 300.0
-    workers: int = 2
-
-    @property
-    def cpu_spent(self) -> str:
-        return f"used more than {self.cpu_seconds} s of CPU time"
-
-    @property
-    def memory_spent(self) -> str:
-        return f"needed more than {self.memory_bytes >> 20} MB of memory"
-
-
-LIMITS = Limits()
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Event:
-    """What `render_and_publish` reports as it works, for a progress display (cli.py shows it): an output
-    `started` rendering, `finished`, or `failed` (its message is in the Result), or `reused`:
-    up to date, not rendered."""
-
-    kind: str
-    output: Output
 
 
 @dataclass
@@ -233,7 +202,7 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
         own = Path(tempfile.mkdtemp(dir=stage))
         kind = kind_of(output)
         with speaking(game.words):
-            kind.render(output, game, report, Rendering(own, stage.parent, done.placeholders, done.warnings))
+            kind.renderer()(output, game, report, Rendering(own, stage.parent, done.placeholders, done.warnings))
         files = {path: path.relative_to(own).as_posix() for path in sorted(own.rglob("*")) if path.is_file()}
         undeclared = [name for name in files.values() if not kind.writes(name)]
         if undeclared:  # a bug in the renderer or in its kind's files: nothing of it is published

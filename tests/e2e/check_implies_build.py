@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from cardgen.publish.driver import load_checked
+from cardgen.publish.check import load_checked
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = (ROOT / "tests" / "data" / "tiny_game", ROOT / "card_data" / "starter")

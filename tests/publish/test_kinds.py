@@ -15,18 +15,20 @@ import shutil
 import pytest
 from conftest import CARD_DATA, cardgen, checked, edit
 
-from cardgen import publish
 from cardgen.publish import cache
-from cardgen.publish.driver import check_folder
-from cardgen.publish.kinds import KINDS, Kind, kind_of
+from cardgen.publish.check import check_folder
+from cardgen.publish.folder import MANIFEST
+from cardgen.publish.kinds import KINDS, Kind, kind_of, plan_all
 from cardgen.publish.plan import Output, Plan
+from cardgen.publish.result import Event
+from cardgen.publish.run import Job, render_and_publish
 from cardgen.publish.simulate import CACHE_FILE
 from cardgen.serve import Preview
 
 
 def run(game, report, plan, out, **options):
     """One language's plan rendered and published (the driver's last step)."""
-    [result] = publish.render_and_publish([publish.Job(game, report, plan)], out, **options)
+    [result] = render_and_publish([Job(game, report, plan)], out, **options)
     return result
 
 
@@ -38,6 +40,8 @@ from __future__ import annotations
 from cardgen.publish import cache
 from cardgen.publish.kinds.kind import Kind
 from cardgen.publish.plan import Output, Plan
+from cardgen.publish.result import Event
+from cardgen.publish.run import Job, render_and_publish
 from cardgen.render.write import atomic_write
 
 
@@ -89,7 +93,7 @@ def registry():
 
 
 def manifest(out) -> dict:
-    return json.loads((out / publish.MANIFEST).read_text(encoding="utf-8"))
+    return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
 
 
 def test_the_recipe_s_kind_is_planned_built_published_listed_and_reused_until_its_cards_change(
@@ -97,7 +101,7 @@ def test_the_recipe_s_kind_is_planned_built_published_listed_and_reused_until_it
     registry(stickers)
     folder, out = game_copy(), tmp_path / "out"
     game, report = checked(folder)
-    plan = publish.plan_all(game, report, paper="letter")
+    plan = plan_all(game, report, paper="letter")
     assert plan.outputs == (Output("stickers", "the stickers", "letter"),)  # nothing planned past the registry
 
     result = run(game, report, plan, out)
@@ -129,16 +133,16 @@ def test_cardgen_build_makes_the_kind_beside_nothing_else_and_then_reuses_it(sti
     folder, out = game_copy(), tmp_path / "out"
     code, _, err = cardgen("build", folder, "--out", out)
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [publish.MANIFEST, "stickers.txt"]
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [MANIFEST, "stickers.txt"]
     code, _, err = cardgen("build", folder, "--out", out)
     assert code == 0 and "wrote" not in err and "1 up to date" in err, err
 
 
 def test_beside_the_shipped_kinds_it_comes_last_in_the_plan(stickers, registry, game_copy):
     game, report = checked(game_copy())
-    shipped = publish.plan_all(game, report)
+    shipped = plan_all(game, report)
     registry(stickers, alone=False)
-    plan = publish.plan_all(game, report)
+    plan = plan_all(game, report)
     assert plan.outputs == (*shipped.outputs, Output("stickers", "the stickers"))
     assert (plan.skipped, plan.notes) == (shipped.skipped, shipped.notes)
 
@@ -152,11 +156,11 @@ def test_its_likely_cause_is_named_when_its_renderer_fails_and_nothing_is_publis
     registry(dataclasses.replace(stickers, render=out_of_memory))
     game, report = checked(game_copy())
     out = tmp_path / "out"
-    result = run(game, report, publish.plan_all(game, report), out)
+    result = run(game, report, plan_all(game, report), out)
     assert not result.ok and len(result.failures) == 1
     assert "the stickers needed more than" in result.failures[0]
     assert "the likely cause is the number of stickers" in result.failures[0]
-    assert not (out / "stickers.txt").exists() and not (out / publish.MANIFEST).exists()
+    assert not (out / "stickers.txt").exists() and not (out / MANIFEST).exists()
 
 
 def test_a_file_its_kind_does_not_declare_is_a_bug_and_nothing_is_published(stickers, registry, game_copy, tmp_path):
@@ -167,7 +171,7 @@ def test_a_file_its_kind_does_not_declare_is_a_bug_and_nothing_is_published(stic
     registry(dataclasses.replace(stickers, render=more))
     game, report = checked(game_copy())
     out = tmp_path / "out"
-    result = run(game, report, publish.plan_all(game, report), out)
+    result = run(game, report, plan_all(game, report), out)
     assert len(result.bugs) == 1 and "stickers wrote posters.txt: not among its files (stickers.txt)" in result.bugs[0]
     assert not (out / "stickers.txt").exists()
 
@@ -202,7 +206,7 @@ def test_outputs_published_together_are_rendered_again_together(registry, game_c
     plan = Plan((Output("parts", "part a", deck="a"), Output("parts", "part b", deck="b")))
 
     def rendered() -> list[str]:
-        events: list[publish.Event] = []
+        events: list[Event] = []
         assert run(game, report, plan, out, on_event=events.append).ok
         return sorted(event.output.label for event in events if event.kind == "finished")
 
@@ -238,12 +242,12 @@ def test_a_kind_showing_the_simulated_figures_has_them_a_kind_that_does_not_cost
 
     registry(stickers)
     plain = tmp_path / "plain"
-    assert run(game, report, publish.plan_all(game, report), plain).ok
+    assert run(game, report, plan_all(game, report), plain).ok
     assert "None" in (plain / "stickers.txt").read_text(encoding="utf-8").splitlines()[-1]
     assert not (plain / CACHE_FILE).exists()
 
     registry(dataclasses.replace(stickers, plays=True))
     played = tmp_path / "played"
-    assert run(game, report, publish.plan_all(game, report), played).ok
+    assert run(game, report, plan_all(game, report), played).ok
     assert "HowItPlays(games=2000" in (played / "stickers.txt").read_text(encoding="utf-8").splitlines()[-1]
     assert (played / CACHE_FILE).is_file()

@@ -16,8 +16,10 @@ from cardgen.check.languages import report_in
 from cardgen.inputs.catalogs import load_words
 from cardgen.model.texts import cards
 from cardgen.model.words import ngettext, speaking
-from cardgen.publish import Limits, plan_rulebook
-from cardgen.publish.driver import Request, check_folder, drive
+from cardgen.publish.check import check_folder
+from cardgen.publish.driver import Request, drive
+from cardgen.publish.kinds.documents import plan_rulebook
+from cardgen.publish.limits import Limits
 
 LOCALE = ROOT / "cardgen" / "locale"
 FRENCH_GAME = TEST_DATA / "petit_jeu"

@@ -15,7 +15,7 @@ from conftest import CARD_DATA, cardgen, edit
 from PIL import Image
 
 from cardgen.check.languages import report_in
-from cardgen.publish.driver import check_folder
+from cardgen.publish.check import check_folder
 from cardgen.render.cards import form_name
 
 NEW_CARD = '''cards:

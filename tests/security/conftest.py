@@ -19,7 +19,7 @@ from conftest import TINY_GAME, page_texts, sheet_for
 from conftest import checked as loaded_and_checked
 
 from cardgen import load
-from cardgen.check import check_game
+from cardgen.check.game import check_game
 from cardgen.errors import BuildError
 from cardgen.render import documents
 

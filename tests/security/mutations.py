@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen import load
-from cardgen.check import check_game
+from cardgen.check.game import check_game
 from cardgen.cli import main
 from cardgen.errors import CardgenError
 from cardgen.inputs.paths import ART

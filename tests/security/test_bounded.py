@@ -17,10 +17,10 @@ import pytest
 from conftest import TINY_GAME
 from fontTools.ttLib import TTFont
 
-from cardgen import publish
 from cardgen.check import engine
 from cardgen.load.rules import MAX_RULES_HEADINGS, MAX_TABLE_COLUMNS
 from cardgen.publish import folder
+from cardgen.publish import limits as ceilings
 from cardgen.render.cards import sheets
 from security.conftest import attempt, huge_png, outputs, png_bytes, refused, set_card
 from security.test_failures import run
@@ -349,7 +349,7 @@ def test_reportlab_environment_settings_do_not_change_the_card_sheet(tmp_path):
 
 # --------------------------------------------------------------------------- the ceilings
 # Work no input limit foresees still ends: each output renders in a worker under a CPU-time and a
-# memory ceiling (cardgen/publish.py), and hitting one is a clean failure naming the output.
+# memory ceiling (cardgen/publish/limits.py), and hitting one is a clean failure naming the output.
 
 
 # The wall-clock limit is only a guard against a hang here: on a busy machine a second of CPU
@@ -361,15 +361,15 @@ HANG_GUARD = 240
     # a million replacements in 100 KB each: well past a second of CPU wherever it runs (check's own rendering of the
     # template included), so the ceiling is what stops it, never a later check of what it printed
     ("{% for i in range(1000) %}{% for j in range(999) %}{{ 'x'|center(99999)|replace(' ', 'yy')|length }}{% endfor %}{% endfor %}",
-     publish.Limits(cpu_seconds=1, wall_seconds=HANG_GUARD), "used more than 1 s of CPU time"),
+     ceilings.Limits(cpu_seconds=1, wall_seconds=HANG_GUARD), "used more than 1 s of CPU time"),
     ("{% set kept = [] %}{% for i in range(100000) %}{{ kept.append('%d'|format(i) * 20000) or '' }}{% endfor %}",
-     publish.Limits(wall_seconds=HANG_GUARD), "needed more than 1024 MB of memory"),
+     ceilings.Limits(wall_seconds=HANG_GUARD), "needed more than 1024 MB of memory"),
 ], ids=["cpu-time", "memory"])
 @pytest.mark.slow
 def test_work_no_limit_foresees_hits_the_ceiling_and_fails_cleanly(body, limits, says, game_with_template, tmp_path,
                                                                    monkeypatch):
     folder = game_with_template(body)
-    monkeypatch.setattr(publish, "LIMITS", limits)
+    monkeypatch.setattr(ceilings, "LIMITS", limits)
     inherited = mmap.mmap(-1, limits.memory_bytes)  # address space the workers inherit, never touched
     try:
         status, text = run("rulebook", folder, "--out", tmp_path / "out")

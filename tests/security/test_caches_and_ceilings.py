@@ -22,9 +22,9 @@ import pytest
 from conftest import CARD_DATA, ROOT, TINY_GAME, edit, page_texts
 
 from cardgen.errors import BuildError, UsageError
-from cardgen.publish import Limits
 from cardgen.publish.cache import simulation_key
-from cardgen.publish.driver import check_folder
+from cardgen.publish.check import check_folder
+from cardgen.publish.limits import Limits
 from cardgen.publish.playtest import playtest_round
 from cardgen.publish.simulate import CACHE_FILE, DOCUMENT_GAMES, DOCUMENT_SEED
 from cardgen.publish.workers import bounded, bounded_all

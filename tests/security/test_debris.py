@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TINY_GAME
 
-from cardgen.publish.driver import Request, drive, load_checked
+from cardgen.publish.check import load_checked
+from cardgen.publish.driver import Request, drive
 from cardgen.publish.folder import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
 from security.test_failures import run
 
@@ -127,13 +128,13 @@ class Killed(BaseException):
 def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
     """A build killed after its commit (the rename of its staging folder) but before every file was
     moved: the next run moves the rest and the manifest lists them all as built."""
-    from cardgen import publish
+    from cardgen.publish.kinds.sheets import plan_cards
+    from cardgen.publish.plan import Plan
 
     out = tmp_path / "out"
     last_good_outputs(out)
     def plan(game, report):
-        return publish.Plan((*publish.plan_cards(game, all_types=True).outputs,
-                             *publish.plan_cards(game, calibration=True).outputs))
+        return Plan((*plan_cards(game, all_types=True).outputs, *plan_cards(game, calibration=True).outputs))
 
     real_replace, moves = os.replace, []
 

@@ -8,12 +8,15 @@ import time
 import pytest
 from conftest import TINY_GAME
 
-from cardgen import load, publish
-from cardgen.check import check_game, engine
+from cardgen import load
+from cardgen.check import engine
+from cardgen.check.game import check_game
 from cardgen.errors import UsageError
 from cardgen.load.schema import MAX_TEXT
 from cardgen.load.setups import MAX_SETUPS
 from cardgen.load.yaml_nodes import MAX_FILE_BYTES
+from cardgen.publish.kinds.sheets import plan_cards
+from cardgen.publish.plan import SheetOptions
 from security.conftest import attempt, checked, outputs, refused, set_card, timed
 from security.test_failures import run
 
@@ -77,7 +80,7 @@ def test_print_options_have_a_range(option, tmp_path):
     game, _ = checked(TINY_GAME)
     start = time.monotonic()
     with pytest.raises(UsageError):  # refused when the sheet is planned, before anything is drawn
-        publish.plan_cards(game, sheet=publish.SheetOptions(**option))
+        plan_cards(game, sheet=SheetOptions(**option))
     assert time.monotonic() - start < 5
     assert outputs(tmp_path) == []
 

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from cardgen.errors import CardgenError
 from cardgen.inputs.refs import BadRef, earlier_version
 from cardgen.inputs.unpack import MAX_ENTRIES
-from cardgen.publish.driver import check_folder
+from cardgen.publish.check import check_folder
 from cardgen.publish.playtest import write_diff_pdf
 
 GIT_ENV = {**{k: v for k, v in os.environ.items() if not k.startswith("GIT_")}, "GIT_CONFIG_GLOBAL": os.devnull,

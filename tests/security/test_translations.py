@@ -7,7 +7,7 @@ import os
 
 from conftest import TEST_DATA, cardgen, edit, page_texts
 
-from cardgen.publish.driver import check_folder
+from cardgen.publish.check import check_folder
 
 FRENCH_GAME = TEST_DATA / "petit_jeu"
 HEADER = 'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'

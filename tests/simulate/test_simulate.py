@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import CARD_DATA, TEST_DATA, TINY_GAME, cardgen, edit, page_texts
 
-from cardgen.publish.driver import load_checked
+from cardgen.publish.check import load_checked
 from cardgen.simulate.estimates import mean, proportion
 from cardgen.simulate.simulation import nothing_to_simulate, simulate
 

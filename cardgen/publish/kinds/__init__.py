@@ -2,7 +2,8 @@
 name, files, cache key, renderer, likely cause of failure, the options it reads, whether it shows
 the simulated figures, whether `cardgen serve` previews it, and its outputs in `cardgen build`.
 The build reads only these declarations: adding a kind is a module of this package and its
-entry in KINDS below (docs/architecture.md, "A new output").
+entry in KINDS below (docs/architecture.md, "A new output"). The registry is light: the shipped
+kinds name their renderers as data, imported when an output of theirs is rendered.
 
 KINDS' order is `cardgen build`'s: the outputs of each kind in turn."""
 from __future__ import annotations
@@ -47,7 +48,8 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
     checklists, the cheat sheet when the game has one, the card sheets of every setup, and the
     exports game.yaml names or `exports` asks for), with what the game does not have."""
     wanted = BuildOptions(paper, tuple(exports), booklet)
-    plans = [kind.build(game, report, wanted) for kind in KINDS.values() if kind.build is not None]
+    planners = [kind.planner() for kind in KINDS.values()]
+    plans = [planner(game, report, wanted) for planner in planners if planner is not None]
     return Plan(tuple(output for plan in plans for output in plan.outputs),
                 tuple(reason for plan in plans for reason in plan.skipped),
                 tuple(note for plan in plans for note in plan.notes))

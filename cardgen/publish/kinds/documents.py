@@ -1,35 +1,16 @@
 """publish/kinds/documents: the rulebook (PDF, HTML edition, booklet), the checklists and the cheat
-sheet. Each shows everything, so its cache key is every input file."""
+sheet. Each shows everything, so its cache key is every input file. Their renderers are in
+kinds/render_documents.py, imported by name when a document is rendered."""
 from __future__ import annotations
 
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER
-from cardgen.publish.kinds.kind import Kind, Rendering, every_input
+from cardgen.publish.kinds.kind import Kind, every_input
 from cardgen.publish.plan import BuildOptions, Output, Plan, named_setup
-from cardgen.render import documents
-from cardgen.render.documents import booklet, cheatsheet
 
-
-def _render_rulebook(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    documents.write_rulebook(game, report, to.folder, output.paper, report.changes)
-
-
-def _render_rulebook_html(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    documents.write_rulebook_html(game, report, to.folder, output.paper, report.changes)
-
-
-def _render_rulebook_booklet(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    booklet.write_rulebook_booklet(game, report, to.folder, output.paper, report.changes)
-
-
-def _render_checklists(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    documents.write_checklists(game, report, to.folder, output.paper, output.setup, output.players)
-
-
-def _render_cheatsheet(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    cheatsheet.write_cheatsheet(game, report, to.folder, output.paper, warn=to.warnings.append)
+_RENDER = "cardgen.publish.kinds.render_documents"
 
 
 def _rulebook(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
@@ -58,22 +39,22 @@ def _cheatsheet(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
 
 
 RULEBOOK = Kind(
-    "rulebook", ("rulebook.pdf",), every_input, _render_rulebook,
+    "rulebook", ("rulebook.pdf",), every_input, f"{_RENDER}:rulebook",
     "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
     plays=True, build=_rulebook, cost=20)
 RULEBOOK_HTML = Kind(
-    "rulebook-html", ("rulebook.html",), every_input, _render_rulebook_html,
+    "rulebook-html", ("rulebook.html",), every_input, f"{_RENDER}:rulebook_html",
     "rules.md, the game's templates, or the images, fonts and symbols it inlines",
     plays=True, build=_rulebook_html, cost=5)
 RULEBOOK_BOOKLET = Kind(
-    "rulebook-booklet", ("rulebook-booklet.pdf",), every_input, _render_rulebook_booklet,
+    "rulebook-booklet", ("rulebook-booklet.pdf",), every_input, f"{_RENDER}:rulebook_booklet",
     "rules.md (its length, headings or wide tables on the half-size page) or the game's templates",
     plays=True, build=_rulebook_booklet, cost=15)
 CHECKLISTS = Kind(
-    "checklists", ("checklists.pdf",), every_input, _render_checklists, "the game's templates or its setups",
+    "checklists", ("checklists.pdf",), every_input, f"{_RENDER}:checklists", "the game's templates or its setups",
     options=("paper", "setup", "players"), plays=True, build=_checklists, cost=20)
 CHEATSHEET = Kind(
-    "cheatsheet", ("cheatsheet.pdf", "cheatsheet-pocket.pdf"), every_input, _render_cheatsheet,
+    "cheatsheet", ("cheatsheet.pdf", "cheatsheet-pocket.pdf"), every_input, f"{_RENDER}:cheatsheet",
     "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet, cost=5)
 
 

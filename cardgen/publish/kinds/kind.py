@@ -1,14 +1,20 @@
 """publish/kinds/kind: what an output kind declares. Everything the build does with an output
 that depends on what it is reads these declarations: no other module names a kind.
 
-A kind is a module of publish/kinds/ holding a `Kind` (or a small family of them) with its
-renderer and its plan functions, and one entry in publish/kinds/__init__.py's registry."""
+A kind is a module of publish/kinds/ holding a `Kind` (or a small family of them) with its plan
+functions, and one entry in publish/kinds/__init__.py's registry. Its renderer (and a plan
+function that needs render's code) may be named as data, "module:function", and is imported when
+first called: the shipped kinds name theirs so (kinds/render_*.py), so that the registry is
+light and a command imports only the renderers of the outputs it renders (none when nothing
+changed)."""
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, fields
 from fnmatch import fnmatchcase
 from pathlib import Path
+from typing import TypeVar
 
 from cardgen.check.results import GameReport
 from cardgen.model.game import Game
@@ -29,6 +35,7 @@ class Rendering:
 Key = Callable[[cache.Snapshot, Game, GameReport, Output], str]
 Renderer = Callable[[Output, Game, GameReport, Rendering], None]
 Planner = Callable[[Game, GameReport, BuildOptions], Plan]
+F = TypeVar("F", Renderer, Planner)
 OPTIONS = tuple(f.name for f in fields(Output) if f.name not in ("kind", "label"))  # what an Output may set
 
 
@@ -43,12 +50,15 @@ class Kind:
     # an output's cache key, from the input files' snapshot, the game, the report and the output:
     # it is rendered again when the key changes (publish/cache.py: every_input, cache.sheet_key)
     key: Key
-    render: Renderer  # writes the output's files into to.folder; a CardgenError is a problem of the data
+    # writes the output's files into to.folder (a CardgenError is a problem of the data); or its
+    # name, "module:function", imported when first called (renderer())
+    render: Renderer | str
     likely: str  # the likely cause when its rendering runs over a ceiling or dies ("the likely cause is ...")
     options: tuple[str, ...] = ("paper",)  # the Output fields it reads (OPTIONS); a plan leaves the others alone
     plays: bool = False  # it shows the simulated figures (how the game plays): they are made before it renders
     preview: bool = True  # `cardgen serve` builds it with the documents (card sheets: the page draws the cards)
-    build: Planner | None = None  # its outputs in `cardgen build` (None: only its own command makes it)
+    # its outputs in `cardgen build` (None: only its own command makes it); or its name, "module:function"
+    build: Planner | str | None = None
     # outputs with the same value are published as one (an export's parts share a folder): one
     # changed renders the others again too
     together: Callable[[Output], Hashable] | None = None
@@ -62,6 +72,14 @@ class Kind:
             raise ValueError(f"output kind {self.name}: " + (f"no Output option {', '.join(unknown)}" if unknown
                                                              else "it declares no files"))
 
+    def renderer(self) -> Renderer:
+        """The function that renders an output of this kind (imported now if named)."""
+        return _named(self.render)
+
+    def planner(self) -> Planner | None:
+        """The function that plans the kind's outputs in `cardgen build`, if any (imported now if named)."""
+        return None if self.build is None else _named(self.build)
+
     def writes(self, name: str) -> bool:
         """Whether a file of that path (in the output folder) is one the kind declares."""
         return any(fnmatchcase(name, pattern) for pattern in self.files)
@@ -72,6 +90,15 @@ class Kind:
         default = Output(self.name, output.label)
         return [name for name in OPTIONS
                 if name not in self.options and getattr(output, name) != getattr(default, name)]
+
+
+def _named(function: F | str) -> F:
+    """A function, or the one a "module:function" name names (its module imported now)."""
+    if not isinstance(function, str):
+        return function
+    module, _, name = function.partition(":")
+    found: F = getattr(importlib.import_module(module), name)
+    return found
 
 
 def every_input(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:

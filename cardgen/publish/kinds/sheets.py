@@ -1,6 +1,7 @@
 """publish/kinds/sheets: card sheets. A setup's deck (`cards`), one card of every type
 (`all-types`), a `print: all` deck once (`deck`) and the duplex calibration sheet. Each is keyed
-on the cards it prints and the drawing files, not on the prose: a rules.md edit redraws none."""
+on the cards it prints and the drawing files, not on the prose: a rules.md edit redraws none.
+Their renderers are in kinds/render_sheets.py, imported by name when a sheet is rendered."""
 from __future__ import annotations
 
 from cardgen.check.results import GameReport
@@ -8,36 +9,12 @@ from cardgen.errors import UsageError
 from cardgen.model.game import Game, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.publish import cache
-from cardgen.publish.kinds.kind import Kind, Rendering
+from cardgen.publish.kinds.kind import Kind
 from cardgen.publish.plan import BuildOptions, Output, Plan, SheetOptions, chosen_setup, planned_sheet, sheet_notes
-from cardgen.render import cards
 
 SHEET_OPTIONS = ("paper", "sheet", "planned", "deck")
 DEFAULTS = SheetOptions()  # a sheet printed with the default options
-
-
-def _render_setup_sheets(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    cards.write_setup_sheets(game, report.setup(output.setup_name), output.planned_sheet, to.folder,
-                             players=output.players, backs=output.sheet.backs, png=output.sheet.png,
-                             placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk",
-                             swaps=output.sheet.swaps, reprint=dict(output.sheet.reprint) if output.sheet.swaps else None,
-                             deck=output.deck)
-
-
-def _render_all_types(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
-                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck)
-
-
-def _render_deck_once(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    cards.write_proof_sheet(game, output.planned_sheet, to.folder, backs=output.sheet.backs, png=output.sheet.png,
-                            placeholders=to.placeholders, cmyk=output.sheet.color == "cmyk", deck=output.deck,
-                            name=output.deck)
-
-
-def _render_calibration(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
-    cards.write_calibration(game, to.folder, paper=output.paper, offset=output.sheet.offset, mode=output.sheet.mode,
-                            png=output.sheet.png, marks=output.sheet.marks)
+_RENDER = "cardgen.publish.kinds.render_sheets"
 
 
 def _setup_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
@@ -76,19 +53,19 @@ def _decks_once(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
 
 
 SETUP_SHEETS = Kind(
-    "cards", ("cards-*",), _setup_key, _render_setup_sheets,
+    "cards", ("cards-*",), _setup_key, f"{_RENDER}:setup_sheets",
     "the number of cards, or the art, symbols and fonts they are drawn with",
     options=(*SHEET_OPTIONS, "setup", "players"), preview=False, build=_setups_sheets)
 ALL_TYPES = Kind(
-    "all-types", ("cards-*",), _every_card, _render_all_types,
+    "all-types", ("cards-*",), _every_card, f"{_RENDER}:all_types",
     "the number of card types, or the art, symbols and fonts they are drawn with",
     options=SHEET_OPTIONS, build=_all_types)
 DECK_ONCE = Kind(  # a `print: all` deck: one of each of its cards, whatever the setups name
-    "deck", ("cards-*",), _every_card, _render_deck_once,
+    "deck", ("cards-*",), _every_card, f"{_RENDER}:deck_once",
     "the number of the deck's card types, or the art, symbols and fonts they are drawn with",
     options=SHEET_OPTIONS, preview=False, build=_decks_once)
 CALIBRATION = Kind(
-    "calibration", ("calibration-*",), _no_card, _render_calibration, "the layout's fonts",
+    "calibration", ("calibration-*",), _no_card, f"{_RENDER}:calibration", "the layout's fonts",
     options=("paper", "sheet"))
 
 

@@ -32,7 +32,7 @@ from markupsafe import Markup
 from cardgen.errors import BuildError
 from cardgen.inputs import symbols
 from cardgen.inputs.paths import TEMPLATES as SHARED_TEMPLATES
-from cardgen.inputs.paths import display_path, inside, shortened
+from cardgen.inputs.paths import display_path, has_own_templates, inside, shortened
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER, PAPERS_MM
 from cardgen.model.texts import cards, component_count, kind_count
@@ -297,7 +297,7 @@ class _ContainedLoader(jinja2.FileSystemLoader):
 
 def own_templates(game: Game) -> bool:
     """Whether the game has its own templates/ folder (which comes before the shipped one)."""
-    return (game.folder / "templates").is_dir()
+    return has_own_templates(game.folder)
 
 
 def template_folders(game: Game) -> list[Path]:
