@@ -7,12 +7,13 @@ import gc
 
 from conftest import TINY_GAME, checked
 
-from cardgen import publish
 from cardgen.publish.kinds import KINDS, Kind, kind_of, plan_all
 from cardgen.publish.kinds.documents import plan_checklists, plan_rulebook
 from cardgen.publish.kinds.sheets import plan_cards
+from cardgen.publish.limits import Limits
 from cardgen.publish.plan import Output, Plan
-from cardgen.publish.workers import WORKER_GC, Limits, longest_first
+from cardgen.publish.run import Job, render_and_publish
+from cardgen.publish.workers import WORKER_GC, longest_first
 
 
 def test_documents_first_then_the_html_edition_then_the_card_sheets_each_in_plan_order():
@@ -33,7 +34,7 @@ def test_a_build_starts_them_in_that_order(tmp_path):
     game, report = checked(TINY_GAME)
     plan = Plan(plan_cards(game).outputs + plan_rulebook(game).outputs + plan_checklists(game).outputs)
     started = []
-    [result] = publish.render_and_publish([publish.Job(game, report, plan)], tmp_path, Limits(workers=1),
+    [result] = render_and_publish([Job(game, report, plan)], tmp_path, Limits(workers=1),
                                           lambda event: started.append(event.output.kind) if event.kind == "started" else None)
     assert result.ok
     assert started == ["rulebook", "checklists", "rulebook-html", "cards"]
@@ -49,7 +50,7 @@ def test_a_worker_collects_its_garbage_less_often_than_python_s_default(monkeypa
     monkeypatch.setitem(KINDS, "collector", Kind("collector", ("gc.txt",), lambda *args: "key",
                                                   _write_collector_settings, "nothing"))
     game, report = checked(TINY_GAME)
-    [result] = publish.render_and_publish([publish.Job(game, report, Plan((Output("collector", "the settings"),)))],
+    [result] = render_and_publish([Job(game, report, Plan((Output("collector", "the settings"),)))],
                                           tmp_path)
     assert result.ok, result.failures + result.bugs
     assert WORKER_GC[0] > gc.get_threshold()[0]  # the parent keeps its own
