@@ -28,7 +28,7 @@ from cardgen.errors import BuildError
 from cardgen.inputs import images
 from cardgen.load.reader import did_you_mean
 from cardgen.model import markup
-from cardgen.model.game import ERROR, INFO, WARNING, Finding, Game, Step, Waiver
+from cardgen.model.game import ERROR, INFO, WARNING, Component, Finding, Game, Step, Waiver
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
@@ -54,7 +54,6 @@ _DEAL = re.compile(r"\bdeal(?:s|t)?\s+(?:each player\s+|every player\s+|everyone
                    + r"\s+cards\b", re.I)
 _BELOW = re.compile(r"\bfor each player below\s+" + _NUMBER, re.I)
 _CARDS = re.compile(_NUMBER + r"\s+cards\b", re.I)
-_JOINT = re.compile(r"[ \t]*-?[ \t]*|[ \t]+")  # what may stand between the words of one name
 _SENTENCE = re.compile(r"[^.!?\n]+(?:\([^)]*\)[^.!?\n]*)*")
 _SEPARATORS = re.compile(r"[-\s]+")
 
@@ -165,11 +164,11 @@ def references(text: str, names: Names) -> list[Reference]:
     the prose, then card-like phrases ("Unique Cards") that name nothing."""
     found = _marked(text, names)
     taken = [(r.start, r.end) for r in found]
-    tokens = _tokens(text)
+    tokens = _Tokens(text)
     found += _plain(text, names, taken, tokens)
     if "card" in text.casefold():  # what a card word casefolds to is in the text's casefold
         taken = [(r.start, r.end) for r in found]
-        found += _unknown_card_phrases(text, names, taken, tokens)
+        found += _unknown_card_phrases(text, taken, tokens)
     return sorted(found, key=lambda r: r.start)
 
 
@@ -200,38 +199,41 @@ def _name_like(phrase: str, names: Names) -> bool:
     return len(words) > 1 or bool(names.suggestion(phrase, single_word=True))
 
 
-def _tokens(text: str) -> list[re.Match[str]]:
-    return list(_WORD.finditer(text))
+class _Tokens:
+    """A text's words (_WORD), where each starts and ends, and whether each is joined to the next
+    into one phrase: only spaces or tabs and at most one hyphen between them."""
 
+    def __init__(self, text: str):
+        found = list(_WORD.finditer(text))
+        self.words = [match.group() for match in found]
+        self.starts = [match.start() for match in found]
+        self.ends = [match.end() for match in found]
+        self.joined = [text[end:start].strip(" \t") in ("", "-") for end, start in zip(self.ends, self.starts[1:])]
 
-def _joined(text: str, tokens: list[re.Match[str]], i: int, n: int) -> bool:
-    """Whether tokens i..i+n-1 form one phrase: only spaces or hyphens between them."""
-    return all(_JOINT.fullmatch(text, tokens[k].end(), tokens[k + 1].start()) for k in range(i, i + n - 1))
-
-
-def _runs(text: str, tokens: list[re.Match[str]]) -> list[int]:
-    """For each token, how many tokens from it on form one phrase (see _joined)."""
-    runs = [1] * len(tokens)
-    for k in range(len(tokens) - 2, -1, -1):
-        if _JOINT.fullmatch(text, tokens[k].end(), tokens[k + 1].start()):
-            runs[k] = runs[k + 1] + 1
-    return runs
+    def runs(self) -> list[int]:
+        """For each word, how many words from it on form one phrase."""
+        runs = [1] * len(self.words)
+        for k in range(len(self.words) - 2, -1, -1):
+            if self.joined[k]:
+                runs[k] = runs[k + 1] + 1
+        return runs
 
 
 def _overlaps(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in taken)
 
 
-def _plain(text: str, names: Names, taken: Sequence[tuple[int, int]], tokens: list[re.Match[str]]) -> list[Reference]:
-    runs = _runs(text, tokens)
+def _plain(text: str, names: Names, taken: Sequence[tuple[int, int]], tokens: _Tokens) -> list[Reference]:
+    runs = tokens.runs()
+    words, starts, ends = tokens.words, tokens.starts, tokens.ends
     out, i = [], 0
-    while i < len(tokens):
-        if not _capitalised(tokens[i].group()):  # names in the prose start with a capital
+    while i < len(words):
+        if not words[i][:1].isupper():  # names in the prose start with a capital
             i += 1
             continue
         match = None
         for n in range(min(names.longest, runs[i]), 0, -1):  # each phrase of joined tokens from i
-            start, end = tokens[i].start(), tokens[i + n - 1].end()
+            start, end = starts[i], ends[i + n - 1]
             if not taken or not _overlaps(start, end, taken):
                 target = names.find(text[start:end])
                 if target:
@@ -252,26 +254,25 @@ def _plain(text: str, names: Names, taken: Sequence[tuple[int, int]], tokens: li
     return out
 
 
-def _unknown_card_phrases(text: str, names: Names, taken: Iterable[tuple[int, int]],
-                          tokens: list[re.Match[str]]) -> list[Reference]:
+def _unknown_card_phrases(text: str, taken: Iterable[tuple[int, int]], tokens: _Tokens) -> list[Reference]:
     """Capitalised words right before 'card(s)' that name nothing: "shuffle four Unique Cards"."""
+    words, joined = tokens.words, tokens.joined
     out = []
-    for k, token in enumerate(tokens):
-        if (token.group().casefold() not in CARD_WORDS or k == 0 or not _joined(text, tokens, k - 1, 2)
-                or not _capitalised(tokens[k - 1].group())):
+    for k, word in enumerate(words):
+        if word.casefold() not in CARD_WORDS or k == 0 or not joined[k - 1] or not _capitalised(words[k - 1]):
             continue
         first = k - 1
-        while first > 0 and _joined(text, tokens, first - 1, 2) and (
-                _capitalised(tokens[first - 1].group())
-                or tokens[first - 1].group() in JOINERS and first > 1 and _capitalised(tokens[first - 2].group())):
+        while first > 0 and joined[first - 1] and (
+                _capitalised(words[first - 1])
+                or words[first - 1] in JOINERS and first > 1 and _capitalised(words[first - 2])):
             first -= 1
-        if _sentence_start(text, tokens[first].start()):
+        if _sentence_start(text, tokens.starts[first]):
             first += 1  # capitalised only because it starts the sentence
-        while first < k and (tokens[first].group() in JOINERS or tokens[first].group().casefold() in DETERMINERS):
+        while first < k and (words[first] in JOINERS or words[first].casefold() in DETERMINERS):
             first += 1
         if first == k:
             continue
-        start, end = tokens[first].start(), token.end()
+        start, end = tokens.starts[first], tokens.ends[k]
         if not _overlaps(start, end, taken):
             out.append(Reference(start, end, text[start:end], None))
     return out
@@ -357,11 +358,22 @@ def _in_scope(setups: Sequence[SetupReport], text: GameText) -> list[SetupReport
 
 
 def _figures(game: Game, text: GameText, setups: Sequence[SetupReport]) -> list[Spotted]:
+    """The figures each sentence of the text says; a kind of figure is looked for in the sentences
+    only when the whole text holds one (a sentence's match is one in its text)."""
+    value = text.value
+    deals = _DEAL.search(value) is not None
+    aside = "aside" in value.casefold() and _BELOW.search(value) is not None and _CARDS.search(value) is not None
+    components = [c for c in game.components if _named(c.name, c.plural).search(value)]
+    if not deals and not aside and not components:
+        return []
     out = []
-    for sentence in _SENTENCE.finditer(text.value):
-        out += _step_figures(text, sentence, setups) if text.step else _deal_figures(text, sentence, setups)
-        out += _set_aside_figures(text, sentence, setups)
-        out += _component_figures(game, text, sentence, setups)
+    for sentence in _SENTENCE.finditer(value):
+        if deals:
+            out += _step_figures(text, sentence, setups) if text.step else _deal_figures(text, sentence, setups)
+        if aside:
+            out += _set_aside_figures(text, sentence, setups)
+        if components:
+            out += _component_figures(components, text, sentence, setups)
     return out
 
 
@@ -383,12 +395,12 @@ def _step_figures(text: GameText, sentence: re.Match[str], setups: Sequence[Setu
     return out
 
 
-def _component_figures(game: Game, text: GameText, sentence: re.Match[str],
+def _component_figures(components: Sequence[Component], text: GameText, sentence: re.Match[str],
                        setups: Sequence[SetupReport]) -> list[Spotted]:
     """'with 8 clue tokens', '7 tokens to win': a component's count in the text against the engine's."""
     out = []
     words = sentence.group()
-    for component in game.components:
+    for component in components:
         for match in _counted(component.name, component.plural).finditer(words):
             said = _figure(match.group(1))
             wins = "to win" in words[match.end():match.end() + 30].casefold()
@@ -404,6 +416,12 @@ def _component_figures(game: Game, text: GameText, sentence: re.Match[str],
                     f"{' or '.join(map(str, sorted(known)))}", text.place(start, end),
                     f"make the text and game.yaml's component '{component.id}' agree")))
     return out
+
+
+@lru_cache(maxsize=256)
+def _named(name: str, plural: str) -> re.Pattern[str]:
+    """A component's name, as _counted looks for it."""
+    return re.compile("|".join(re.escape(n) for n in sorted({name, plural}, key=len, reverse=True)), re.I)
 
 
 @lru_cache(maxsize=256)

@@ -35,9 +35,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import pikepdf  # noqa: F401 - the renderers import these two where they use them; imported here, before
-import pypdfium2  # noqa: F401 - the workers fork, each worker has them already
-
 from cardgen.check.languages import report_in
 from cardgen.check.results import GameReport
 from cardgen.errors import UsageError
@@ -140,11 +137,23 @@ def render_and_publish(jobs: Sequence[Job], out: str | os.PathLike | None = None
         for _, output in todo:  # each renderer imported before the workers fork: each worker has it
             kind_of(output).renderer()
         if todo:
-            register_pending()  # and the fonts the check only measured, registered with ReportLab
+            _before_the_workers(len(todo))
         sources = [(each.game, each.report, each.stage) for each in runs]
         for index, done in render_all(sources, todo, limits, lambda index, output: runs[index].event("started", output)):
             runs[index].finished(done)
         return tuple(each.published(request) for each in runs)
+
+
+def _before_the_workers(outputs: int) -> None:
+    """What the workers share, made before they fork: the fonts the check only measured, registered
+    with ReportLab, and the PDF libraries the renderers import where they use them: pikepdf (every
+    PDF passes through it), and pypdfium2 (pages counted or drawn: a sheet's PNGs, the documents'
+    pictures) when several workers may each want it."""
+    register_pending()
+    import pikepdf  # noqa: F401
+
+    if outputs > 1:
+        import pypdfium2  # noqa: F401
 
 
 class _Run:
