@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pypdf
 import pytest
-from conftest import SHIPPED_GAMES, TEST_DATA, TINY_GAME, checked, edit
+from conftest import TEST_DATA, TINY_GAME, checked, each_shipped_game, edit
 
 from cardgen.errors import BuildError, UsageError
 from cardgen.render import documents
@@ -118,13 +118,13 @@ def test_a_game_without_rules_md_gets_generated_chapters(tmp_path):
     assert "Take out the hazards." in text  # the setup steps, as no prose describes them
 
 
-@pytest.mark.parametrize("name", SHIPPED_GAMES)
-def test_every_game_renders(name, shipped_folders):
+@pytest.mark.parametrize("name", each_shipped_game())
+def test_every_game_renders(name, shipped_document):
     game, report = checked(name)
     assert not report.has_errors, [str(f) for f in report.every_finding() if f.level == "error"]
-    documents_of = shipped_folders(name)  # its rulebook and checklists, built by the commands
-    assert game.title in page_texts(documents_of / "rulebook.pdf")[0]
-    assert game.setups and (documents_of / "checklists.pdf").is_file()
+    # its rulebook and checklists, built by the commands
+    assert game.title in page_texts(shipped_document(name, "rulebook.pdf"))[0]
+    assert game.setups and shipped_document(name, "checklists.pdf").is_file()
 
 
 def test_an_inline_symbol_in_card_text_is_the_symbol_in_the_documents_too(game_copy, tmp_path):
