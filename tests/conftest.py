@@ -74,6 +74,37 @@ def page_chars(path: Path) -> list[list[dict]]:
         document.close()
 
 
+def page_words(path: Path) -> list[list[dict]]:
+    """Each page's words, read back with PDFium, as pdfplumber's extract_words gives them (text,
+    size, x0, x1, and y0, y1 from the bottom-left) but many times faster: the characters in the
+    order they are drawn, a word ending at a space, a new line or a gap of more than 3 pt."""
+    import pypdfium2.raw as pdfium
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        pages = []
+        for page in document:
+            text = page.get_textpage()
+            words: list[dict] = []
+            last = None
+            for i in range(text.count_chars()):
+                character = text.get_text_range(i, 1)
+                if not character.strip():
+                    last = None
+                    continue
+                x0, y0, x1, y1 = text.get_charbox(i, loose=True)
+                if last is None or abs(y0 - last["y0"]) > 3 or x0 - last["x1"] > 3 or x0 < last["x0"]:
+                    last = {"text": "", "size": 0.0, "x0": x0, "x1": x1, "y0": y0, "y1": y1}
+                    words.append(last)
+                last["text"] += character
+                last["size"] = max(last["size"], pdfium.FPDFText_GetFontSize(text.raw, i))
+                last.update(x1=max(last["x1"], x1), y1=max(last["y1"], y1), y0=min(last["y0"], y0))
+            pages.append(words)
+        return pages
+    finally:
+        document.close()
+
+
 def words_in(chars: list[dict], x0: float, y0: float, x1: float, y1: float) -> str:
     """The characters inside a box (PDF coordinates), as words in reading order."""
     inside = [c for c in chars if x0 <= (c["x0"] + c["x1"]) / 2 <= x1 and y0 <= (c["y0"] + c["y1"]) / 2 <= y1]
