@@ -105,6 +105,45 @@ def page_words(path: Path) -> list[list[dict]]:
         document.close()
 
 
+def page_lines(path: Path) -> list[str]:
+    """Each page's text laid out in lines as pdfplumber's extract_text gives it (words whose tops
+    lie within 3 pt of the last one's on one line, left to right), read with PDFium in a tenth of
+    the time: as a page shows it, columns side by side, where page_texts gives the text in the
+    order it is drawn."""
+    import pypdfium2.raw as pdfium
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        pages = []
+        for page in document:
+            text = page.get_textpage()
+            words: list[list] = []  # [top, x0, x1, text], the characters drawn one after the other
+            for i in range(text.count_chars()):
+                if pdfium.FPDFText_IsGenerated(text.raw, i) == 1:  # a space or line end PDFium put in
+                    continue
+                character = text.get_text_range(i, 1)
+                if character.isspace():
+                    words.append([])
+                    continue
+                x0, _, x1, top = text.get_charbox(i, loose=True)
+                word = words[-1] if words else []
+                if not word or abs(word[0] - top) > 3 or x0 - word[2] > 3 or x0 < word[1]:
+                    word = [top, x0, x1, ""]
+                    words.append(word)
+                word[2] = max(word[2], x1)
+                word[3] += "-" if character == "\ufffe" else character  # PDFium marks a hyphen at a break so
+            lines: list[list[list]] = []
+            for word in sorted((w for w in words if w), key=lambda w: -w[0]):
+                if lines and lines[-1][-1][0] - word[0] <= 3:
+                    lines[-1].append(word)
+                else:
+                    lines.append([word])
+            pages.append("\n".join(" ".join(w[3] for w in sorted(line, key=lambda w: w[1])) for line in lines))
+        return pages
+    finally:
+        document.close()
+
+
 def words_in(chars: list[dict], x0: float, y0: float, x1: float, y1: float) -> str:
     """The characters inside a box (PDF coordinates), as words in reading order."""
     inside = [c for c in chars if x0 <= (c["x0"] + c["x1"]) / 2 <= x1 and y0 <= (c["y0"] + c["y1"]) / 2 <= y1]

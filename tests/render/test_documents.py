@@ -7,10 +7,9 @@ import re
 import threading
 from pathlib import Path
 
-import pdfplumber
 import pypdf
 import pytest
-from conftest import TEST_DATA, TINY_GAME, checked, each_shipped_game, edit
+from conftest import TEST_DATA, TINY_GAME, checked, each_shipped_game, edit, page_lines
 
 from cardgen.errors import BuildError, UsageError
 from cardgen.render import documents
@@ -24,9 +23,8 @@ SYMBOLS = re.compile(r" ?[\ue000-\uf8ff]")  # the symbol font's characters (Priv
 
 
 def page_texts(path: Path) -> list[str]:
-    """Each page's text, without the symbols set in the symbol font."""
-    with pdfplumber.open(path) as pdf:
-        return [SYMBOLS.sub("", page.extract_text() or "") for page in pdf.pages]
+    """Each page's text in lines, without the symbols set in the symbol font."""
+    return [SYMBOLS.sub("", text) for text in page_lines(path)]
 
 
 def flat(text: str) -> str:
@@ -132,8 +130,7 @@ def test_an_inline_symbol_in_card_text_is_the_symbol_in_the_documents_too(game_c
     game, report = checked(folder)
     dragon = next(card for card in game.cards if card.name == "Dragon")
     assert ":star:" in dragon.text
-    with pdfplumber.open(documents.write_rulebook(game, report, tmp_path)) as pdf:
-        text = "\n".join(page.extract_text() for page in pdf.pages)
+    text = "\n".join(page_lines(documents.write_rulebook(game, report, tmp_path)))
     # the star is the Treasure color's symbol: in a tagged PDF it reads as the color's name
     assert "Discard all your Treasure Treasure" in flat(text)
     assert ":star:" not in text
