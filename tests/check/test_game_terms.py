@@ -7,11 +7,10 @@ import io
 import re
 import shutil
 
-import pdfplumber
 import pypdf
 import pypdfium2
 import pytest
-from conftest import CARD_DATA, checked, each_shipped_game, sheet_for
+from conftest import CARD_DATA, checked, each_shipped_game, page_lines, sheet_for
 from PIL import Image, ImageChops, ImageStat
 
 from cardgen.layout import sheet as layout
@@ -24,13 +23,11 @@ WRONG_PLURAL = re.compile(r"(?<![\d.])1 cards\b")
 
 
 def pdf_text(path) -> str:
-    with pdfplumber.open(path) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+    return "\n".join(page_lines(path))
 
 
 def page_count(path) -> int:
-    with pdfplumber.open(path) as pdf:
-        return len(pdf.pages)
+    return len(pypdfium2.PdfDocument(path))
 
 
 @pytest.fixture(scope="module")
