@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
+import gc
 import hashlib
 import io
 import os
@@ -68,6 +70,76 @@ def page_chars(path: Path) -> list[list[dict]]:
                     chars.append({"text": character, "size": pdfium.FPDFText_GetFontSize(text.raw, i),
                                   "x0": x0, "x1": x1, "y0": y0, "y1": y1})
             pages.append(chars)
+        return pages
+    finally:
+        document.close()
+
+
+def page_words(path: Path) -> list[list[dict]]:
+    """Each page's words, read back with PDFium, as pdfplumber's extract_words gives them (text,
+    size, x0, x1, and y0, y1 from the bottom-left) but many times faster: the characters in the
+    order they are drawn, a word ending at a space, a new line or a gap of more than 3 pt."""
+    import pypdfium2.raw as pdfium
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        pages = []
+        for page in document:
+            text = page.get_textpage()
+            words: list[dict] = []
+            last = None
+            for i in range(text.count_chars()):
+                character = text.get_text_range(i, 1)
+                if not character.strip():
+                    last = None
+                    continue
+                x0, y0, x1, y1 = text.get_charbox(i, loose=True)
+                if last is None or abs(y0 - last["y0"]) > 3 or x0 - last["x1"] > 3 or x0 < last["x0"]:
+                    last = {"text": "", "size": 0.0, "x0": x0, "x1": x1, "y0": y0, "y1": y1}
+                    words.append(last)
+                last["text"] += character
+                last["size"] = max(last["size"], pdfium.FPDFText_GetFontSize(text.raw, i))
+                last.update(x1=max(last["x1"], x1), y1=max(last["y1"], y1), y0=min(last["y0"], y0))
+            pages.append(words)
+        return pages
+    finally:
+        document.close()
+
+
+def page_lines(path: Path) -> list[str]:
+    """Each page's text laid out in lines as pdfplumber's extract_text gives it (words whose tops
+    lie within 3 pt of the last one's on one line, left to right), read with PDFium in a tenth of
+    the time: as a page shows it, columns side by side, where page_texts gives the text in the
+    order it is drawn."""
+    import pypdfium2.raw as pdfium
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        pages = []
+        for page in document:
+            text = page.get_textpage()
+            words: list[list] = []  # [top, x0, x1, text], the characters drawn one after the other
+            for i in range(text.count_chars()):
+                if pdfium.FPDFText_IsGenerated(text.raw, i) == 1:  # a space or line end PDFium put in
+                    continue
+                character = text.get_text_range(i, 1)
+                if character.isspace():
+                    words.append([])
+                    continue
+                x0, _, x1, top = text.get_charbox(i, loose=True)
+                word = words[-1] if words else []
+                if not word or abs(word[0] - top) > 3 or x0 - word[2] > 3 or x0 < word[1]:
+                    word = [top, x0, x1, ""]
+                    words.append(word)
+                word[2] = max(word[2], x1)
+                word[3] += "-" if character == "\ufffe" else character  # PDFium marks a hyphen at a break so
+            lines: list[list[list]] = []
+            for word in sorted((w for w in words if w), key=lambda w: -w[0]):
+                if lines and lines[-1][-1][0] - word[0] <= 3:
+                    lines[-1].append(word)
+                else:
+                    lines.append([word])
+            pages.append("\n".join(" ".join(w[3] for w in sorted(line, key=lambda w: w[1])) for line in lines))
         return pages
     finally:
         document.close()
@@ -146,48 +218,103 @@ def shared_outputs(tmp_path_factory):
     shared.check_unchanged()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def renderers_ready(tmp_path_factory):
+    """WeasyPrint imported and a tiny rulebook laid out in this process, once: the worker processes
+    that the tests' builds fork inherit the libraries and their per-process caches, instead of each
+    importing WeasyPrint and reading its fonts again (a second or more of CPU per worker, hundreds
+    of workers a run). A user's `cardgen build` starts cold: the tests of whole processes
+    (tests/e2e/test_cli.py, test_terminal.py, test_debris.py...) run it that way."""
+    import weasyprint  # noqa: F401 - imported for the workers to inherit
+
+    from cardgen.render import documents
+
+    game, report = checked(TINY_GAME)
+    documents.write_rulebook(game, report, tmp_path_factory.mktemp("renderers-ready"))
+    # What this process holds now (the libraries, the test modules, pytest's own) is never garbage:
+    # kept out of the cycle collector's passes, as the workers keep what they inherit. A card sheet
+    # rendered in this process collects (render/cards/sheets.py): a tenth of a second a sheet, else.
+    gc.collect()
+    gc.freeze()
+
+
 SHIPPED_GAMES = sorted(folder.name for folder in CARD_DATA.iterdir() if (folder / "game.yaml").is_file())
 
 
-def build_documents(name: str, out: Path) -> None:
-    """A shipped game's documents (rulebook, checklists, cheat sheets) in each of its languages,
-    built by the commands into out/NAME (other languages in out/NAME/LANGUAGE)."""
+def each_shipped_game(quick: str = "exploding_puppy") -> list:
+    """The shipped games as parameters, all but `quick` (whose documents the quick tests build anyway)
+    marked slow: `-m "not slow"` checks one game, the whole suite every game."""
+    return [pytest.param(name, marks=() if name == quick else pytest.mark.slow) for name in SHIPPED_GAMES]
+
+
+# The command that writes each document of a shipped game (`cardgen rulebook` writes rulebook.html too).
+DOCUMENT_COMMANDS = {"rulebook.pdf": "rulebook", "rulebook.html": "rulebook", "checklists.pdf": "checklist",
+                     "cheatsheet.pdf": "cheatsheet", "cheatsheet-pocket.pdf": "cheatsheet"}
+
+
+def document_commands(name: str) -> list[tuple[str, str]]:
+    """(language, command) for every document a shipped game has: its rulebook, its checklists if it
+    has setups, its cheat sheets if it has one, in each of its languages."""
     game = loaded(name).game
     commands = ["rulebook"] + ["checklist"] * bool(game.setups) + ["cheatsheet"] * bool(game.cheatsheet)
-    for language in game.every_language:
-        for command in commands:
-            code, _, err = cardgen(command, CARD_DATA / name, "--out", out / name, "--lang", language)
-            assert code == 0, err
+    return [(language, command) for language in game.every_language for command in commands]
+
+
+def build_document(name: str, language: str, command: str, out: Path) -> None:
+    """One document of a shipped game in one language, built by its command into out/NAME (a
+    language other than the game's own in out/NAME/LANGUAGE)."""
+    code, _, err = cardgen(command, CARD_DATA / name, "--out", out / name, "--lang", language)
+    assert code == 0, err
+
+
+@functools.cache
+def own_language(name: str) -> str:
+    return loaded(name).game.language
+
+
+def _shared_name(name: str, language: str, command: str) -> str:
+    return f"shipped-{name}-{language}-{command}"
 
 
 @pytest.fixture(scope="session")
-def shipped_folders(shared_outputs) -> Callable[[str], Path]:
-    """The folder of a shipped game's documents (see build_documents), built once for the run."""
-    return lambda name: shared_outputs.get(f"shipped-{name}", lambda out: build_documents(name, out)) / name
+def shipped_document(shared_outputs) -> Callable[..., Path]:
+    """shipped_document(game, file, language=None): a document of a shipped game (see DOCUMENT_COMMANDS)
+    as its command writes it, in the game's own language or the one named; each document in each
+    language is built once for the run, when a test first asks for it."""
+    def get(name: str, file: str, language: str | None = None) -> Path:
+        own = own_language(name)
+        language = language or own
+        command = DOCUMENT_COMMANDS[file]
+        folder = shared_outputs.get(_shared_name(name, language, command),
+                                    lambda out: build_document(name, language, command, out))
+        return folder / name / ("" if language == own else language) / file
+    return get
 
 
 @pytest.fixture(scope="session")
-def puppy_rulebook(shipped_folders):
+def puppy_rulebook(shipped_document):
     """Exploding Puppy's English rulebook as `cardgen rulebook` writes it, with the game and the
     engine's report (documents.write_rulebook of that report writes the same file)."""
     report = report_for("exploding_puppy")
-    return report.game, report, shipped_folders("exploding_puppy") / "rulebook.pdf"
+    return report.game, report, shipped_document("exploding_puppy", "rulebook.pdf")
 
 
 @pytest.fixture(scope="session")
-def puppy_checklists(shipped_folders):
+def puppy_checklists(shipped_document):
     """Exploding Puppy's English checklists as `cardgen checklist` writes them, with the game and
     the engine's report (documents.write_checklists of that report writes the same file)."""
     report = report_for("exploding_puppy")
-    return report.game, report, shipped_folders("exploding_puppy") / "checklists.pdf"
+    return report.game, report, shipped_document("exploding_puppy", "checklists.pdf")
 
 
 @pytest.fixture(scope="session")
 def shipped_documents(shared_outputs) -> list[Path]:
-    """Every document of every shipped game in each of its languages (see build_documents), each
-    game's built once for the run."""
-    folders = shared_outputs.get_all({f"shipped-{name}": (lambda out, name=name: build_documents(name, out))
-                                      for name in SHIPPED_GAMES})
+    """Every document of every shipped game in each of its languages (see build_document), each
+    built once for the run; two workers asking at once build half of them each."""
+    makers = {_shared_name(name, language, command):
+              (lambda out, name=name, language=language, command=command: build_document(name, language, command, out))
+              for name in SHIPPED_GAMES for language, command in document_commands(name)}
+    folders = shared_outputs.get_all(makers)
     return sorted(path for folder in folders.values() for path in folder.rglob("*.pdf"))
 
 

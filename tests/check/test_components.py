@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 import shutil
 
-import pdfplumber
 import pytest
-from conftest import TEST_DATA, check, edit, report_for
+from conftest import TEST_DATA, check, edit, page_lines, report_for
 from test_check_finds import assert_finding, line_of
 
 from cardgen import cli
@@ -21,8 +20,7 @@ TO_WIN = {2: 7, 3: 5, 4: 4}
 
 
 def pdf_text(path) -> str:
-    with pdfplumber.open(path) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+    return "\n".join(page_lines(path))
 
 
 def run(*args: str) -> None:

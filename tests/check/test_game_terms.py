@@ -7,17 +7,15 @@ import io
 import re
 import shutil
 
-import pdfplumber
 import pypdf
 import pypdfium2
 import pytest
-from conftest import CARD_DATA, checked, sheet_for
+from conftest import CARD_DATA, checked, each_shipped_game, page_lines, sheet_for
 from PIL import Image, ImageChops, ImageStat
 
 from cardgen.layout import sheet as layout
 from cardgen.render import cards, documents
 
-SHIPPED = sorted(p.name for p in CARD_DATA.iterdir() if (p / "game.yaml").is_file())
 FRACTIONAL_CARDS = re.compile(r"\b\d+\.\d+ cards?\b")
 WRONG_PLURAL = re.compile(r"(?<![\d.])1 cards\b")
 
@@ -25,13 +23,11 @@ WRONG_PLURAL = re.compile(r"(?<![\d.])1 cards\b")
 
 
 def pdf_text(path) -> str:
-    with pdfplumber.open(path) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+    return "\n".join(page_lines(path))
 
 
 def page_count(path) -> int:
-    with pdfplumber.open(path) as pdf:
-        return len(pdf.pages)
+    return len(pypdfium2.PdfDocument(path))
 
 
 @pytest.fixture(scope="module")
@@ -84,10 +80,10 @@ def test_short_chapters_share_a_page(plain_game):
     assert page_count(rulebook) <= 4  # title, contents, and the short chapters together
 
 
-@pytest.mark.parametrize("name", SHIPPED)
-def test_no_fractional_card_counts_nor_glued_version_in_shipped_games(name, shipped_folders):
+@pytest.mark.parametrize("name", each_shipped_game())
+def test_no_fractional_card_counts_nor_glued_version_in_shipped_games(name, shipped_document):
     game, _ = checked(name)
-    text = pdf_text(shipped_folders(name) / "checklists.pdf")  # built by `cardgen checklist`
+    text = pdf_text(shipped_document(name, "checklists.pdf"))  # built by `cardgen checklist`
     assert re.search(r"\b\d+ cards?\b", text)  # the checklists do count cards (whole numbers)
     assert not FRACTIONAL_CARDS.search(text), FRACTIONAL_CARDS.search(text)
     assert not WRONG_PLURAL.search(text)

@@ -7,7 +7,7 @@ import re
 
 import pdfplumber
 import pytest
-from conftest import TEST_DATA, TINY_GAME, check, edit
+from conftest import TEST_DATA, TINY_GAME, check, edit, page_lines
 
 from cardgen import cli
 
@@ -113,8 +113,7 @@ def test_accented_latin_prints_in_the_rulebook(game_copy, capsys, tmp_path):
     edit(folder / "rules.md", "\n\n", "\n\nÇa marche: œuvre, naïve, Łódź.\n\n")
     assert check(folder, capsys)[0] == 0
     assert cli.main(["rulebook", str(folder), "--out", str(tmp_path)]) == 0
-    with pdfplumber.open(tmp_path / "rulebook.pdf") as pdf:
-        text = "\n".join(page.extract_text() for page in pdf.pages)
+    text = "\n".join(page_lines(tmp_path / "rulebook.pdf"))
     for words in ("Böom", "Déjà vu: regardez la carte.", "Ça marche: œuvre, naïve, Łódź."):
         assert words in text
 

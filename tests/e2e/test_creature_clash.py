@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
-import pdfplumber
+import pypdfium2
 import pytest
 import yaml
-from conftest import CARD_DATA, edit, page_texts
+from conftest import CARD_DATA, edit, page_texts, page_words
 
 from cardgen import cli
 from cardgen.load import load_game
@@ -25,24 +26,26 @@ def report():
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, shipped_document):
+    """Its rulebook, checklists and cheat sheet as the commands write them (built once for the run),
+    and its drivethru export."""
     out = tmp_path_factory.mktemp("creature_clash")
-    assert cli.main(["build", str(GAME), "--out", str(out)]) == 0
+    for name in ("rulebook.pdf", "checklists.pdf", "cheatsheet.pdf"):
+        shutil.copy(shipped_document("creature_clash", name), out / name)
     assert cli.main(["export", str(GAME), "--to", "drivethru", "--out", str(out / "export")]) == 0
     return out
 
 
-def corner_numbers(page) -> dict[str, list[int]]:
-    """The big whole numbers of a page, by the quarter of the trim box they are in."""
-    x0, top, x1, bottom = (float(v) for v in page.page_obj.attrs["TrimBox"])
-    top, bottom = page.height - bottom, page.height - top  # PDF boxes count from the bottom
-    mid_x, mid_y = (x0 + x1) / 2, (top + bottom) / 2
+def corner_numbers(words: list[dict], trim: tuple[float, float, float, float]) -> dict[str, list[int]]:
+    """The big whole numbers of a page's words, by the quarter of the trim box they are in."""
+    x0, y0, x1, y1 = trim  # from the bottom-left, as the words' places
+    mid_x, mid_y = (x0 + x1) / 2, (y0 + y1) / 2
     found: dict[str, list[int]] = {"TL": [], "TR": [], "BL": [], "BR": []}
-    for word in page.extract_words(extra_attrs=["size"]):
+    for word in words:
         if word["size"] >= BIG and word["text"].isdigit():
-            x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
-            assert x0 < x < x1 and top < y < bottom, word
-            found[("T" if y < mid_y else "B") + ("L" if x < mid_x else "R")].append(int(word["text"]))
+            x, y = (word["x0"] + word["x1"]) / 2, (word["y0"] + word["y1"]) / 2
+            assert x0 < x < x1 and y0 < y < y1, word
+            found[("T" if y > mid_y else "B") + ("L" if x < mid_x else "R")].append(int(word["text"]))
     return found
 
 
@@ -50,21 +53,22 @@ def test_each_cards_page_shows_cost_top_left_attack_bottom_left_health_bottom_ri
     cards = {card.name: card for card in report.game.cards}
     seen: dict[str, int] = {}
     [pdf] = (built / "export" / "export-drivethru-duel").glob("*.pdf")
-    with pdfplumber.open(pdf) as document:
-        for page in document.pages:
-            words = {word["text"] for word in page.extract_words()}
-            named = [name for name in cards if set(name.split()) <= words]  # a long name takes two lines
-            if not named:
-                continue  # a back
-            card = cards[max(named, key=len)]
-            seen[card.name] = seen.get(card.name, 0) + 1
-            corners = corner_numbers(page)
-            value = card.value
-            if "creature" in card.kinds:
-                expected = {"TL": [value("cost")], "TR": [], "BL": [value("attack")], "BR": [value("health")]}
-            else:  # a spell: its cost, no attack, no health
-                expected = {"TL": [value("cost")], "TR": [], "BL": [], "BR": []}
-            assert corners == expected, card.name
+    document = pypdfium2.PdfDocument(pdf)
+    trims = [page.get_trimbox() for page in document]
+    document.close()
+    for words, trim in zip(page_words(pdf), trims, strict=True):
+        named = [name for name in cards if set(name.split()) <= {word["text"] for word in words}]  # a long name takes two lines
+        if not named:
+            continue  # a back
+        card = cards[max(named, key=len)]
+        seen[card.name] = seen.get(card.name, 0) + 1
+        corners = corner_numbers(words, trim)
+        value = card.value
+        if "creature" in card.kinds:
+            expected = {"TL": [value("cost")], "TR": [], "BL": [value("attack")], "BR": [value("health")]}
+        else:  # a spell: its cost, no attack, no health
+            expected = {"TL": [value("cost")], "TR": [], "BL": [], "BR": []}
+        assert corners == expected, card.name
     counts = yaml.safe_load((GAME / "setups.yaml").read_text(encoding="utf-8"))["setups"][0]["cards"]
     assert seen == counts  # every card's every copy, one page each
     assert len(seen) == 23 and sum(seen.values()) == 41

@@ -7,9 +7,9 @@ import json
 import re
 from pathlib import Path
 
-import pdfplumber
+import pypdfium2
 import pytest
-from conftest import cardgen, edit, report_for
+from conftest import cardgen, edit, page_texts, page_words, report_for
 
 from cardgen.check.engine import check_setup
 from cardgen.cli import main
@@ -199,19 +199,18 @@ def test_good_puppies_dog_park_rule_is_checked(reports):
 
 
 @pytest.fixture(scope="module")
-def cheatsheet(tmp_path_factory, reports):
-    out = tmp_path_factory.mktemp("cheatsheet")
-    report = reports["exploding_cards"]
-    return write_cheatsheet(report.game, report, out, "a4")
+def cheatsheet(shipped_document):
+    """Exploding Cards' cheat sheet on A4, as `cardgen cheatsheet` writes it (built once for the run)."""
+    return shipped_document("exploding_cards", "cheatsheet.pdf")
 
 
 def _words(path):
-    with pdfplumber.open(path) as pdf:
-        pages = len(pdf.pages)
-        words = {w["text"] for page in pdf.pages for w in page.extract_words()}
-        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
-        size = (round(pdf.pages[0].width), round(pdf.pages[0].height))
-    return pages, words, text, size
+    """Its pages, words, text and first page's size, read back with PDFium."""
+    document = pypdfium2.PdfDocument(path)
+    size = tuple(round(side) for side in document[0].get_size())
+    document.close()
+    texts = page_texts(path)
+    return len(texts), {w["text"] for page in page_words(path) for w in page}, "\n".join(texts), size
 
 
 def test_cheatsheet_is_one_page_with_every_rank_and_combo(cheatsheet):

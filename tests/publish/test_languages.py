@@ -58,13 +58,13 @@ def every_page(folder: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def german(tmp_path_factory, shipped_folders):
+def german(tmp_path_factory, shipped_document):
     """Exploding Puppy's German rulebook and checklists (`cardgen rulebook/checklist --lang de`,
     built once for the run, which put them in <out>/de/) and its Basic sheets built here."""
     out = tmp_path_factory.mktemp("de") / "out"
     (out / "de").mkdir(parents=True)
     for name in ("rulebook.pdf", "checklists.pdf"):
-        shutil.copy(shipped_folders("exploding_puppy") / "de" / name, out / "de" / name)
+        shutil.copy(shipped_document("exploding_puppy", name, "de"), out / "de" / name)
     code, _, err = cardgen("cards", CARD_DATA / "exploding_puppy", "--setup", "basic", "--lang", "de", "--out", out)
     assert code == 0, err
     return out
@@ -74,6 +74,7 @@ def test_exploding_puppy_is_translated_whole():
     assert check_folder("exploding_puppy", all_translated=True).ok
 
 
+@pytest.mark.slow  # Exploding Puppy's German rulebook and checklists (the tiny French game shows the same, quickly)
 def test_the_german_build_has_the_german_texts_and_no_english_word_of_cardgen(german):
     assert not list(german.glob("*.pdf")), "the German outputs go into <out>/de/"
     pages = every_page(german / "de")

@@ -11,7 +11,7 @@ import zipfile
 
 import pypdf
 import pytest
-from conftest import CARD_DATA, cardgen, edit
+from conftest import CARD_DATA, cardgen, edit, page_lines
 from PIL import Image
 
 from cardgen.check.languages import report_in
@@ -181,7 +181,7 @@ def test_the_rulebook_ends_with_the_changes_since_a_tag(rounds, tmp_path):
     assert cardgen("check", game)[0] == 0
     code, _, err = cardgen("rulebook", game, "--out", tmp_path / "out")
     assert code == 0, err
-    text = "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "out" / "rulebook.pdf").pages)
+    text = "\n".join(page_lines(tmp_path / "out" / "rulebook.pdf"))
     changes = text[text.rindex("Changes in version 1.2"):]
     for line in ("Slice (was Cut): name changed", "Attack: flavor changed", "Fetch: a new card",
                  "Old Trick: no longer in the game", "Basic: Nope 8 → 9 copies", "Default: Dog 20 → 30 copies"):

@@ -3,8 +3,7 @@ old back: keys on its elements: test_faces), and a back of game.yaml that names 
 that face on the card's back (a double-faced card), with the card's own values."""
 from __future__ import annotations
 
-import pdfplumber
-from conftest import TINY_GAME, cardgen, edit
+from conftest import TINY_GAME, cardgen, edit, page_texts
 
 NIGHT_FACE = """\
 faces:
@@ -20,8 +19,7 @@ def _back_texts(folder, tmp_path) -> str:
     code, out, err = cardgen("cards", folder, "--out", tmp_path / "out")
     assert code == 0, out + err
     (pdf,) = (tmp_path / "out").glob("cards-*.pdf")
-    with pdfplumber.open(pdf) as document:
-        return " ".join(" ".join(page.extract_text() or "" for page in document.pages[1::2]).split())
+    return " ".join(" ".join(page_texts(pdf)[1::2]).split())
 
 
 def test_a_back_naming_a_face_prints_it_with_the_cards_values(game_copy, tmp_path):

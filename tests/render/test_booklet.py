@@ -19,10 +19,12 @@ FOOTER_MM = 14  # the page numbers sit in the bottom margin of each half
 
 @pytest.fixture(scope="module")
 def booklets(tmp_path_factory):
+    """Zombie Kittens' booklets: an 8-page A4 rulebook, more A5 pages than a multiple of 4 (Exploding
+    Puppy's 22-page rulebook shows nothing more, at four times the layout work)."""
     made = {}
     for paper in ("a4", "letter"):
         out = tmp_path_factory.mktemp(paper)
-        code, _, err = cardgen("rulebook", CARD_DATA / "exploding_puppy", "--booklet", "--paper", paper, "--out", out)
+        code, _, err = cardgen("rulebook", CARD_DATA / "zombie_kittens", "--booklet", "--paper", paper, "--out", out)
         assert code == 0, err
         made[paper] = out / "rulebook-booklet.pdf"
     return made

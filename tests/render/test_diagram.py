@@ -3,8 +3,7 @@ element of it that the cards show (the shipped face's in cardgen's words), none 
 the face leaves out."""
 from __future__ import annotations
 
-import pdfplumber
-from conftest import TINY_GAME, cardgen
+from conftest import TINY_GAME, cardgen, page_lines
 
 NO_TEXT_BOX = """\
 faces:
@@ -21,8 +20,7 @@ face: gem
 def _diagram_text(folder, tmp_path) -> str:
     code, out, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
     assert code == 0, out + err
-    with pdfplumber.open(next((tmp_path / "out").glob("rulebook*.pdf"))) as document:
-        pages = [page.extract_text() or "" for page in document.pages]
+    pages = page_lines(next((tmp_path / "out").glob("rulebook*.pdf")))
     (page,) = [text for text in pages if "The parts of a card" in text]
     return " ".join(page.split())
 

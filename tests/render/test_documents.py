@@ -7,10 +7,9 @@ import re
 import threading
 from pathlib import Path
 
-import pdfplumber
 import pypdf
 import pytest
-from conftest import SHIPPED_GAMES, TEST_DATA, TINY_GAME, checked, edit
+from conftest import TEST_DATA, TINY_GAME, checked, each_shipped_game, edit, page_lines
 
 from cardgen.errors import BuildError, UsageError
 from cardgen.render import documents
@@ -24,9 +23,8 @@ SYMBOLS = re.compile(r" ?[\ue000-\uf8ff]")  # the symbol font's characters (Priv
 
 
 def page_texts(path: Path) -> list[str]:
-    """Each page's text, without the symbols set in the symbol font."""
-    with pdfplumber.open(path) as pdf:
-        return [SYMBOLS.sub("", page.extract_text() or "") for page in pdf.pages]
+    """Each page's text in lines, without the symbols set in the symbol font."""
+    return [SYMBOLS.sub("", text) for text in page_lines(path)]
 
 
 def flat(text: str) -> str:
@@ -118,13 +116,13 @@ def test_a_game_without_rules_md_gets_generated_chapters(tmp_path):
     assert "Take out the hazards." in text  # the setup steps, as no prose describes them
 
 
-@pytest.mark.parametrize("name", SHIPPED_GAMES)
-def test_every_game_renders(name, shipped_folders):
+@pytest.mark.parametrize("name", each_shipped_game())
+def test_every_game_renders(name, shipped_document):
     game, report = checked(name)
     assert not report.has_errors, [str(f) for f in report.every_finding() if f.level == "error"]
-    documents_of = shipped_folders(name)  # its rulebook and checklists, built by the commands
-    assert game.title in page_texts(documents_of / "rulebook.pdf")[0]
-    assert game.setups and (documents_of / "checklists.pdf").is_file()
+    # its rulebook and checklists, built by the commands
+    assert game.title in page_texts(shipped_document(name, "rulebook.pdf"))[0]
+    assert game.setups and shipped_document(name, "checklists.pdf").is_file()
 
 
 def test_an_inline_symbol_in_card_text_is_the_symbol_in_the_documents_too(game_copy, tmp_path):
@@ -132,8 +130,7 @@ def test_an_inline_symbol_in_card_text_is_the_symbol_in_the_documents_too(game_c
     game, report = checked(folder)
     dragon = next(card for card in game.cards if card.name == "Dragon")
     assert ":star:" in dragon.text
-    with pdfplumber.open(documents.write_rulebook(game, report, tmp_path)) as pdf:
-        text = "\n".join(page.extract_text() for page in pdf.pages)
+    text = "\n".join(page_lines(documents.write_rulebook(game, report, tmp_path)))
     # the star is the Treasure color's symbol: in a tagged PDF it reads as the color's name
     assert "Discard all your Treasure Treasure" in flat(text)
     assert ":star:" not in text

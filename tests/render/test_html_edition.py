@@ -16,9 +16,9 @@ WIDTHS = (390, 1280)
 
 
 @pytest.fixture(scope="module")
-def puppy_html(shipped_folders) -> Path:
+def puppy_html(shipped_document) -> Path:
     """`cardgen rulebook exploding_puppy` (English): rulebook.html beside rulebook.pdf."""
-    return shipped_folders("exploding_puppy")
+    return shipped_document("exploding_puppy", "rulebook.html").parent
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import CARD_DATA, SHIPPED_GAMES, cardgen, check, checked, edit, page_chars, page_texts
+from conftest import CARD_DATA, SHIPPED_GAMES, check, checked, edit, page_chars, page_texts
 
 from cardgen.layout.colors import MIN_CONTRAST, PAPER, contrast
 from cardgen.render.documents.rulebook import rulebook_context
@@ -72,11 +72,9 @@ def test_the_running_head_names_the_chapter_the_page_starts_in(pages):
 
 
 @pytest.fixture(scope="module")
-def cheatsheet(tmp_path_factory):
-    out = tmp_path_factory.mktemp("cheatsheet")
-    code, _, err = cardgen("cheatsheet", CARD_DATA / "exploding_cards", "--out", out)
-    assert code == 0, err
-    return out
+def cheatsheet(shipped_document):
+    """The folder of Exploding Cards' cheat sheets (`cardgen cheatsheet`, built once for the run)."""
+    return shipped_document("exploding_cards", "cheatsheet.pdf").parent
 
 
 def heading_lines(text: str, title: str) -> list[str]:
