@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardgen import publish  # noqa: E402
-from cardgen.publish import workers  # noqa: E402
+from cardgen.publish import run, workers  # noqa: E402
 from cardgen.publish.driver import Request, drive  # noqa: E402
+from cardgen.publish.kinds import plan_all  # noqa: E402
 
 
 def timed_outputs():
@@ -44,7 +44,7 @@ def timed_outputs():
 def one_build(game: str, booklet: bool) -> tuple[float, dict[str, tuple[float, int]]]:
     """The parent's CPU time, and each output's (CPU time, worker), of one build in this process."""
     dones: dict[str, tuple[float, int]] = {}
-    render_all = publish.render_all
+    render_all = run.render_all
 
     def kept(sources, outputs, limits, started):
         for index, done in render_all(sources, outputs, limits, started):
@@ -52,16 +52,16 @@ def one_build(game: str, booklet: bool) -> tuple[float, dict[str, tuple[float, i
             dones[f"{language}: {done.output.label}"] = (done.cpu, done.worker)
             yield index, done
 
-    publish.render_all = kept
+    run.render_all = kept
     try:
         with tempfile.TemporaryDirectory() as out:
             start = time.process_time()
-            built = drive(Request(game, lambda g, report: publish.plan_all(g, report, booklet=booklet),
+            built = drive(Request(game, lambda g, report: plan_all(g, report, booklet=booklet),
                                   every_language=True, out=out, clean=True))
             parent = time.process_time() - start
             assert built.ok, [r.failures + r.bugs for r in built.results]
     finally:
-        publish.render_all = render_all
+        run.render_all = render_all
     return parent, dones
 
 
