@@ -1,5 +1,5 @@
-"""render/documents/patches: cardgen's patches over WeasyPrint and pydyf make the same bytes as the
-libraries' own code, on real documents; each is installed for the exact version it was written
+"""render/documents/patches: cardgen's patches over WeasyPrint, tinyhtml5 and pydyf make the same
+bytes as the libraries' own code, on real documents; each is installed for the exact version it was written
 against only."""
 from __future__ import annotations
 

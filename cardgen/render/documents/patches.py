@@ -1,5 +1,6 @@
-"""render/documents/patches: what cardgen lays over WeasyPrint and pydyf to make the same PDF in
-less time, each for the exact version it was written against (any other keeps its own code):
+"""render/documents/patches: what cardgen lays over WeasyPrint and the libraries under it
+(tinyhtml5, pydyf) to make the same PDF in less time, each for the exact version it was written
+against (any other keeps its own code):
 
 - the column balancing (columns.py, WeasyPrint 70.0);
 - the lines WeasyPrint splits text into, kept for the document (WeasyPrint 70.0): it lays the
@@ -30,7 +31,7 @@ from typing import Any
 
 from cardgen.render.documents import columns
 
-WEASYPRINT_VERSION = "70.0"  # the version whose split_first_line the lines' cache wraps
+WEASYPRINT_VERSION = "70.0"  # the version whose split_first_line and StyleFor are wrapped
 PYDYF_VERSION = "0.13.0"  # the version whose page_references is replaced
 TINYHTML5_VERSION = "2.1.0"  # the version whose chars_until cache is replaced
 
@@ -73,8 +74,8 @@ _REPLACED: dict[str, Any] = {}  # what the patches replaced in tinyhtml5 and pyd
 
 @contextmanager
 def left_out() -> Iterator[None]:
-    """Inside, WeasyPrint and pydyf run their own code, as if cardgen had never patched them (to
-    compare: the tests, the benches); after, as before."""
+    """Inside, WeasyPrint, tinyhtml5 and pydyf run their own code, as if cardgen had never patched
+    them (to compare: the tests, the benches); after, as before."""
     import pydyf
     import tinyhtml5.inputstream
     import weasyprint.css
