@@ -2,6 +2,7 @@
 sheet, a reprint of the cards changed since an earlier version)."""
 from __future__ import annotations
 
+import importlib
 import sys
 
 from cardgen.commands import options
@@ -19,7 +20,8 @@ from cardgen.model.sizes import (
 )
 from cardgen.publish.kinds.sheets import plan_cards
 from cardgen.publish.plan import SheetOptions
-from cardgen.publish.playtest import playtest_round
+
+PLAYTEST = "cardgen.publish.playtest"  # a reprint's round (the diff, the earlier version): imported for one only
 
 
 def add_arguments(p) -> None:
@@ -65,7 +67,7 @@ def run(args) -> int:
                                marks=args.marks or "")
     checked = inputs = None
     if args.changed_since:  # the round checks the game: the build that follows does not again
-        with playtest_round(args.game, args.changed_since) as round_:
+        with importlib.import_module(PLAYTEST).playtest_round(args.game, args.changed_since) as round_:
             sheet, swaps = round_.in_language(args.lang).reprint(sheet, args.setup)
             checked, inputs = round_.checked, round_.inputs
         say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
