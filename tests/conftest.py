@@ -318,6 +318,27 @@ def shipped_documents(shared_outputs) -> list[Path]:
     return sorted(path for folder in folders.values() for path in folder.rglob("*.pdf"))
 
 
+@pytest.fixture(scope="session")
+def data_document(shared_outputs) -> Callable[[str, str], Path]:
+    """data_document(game, file): a document of a game of tests/data (rulebook.pdf, checklists.pdf,
+    cheatsheet.pdf or cheatsheet-pocket.pdf) as its renderer writes it from the game's report,
+    written once for the run."""
+    from cardgen.render import documents
+    from cardgen.render.documents.cheatsheet import write_cheatsheet
+
+    writers = {"rulebook.pdf": documents.write_rulebook, "checklists.pdf": documents.write_checklists,
+               "cheatsheet.pdf": write_cheatsheet, "cheatsheet-pocket.pdf": write_cheatsheet}
+
+    def get(name: str, file: str) -> Path:
+        write = writers[file]
+
+        def make(out: Path) -> None:
+            game, report = checked(TEST_DATA / name)
+            write(game, report, out)
+        return shared_outputs.get(f"data-{name}-{write.__name__}", make) / file
+    return get
+
+
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"  # the distribution's: nothing downloaded
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--no-first-run", "--disable-sync", "--window-size=1200,1000"]
