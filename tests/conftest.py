@@ -75,6 +75,38 @@ def page_chars(path: Path) -> list[list[dict]]:
         document.close()
 
 
+def page_fonts(path: Path) -> tuple[list[list[tuple[str, str]]], int]:
+    """Each page's drawn characters with the name of the font each is set in, as pdfplumber's
+    chars' "text" and "fontname" (a glyph a tagged PDF gives a text of its own, a symbol reading
+    as its name, is one character holding that text), and how many images the pages place (in
+    forms too), read with PDFium."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium
+
+    document = pypdfium2.PdfDocument(path)
+    name, flags = ctypes.create_string_buffer(256), ctypes.c_int()
+    try:
+        pages, images = [], 0
+        for page in document:
+            text = page.get_textpage()
+            chars: list[tuple[str, str, tuple]] = []
+            for i in range(text.count_chars()):
+                character = text.get_text_range(i, 1)
+                if character.strip() and pdfium.FPDFText_IsGenerated(text.raw, i) != 1:
+                    pdfium.FPDFText_GetFontInfo(text.raw, i, name, len(name), ctypes.byref(flags))
+                    font, box = name.value.decode(), text.get_charbox(i)
+                    if chars and chars[-1][1:] == (font, box):  # the next letter of one glyph's text
+                        chars[-1] = (chars[-1][0] + character, font, box)
+                    else:
+                        chars.append((character, font, box))
+            pages.append([(character, font) for character, font, _ in chars])
+            images += len(list(page.get_objects(filter=(pdfium.FPDF_PAGEOBJ_IMAGE,), max_depth=16)))
+        return pages, images
+    finally:
+        document.close()
+
+
 def page_words(path: Path) -> list[list[dict]]:
     """Each page's words, read back with PDFium, as pdfplumber's extract_words gives them (text,
     size, x0, x1, and y0, y1 from the bottom-left) but many times faster: the characters in the
