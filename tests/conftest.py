@@ -75,6 +75,38 @@ def page_chars(path: Path) -> list[list[dict]]:
         document.close()
 
 
+def page_fonts(path: Path) -> tuple[list[list[tuple[str, str]]], int]:
+    """Each page's drawn characters with the name of the font each is set in, as pdfplumber's
+    chars' "text" and "fontname" (a glyph a tagged PDF gives a text of its own, a symbol reading
+    as its name, is one character holding that text), and how many images the pages place (in
+    forms too), read with PDFium."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium
+
+    document = pypdfium2.PdfDocument(path)
+    name, flags = ctypes.create_string_buffer(256), ctypes.c_int()
+    try:
+        pages, images = [], 0
+        for page in document:
+            text = page.get_textpage()
+            chars: list[tuple[str, str, tuple]] = []
+            for i in range(text.count_chars()):
+                character = text.get_text_range(i, 1)
+                if character.strip() and pdfium.FPDFText_IsGenerated(text.raw, i) != 1:
+                    pdfium.FPDFText_GetFontInfo(text.raw, i, name, len(name), ctypes.byref(flags))
+                    font, box = name.value.decode(), text.get_charbox(i)
+                    if chars and chars[-1][1:] == (font, box):  # the next letter of one glyph's text
+                        chars[-1] = (chars[-1][0] + character, font, box)
+                    else:
+                        chars.append((character, font, box))
+            pages.append([(character, font) for character, font, _ in chars])
+            images += len(list(page.get_objects(filter=(pdfium.FPDF_PAGEOBJ_IMAGE,), max_depth=16)))
+        return pages, images
+    finally:
+        document.close()
+
+
 def page_words(path: Path) -> list[list[dict]]:
     """Each page's words, read back with PDFium, as pdfplumber's extract_words gives them (text,
     size, x0, x1, and y0, y1 from the bottom-left) but many times faster: the characters in the
@@ -316,6 +348,27 @@ def shipped_documents(shared_outputs) -> list[Path]:
               for name in SHIPPED_GAMES for language, command in document_commands(name)}
     folders = shared_outputs.get_all(makers)
     return sorted(path for folder in folders.values() for path in folder.rglob("*.pdf"))
+
+
+@pytest.fixture(scope="session")
+def data_document(shared_outputs) -> Callable[[str, str], Path]:
+    """data_document(game, file): a document of a game of tests/data (rulebook.pdf, checklists.pdf,
+    cheatsheet.pdf or cheatsheet-pocket.pdf) as its renderer writes it from the game's report,
+    written once for the run."""
+    from cardgen.render import documents
+    from cardgen.render.documents.cheatsheet import write_cheatsheet
+
+    writers = {"rulebook.pdf": documents.write_rulebook, "checklists.pdf": documents.write_checklists,
+               "cheatsheet.pdf": write_cheatsheet, "cheatsheet-pocket.pdf": write_cheatsheet}
+
+    def get(name: str, file: str) -> Path:
+        write = writers[file]
+
+        def make(out: Path) -> None:
+            game, report = checked(TEST_DATA / name)
+            write(game, report, out)
+        return shared_outputs.get(f"data-{name}-{write.__name__}", make) / file
+    return get
 
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"  # the distribution's: nothing downloaded

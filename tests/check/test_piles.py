@@ -48,9 +48,9 @@ def test_the_supply_is_counted_card_by_card_per_player_count(market):
         assert [p.pile_cards["supply"].get(card.id, 0) for p in setup.players] == counts, card_id
 
 
-def test_the_documents_describe_the_starting_decks_and_supply_truthfully(market, tmp_path):
+def test_the_documents_describe_the_starting_decks_and_supply_truthfully(market, tmp_path, data_document):
     game, report = market
-    rulebook = flat(" ".join(page_texts(documents.write_rulebook(game, report, tmp_path))))
+    rulebook = flat(" ".join(page_texts(data_document(MARKET_DAY.name, "rulebook.pdf"))))
     assert "Each player starts with 10 cards: 5 in hand, 5 in their deck." in rulebook
     assert "Left in the box " + " ".join(map(str, BOX)) in rulebook
     assert "Supply: players 2 3 4" in rulebook
@@ -84,15 +84,13 @@ def test_each_players_draw_pile_is_checked_by_its_name(game_copy):
     assert findings and all("Deck (each player) is empty" in f.message for f in findings)
 
 
-def test_a_face_up_discard_card_is_the_discard_pile_not_set_aside(tmp_path):
-    game, report = checked(COLOR_BURST)
-    text = flat(" ".join(page_texts(documents.write_checklists(game, report, tmp_path))))
+def test_a_face_up_discard_card_is_the_discard_pile_not_set_aside(data_document):
+    text = flat(" ".join(page_texts(data_document(COLOR_BURST.name, "checklists.pdf"))))
     assert "Discard pile 1 card" in text and "Set aside" not in text
     assert "Each hand 7 cards" in text
 
 
-def test_kind_counts_a_player_reads_are_whole_and_plural(tmp_path):
-    game, report = checked(COLOR_BURST)
-    text = flat(" ".join(page_texts(documents.write_checklists(game, report, tmp_path))))
+def test_kind_counts_a_player_reads_are_whole_and_plural(data_document):
+    text = flat(" ".join(page_texts(data_document(COLOR_BURST.name, "checklists.pdf"))))
     assert "of which ~26 Number cards, ~8 Action cards, ~3 Wild cards (~: expected after shuffling)" in text
     assert not re.search(r"\d\.\d", text.replace("v1.0", ""))

@@ -9,9 +9,6 @@ import re
 import pytest
 from conftest import TEST_DATA, checked, page_texts
 
-from cardgen.render import documents
-from cardgen.render.documents.cheatsheet import write_cheatsheet
-
 GAMES = ("color_burst", "starlight", "market_day")
 
 
@@ -20,20 +17,17 @@ def flat(path) -> str:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_a_new_game_builds_with_complete_documents(name, tmp_path):
+def test_a_new_game_builds_with_complete_documents(name, data_document):
     game, report = checked(TEST_DATA / name)
     assert not report.has_errors
-    documents.write_checklists(game, report, tmp_path)
-    documents.write_rulebook(game, report, tmp_path)
-    write_cheatsheet(game, report, tmp_path)
-    checklists = flat(tmp_path / "checklists.pdf")
+    checklists = flat(data_document(name, "checklists.pdf"))
     for color in game.colors:
         assert color.name in checklists
     for card in game.cards:
         assert card.name in checklists, card.name
     total = sum(line.count or 0 for line in game.setups[0].lines)
     assert f"All cards gathered {total}" in checklists
-    sheet, pocket = flat(tmp_path / "cheatsheet.pdf"), flat(tmp_path / "cheatsheet-pocket.pdf")
+    sheet, pocket = flat(data_document(name, "cheatsheet.pdf")), flat(data_document(name, "cheatsheet-pocket.pdf"))
     for section in game.cheatsheet.sections:
         assert section.title.upper() in sheet.upper()
         for item in section.items:
@@ -43,5 +37,5 @@ def test_a_new_game_builds_with_complete_documents(name, tmp_path):
     for card in game.cards:
         assert card.name in sheet and pocket.count(card.name) >= copies, card.name
     assert pocket.upper().count(game.cheatsheet.sections[0].title.upper()) == copies
-    rulebook = flat(tmp_path / "rulebook.pdf")
+    rulebook = flat(data_document(name, "rulebook.pdf"))
     assert all(card.name in rulebook for card in game.cards)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import io
 
 import pathops
-import pdfplumber
 import pytest
-from conftest import TINY_GAME, report_for
+from conftest import TINY_GAME, page_fonts, report_for
 from fontTools.pens.recordingPen import DecomposingRecordingPen
 from fontTools.ttLib import TTFont
 
@@ -72,10 +71,9 @@ def test_the_font_is_the_same_bytes_every_time(puppy_font):
 def test_the_rulebook_sets_each_color_symbol_in_the_symbol_font(puppy_rulebook):
     game, _, path = puppy_rulebook
     wanted = {color.name for color in game.colors}  # a tagged PDF's symbol reads as its color's name
-    with pdfplumber.open(path) as pdf:
-        chars = [c for page in pdf.pages for c in page.chars if symbols.FONT_FAMILY in c["fontname"]]
-        images = sum(len(page.images) for page in pdf.pages)
-    assert wanted <= {c["text"] for c in chars}
+    pages, images = page_fonts(path)
+    chars = [(text, font) for page in pages for text, font in page if symbols.FONT_FAMILY in font]
+    assert wanted <= {text for text, _ in chars}
     assert len(chars) > len(game.cards)  # one beside each card at least
     assert images == 1  # the card diagram's card; every symbol is a character of the font
 
@@ -92,8 +90,7 @@ def test_a_game_with_its_own_symbols_gets_its_own_font_in_the_same_process(game_
                 '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
         game = load.load_game(folder).game
         path = documents.write_rulebook(game, report_for(folder), tmp_path / folder.name)
-        with pdfplumber.open(path) as pdf:
-            # symbols in bold headings are the same font under a bold name ("<family>-Bold")
-            fonts.append({c["fontname"].split("+")[-1].split("-Bold")[0] for page in pdf.pages
-                          for c in page.chars if symbols.FONT_FAMILY in c["fontname"]})
+        # symbols in bold headings are the same font under a bold name ("<family>-Bold")
+        fonts.append({font.split("+")[-1].split("-Bold")[0] for page in page_fonts(path)[0]
+                      for _, font in page if symbols.FONT_FAMILY in font})
     assert len(fonts[0]) == len(fonts[1]) == 1 and fonts[0] != fonts[1]
