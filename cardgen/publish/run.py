@@ -146,13 +146,13 @@ def render_and_publish(jobs: Sequence[Job], out: str | os.PathLike | None = None
 
 def _before_the_workers(outputs: int) -> None:
     """What the workers share, made before they fork: the fonts the check only measured, registered
-    with ReportLab, and the PDF libraries the renderers import where they use them: pikepdf (every
-    PDF passes through it), and pypdfium2 (pages counted or drawn: a sheet's PNGs, the documents'
-    pictures) when several workers may each want it."""
+    with ReportLab; and, when several outputs render (each worker would import them for itself),
+    the PDF libraries the renderers import where they use them: pikepdf (the documents' structure,
+    PDF/X) and pypdfium2 (pages counted or drawn: a sheet's PNGs, the documents' pictures). A
+    card sheet needs neither."""
     register_pending()
-    import pikepdf  # noqa: F401
-
     if outputs > 1:
+        import pikepdf  # noqa: F401
         import pypdfium2  # noqa: F401
 
 

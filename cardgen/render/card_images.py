@@ -17,7 +17,7 @@ from cardgen.model.targets import CardPixels
 from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.cards.sheets import place
-from cardgen.render.write import tagged_subsets
+from cardgen.render.cards.subsets import save_tagged
 
 
 def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
@@ -35,7 +35,7 @@ def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: boo
     """One page per (card, 'front'|'back'), each the card with its bleed; in CMYK as PDF/X-1a
     when `cmyk`."""
     with reproducible():
-        pdf = tagged_subsets(_card_pdf(game, sheet, sides, boxes, cmyk))
+        pdf = _card_pdf(game, sheet, sides, boxes, cmyk)
     return print_color.pdfx(pdf) if cmyk else pdf
 
 
@@ -56,7 +56,7 @@ def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bo
         form = painter.face_form(card) if side == "front" else painter.back_form(card)
         place(canvas, form, slot, cell)
         canvas.showPage()
-    canvas.save()
+    save_tagged(canvas)
     return buffer.getvalue()
 
 

@@ -20,7 +20,7 @@ from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM, paper_size_mm
 from cardgen.model.texts import counted
 from cardgen.render import card_images, pdfpages
-from cardgen.render.write import tagged_subsets
+from cardgen.render.cards.subsets import save_tagged
 
 DPI = 110  # the faces' pictures: enough to read them, small enough to draw a few hundred
 TEXT_FIELDS = ("name", "flavor", "text")
@@ -49,8 +49,8 @@ def diff_pdf(old: Game, new: Game, diff: GameDiff, since: str, paper: str) -> by
         if not diff.cards:
             _heading(canvas, fonts, f"No card changed since {since}")
             canvas.showPage()
-        canvas.save()
-        return tagged_subsets(buffer.getvalue())
+        save_tagged(canvas)
+        return buffer.getvalue()
 
 
 class _Pictures:

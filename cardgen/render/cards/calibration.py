@@ -18,7 +18,8 @@ from cardgen.model.sizes import DEFAULT_PAPER, MM
 from cardgen.model.words import gettext, marked
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.sheets import draw_registration_marks, new_canvas, write_output
-from cardgen.render.write import output_dir, tagged_subsets
+from cardgen.render.cards.subsets import save_tagged
+from cardgen.render.write import output_dir
 
 CALIBRATION_REACH_MM = 15  # the calibration scales read offsets up to this many mm
 
@@ -43,8 +44,8 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = DEFAULT_PAPER, o
         canvas.showPage()
         _draw_calibration_back(canvas, sheet, fonts)
         canvas.showPage()
-        canvas.save()
-    return write_output(tagged_subsets(buffer.getvalue()), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
+        save_tagged(canvas)
+    return write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
 
 
 def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: str, png: bool = False) -> Path:
@@ -67,8 +68,8 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
             canvas.drawCentredString(sheet.page_w / 2, (sheet.page_h - TEST_SQUARE_MM * MM) / 2 - 8 * MM - 12 * number,
                                      line)
         canvas.showPage()
-        canvas.save()
-    path = write_output(tagged_subsets(buffer.getvalue()), output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf",
+        save_tagged(canvas)
+    path = write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf",
                         png)
     write_cut_files(path, sheet, squares)
     return path

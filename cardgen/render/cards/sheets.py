@@ -7,7 +7,6 @@ come from `layout` (pure geometry), the card design from the game's Layout (chec
 """
 from __future__ import annotations
 
-import gc
 import io
 import math
 import os
@@ -32,7 +31,8 @@ from cardgen.model.words import gettext, marked
 from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.painter import CardPainter
-from cardgen.render.write import atomic_write, output_dir, tagged_subsets
+from cardgen.render.cards.subsets import save_tagged
+from cardgen.render.write import atomic_write, output_dir
 
 PNG_DPI = 150
 CROP_MARK_WIDTH = 0.3  # points
@@ -93,8 +93,6 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
     placeholders (no art) go into `placeholders` when given."""
     with reproducible():
         pdf = _render_sheets(game, cards, sheet, backs, placeholders, cmyk, swaps)
-        gc.collect()  # ReportLab's document (its objects refer to each other) goes before pikepdf reads the file
-        pdf = tagged_subsets(pdf)
     return print_color.pdfx(pdf) if cmyk else pdf
 
 
@@ -129,7 +127,7 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
             _set_boxes(canvas, placed)
             _place_backs(again, painter, sheet, page, placed)
             canvas.showPage()
-    canvas.save()
+    save_tagged(canvas)
     painter.done()  # the canvas and every page it holds go at once, not at the next garbage collection
     return buffer.getvalue()
 
