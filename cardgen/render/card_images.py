@@ -40,9 +40,8 @@ def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: boo
 
 
 def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool, cmyk: bool) -> bytes:
-    buffer = io.BytesIO()
     canvas = (print_color.CmykCanvas if cmyk else Canvas)(
-        buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
+        io.BytesIO(), pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
         initialFontName=Fonts(game.design)["text"])  # not Helvetica: every font is embedded
     canvas.setTitle(f"{game.title}: cards")
     canvas.setAuthor(game.author or game.title)
@@ -56,8 +55,7 @@ def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bo
         form = painter.face_form(card) if side == "front" else painter.back_form(card)
         place(canvas, form, slot, cell)
         canvas.showPage()
-    save_tagged(canvas)
-    return buffer.getvalue()
+    return save_tagged(canvas)
 
 
 def rasterise(pdf: bytes, size: tuple[int, int], dpi: int) -> list[Image.Image]:

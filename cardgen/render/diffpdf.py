@@ -34,8 +34,7 @@ def diff_pdf(old: Game, new: Game, diff: GameDiff, since: str, paper: str) -> by
     width, height = (side * MM for side in paper_size_mm(paper))
     fonts = Fonts(new.design)
     with reproducible():
-        buffer = io.BytesIO()
-        canvas = Canvas(buffer, pagesize=(width, height), invariant=1, pageCompression=1,
+        canvas = Canvas(io.BytesIO(), pagesize=(width, height), invariant=1, pageCompression=1,
                         initialFontName=fonts["text"])
         canvas.setTitle(f"{new.title}: changes since {since}")
         canvas.setCreator("cardgen")
@@ -49,8 +48,7 @@ def diff_pdf(old: Game, new: Game, diff: GameDiff, since: str, paper: str) -> by
         if not diff.cards:
             _heading(canvas, fonts, f"No card changed since {since}")
             canvas.showPage()
-        save_tagged(canvas)
-        return buffer.getvalue()
+        return save_tagged(canvas)
 
 
 class _Pictures:

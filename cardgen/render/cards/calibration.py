@@ -39,13 +39,13 @@ def write_calibration(game: Game, out_dir=None, *, paper: str = DEFAULT_PAPER, o
         raise BuildError("a gutterfold sheet is folded, not printed double-sided: it needs no calibration")
     with reproducible():
         fonts = Fonts(game.design)
-        canvas, buffer = new_canvas(game, sheet, fonts, "duplex calibration", backs=True)
+        canvas = new_canvas(game, sheet, fonts, "duplex calibration", backs=True)
         _draw_calibration_front(canvas, sheet, fonts)
         canvas.showPage()
         _draw_calibration_back(canvas, sheet, fonts)
         canvas.showPage()
-        save_tagged(canvas)
-    return write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
+        pdf = save_tagged(canvas)
+    return write_output(pdf, output_dir(game, out_dir) / f"calibration-{paper}.pdf", png)
 
 
 def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: str, png: bool = False) -> Path:
@@ -58,7 +58,7 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
     squares = _test_squares(spec, sheet)
     with reproducible():
         fonts = Fonts(game.design)
-        canvas, buffer = new_canvas(game, sheet, fonts, f"{marks} calibration", backs=False)
+        canvas = new_canvas(game, sheet, fonts, f"{marks} calibration", backs=False)
         draw_registration_marks(canvas, sheet)
         canvas.setLineWidth(0.3)
         for square in squares:
@@ -68,8 +68,8 @@ def write_machine_calibration(game: Game, out_dir=None, *, paper: str, marks: st
             canvas.drawCentredString(sheet.page_w / 2, (sheet.page_h - TEST_SQUARE_MM * MM) / 2 - 8 * MM - 12 * number,
                                      line)
         canvas.showPage()
-        save_tagged(canvas)
-    path = write_output(buffer.getvalue(), output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf",
+        pdf = save_tagged(canvas)
+    path = write_output(pdf, output_dir(game, out_dir) / f"calibration-{marks}-{paper}.pdf",
                         png)
     write_cut_files(path, sheet, squares)
     return path

@@ -99,7 +99,7 @@ def render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool = Tru
 def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
                    placeholders: set[str] | None, cmyk: bool, swaps: tuple[str, ...]) -> bytes:
     fonts = Fonts(game.design)
-    canvas, buffer = new_canvas(game, sheet, fonts, "cards", backs, cmyk)
+    canvas = new_canvas(game, sheet, fonts, "cards", backs, cmyk)
     if swaps:
         _draw_swap_list(canvas, sheet, fonts, swaps, len(cards))
         canvas.showPage()
@@ -127,9 +127,9 @@ def _render_sheets(game: Game, cards: list[Card], sheet: Sheet, backs: bool,
             _set_boxes(canvas, placed)
             _place_backs(again, painter, sheet, page, placed)
             canvas.showPage()
-    save_tagged(canvas)
+    pdf = save_tagged(canvas)
     painter.done()  # the canvas and every page it holds go at once, not at the next garbage collection
-    return buffer.getvalue()
+    return pdf
 
 
 class _Again:
@@ -246,14 +246,13 @@ SCALE_HINT = marked("Print at 100 % / actual size (no fit to page): the scale mu
 
 
 def new_canvas(game: Game, sheet: Sheet, fonts: Fonts, what: str, backs: bool,
-               cmyk: bool = False) -> tuple[Canvas, io.BytesIO]:
+               cmyk: bool = False) -> Canvas:
     """A canvas (setting every color in CMYK when `cmyk`) whose document says what it is, embeds
     every font it names (the text font is the initial font, not Helvetica) and asks viewers to
     print at 100 % on the mode's duplex edge."""
-    buffer = io.BytesIO()
     # explicit settings win over ~/.reportlab_settings; invariant: fixed date and id
     canvas = (print_color.CmykCanvas if cmyk else Canvas)(
-        buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
+        io.BytesIO(), pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
         initialFontName=fonts["text"], initialFontSize=10, initialLeading=12)
     canvas.setTitle(f"{game.title}: {what}")
     canvas.setAuthor(game.author or game.title)
@@ -262,7 +261,7 @@ def new_canvas(game: Game, sheet: Sheet, fonts: Fonts, what: str, backs: bool,
     canvas.setCreator("cardgen")
     canvas.setViewerPreference("PrintScaling", "None")
     canvas.setViewerPreference("Duplex", DUPLEX[sheet.mode] if backs else "Simplex")
-    return canvas, buffer
+    return canvas
 
 
 def _mode_of(sheet: Sheet, backs: bool) -> str:

@@ -14,8 +14,9 @@ from reportlab.pdfgen.canvas import Canvas
 SUBSET_TAG = 6  # letters, then "+"
 
 
-def save_tagged(canvas: Canvas) -> None:
-    """canvas.save(), each font subset tagged first."""
+def save_tagged(canvas: Canvas) -> bytes:
+    """The canvas's PDF, each font subset tagged first: the bytes ReportLab writes on `save`, kept
+    as made (not copied through a file object: a large sheet is held once, not twice)."""
     document = canvas._doc
     for font in document.delayedFonts:  # the subsets used: their font, descriptor and program objects
         font.addObjects(document)
@@ -23,7 +24,7 @@ def save_tagged(canvas: Canvas) -> None:
     for font in document.idToObject["BasicFonts"].dict.values():
         if isinstance(font, pdfdoc.PDFTrueTypeFont):
             _retag(document, font)
-    canvas.save()
+    return canvas.getpdfdata()
 
 
 def _retag(document: pdfdoc.PDFDocument, font: pdfdoc.PDFTrueTypeFont) -> None:
