@@ -150,12 +150,12 @@ def _missing_on_cards(text: GameText, value: str, fonts: Mapping[str, frozenset[
 def _finding(text: GameText, missing: Mapping[int, str], where_missing: str, hint: str) -> Finding:
     first = min(missing)
     chars = sorted(missing.items())
-    named = ", ".join(f"'{c}' ({describe(c)})" for _, c in chars[:NAMED])
+    named = ", ".join(f"'{c}' ({character_name(c)})" for _, c in chars[:NAMED])
     more = f" and {len(chars) - NAMED} more" if len(chars) > NAMED else ""
     return Finding(ERROR, MISSING_GLYPH, f"{text.label}: {named}{more} {where_missing}", text.place(first, first + 1), hint)
 
 
-def describe(char: str) -> str:
+def character_name(char: str) -> str:
     """U+00F6 LATIN SMALL LETTER O WITH DIAERESIS"""
     return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed character')}"
 

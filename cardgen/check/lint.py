@@ -78,7 +78,9 @@ def name_key(phrase: str) -> str:
 
 
 @dataclass(frozen=True)
-class Target:
+class Named:
+    """What a name in a text stands for: a card, color, kind, tag, setup or variation."""
+
     what: str  # card | color | kind | tag | setup | variation
     id: str
     name: str
@@ -88,23 +90,23 @@ class Names:
     """Every name the text may use: cards, colors, kinds, tags, setups, variations, aliases."""
 
     def __init__(self, game: Game):
-        self.by_key: dict[str, Target] = {}
+        self.by_key: dict[str, Named] = {}
         for what, items in (("card", game.cards), ("color", game.colors), ("kind", game.kinds),
                             ("tag", game.tags)):
             for item in items:
-                self._add(item.name, Target(what, item.id, item.name))
+                self._add(item.name, Named(what, item.id, item.name))
         for setup in game.setups:
-            self._add(setup.name, Target("setup", setup.id, setup.name))
+            self._add(setup.name, Named("setup", setup.id, setup.name))
         for variation in game.variations:
-            self._add(variation.name, Target("variation", variation.name, variation.name))
+            self._add(variation.name, Named("variation", variation.name, variation.name))
         for alias, (what, ident) in game.text_checks.aliases.items():
-            self._add(alias, Target(what, ident, alias))
+            self._add(alias, Named(what, ident, alias))
         self.longest = max((len(k.split()) for k in self.by_key), default=0) + 1  # + 'card'
 
-    def _add(self, name: str, target: Target) -> None:
+    def _add(self, name: str, target: Named) -> None:
         self.by_key.setdefault(name_key(name), target)
 
-    def find(self, phrase: str) -> Target | None:
+    def find(self, phrase: str) -> Named | None:
         return self.by_key.get(name_key(phrase))
 
     def suggestion(self, phrase: str, single_word: bool) -> str:
@@ -142,7 +144,7 @@ class Reference:
     start: int
     end: int
     phrase: str  # as written, with its bracketed number
-    target: Target | None  # None: a name-like phrase that names nothing
+    target: Named | None  # None: a name-like phrase that names nothing
     number: int | None = None
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cardgen.commands import options
-from cardgen.commands.building import built
+from cardgen.commands.building import build_outputs
 from cardgen.publish.kinds import plan_all
 
 
@@ -15,5 +15,5 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: plan_all(game, checked, args.paper, args.export, args.booklet),
+    return build_outputs(args, lambda game, checked: plan_all(game, checked, args.paper, args.export, args.booklet),
                  summary=True)

@@ -16,7 +16,7 @@ from cardgen.publish.driver import PlanOf, Request, drive
 from cardgen.publish.result import Event, Result
 
 
-def built(args, plan_of: PlanOf, summary: bool = False, read: object = None, checked: Checked | None = None,
+def build_outputs(args, plan_of: PlanOf, summary: bool = False, read: object = None, checked: Checked | None = None,
           inputs: Snapshot | None = None) -> int:
     """Build a command's outputs through the driver, showing its progress on a terminal. When the
     input files and the options are the same as at the command's last run in the output folder,

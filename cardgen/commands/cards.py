@@ -6,7 +6,7 @@ import importlib
 import sys
 
 from cardgen.commands import options
-from cardgen.commands.building import built
+from cardgen.commands.building import build_outputs
 from cardgen.commands.options import say
 from cardgen.layout.cutter import MACHINES
 from cardgen.model.sizes import (
@@ -72,6 +72,6 @@ def run(args) -> int:
             checked, inputs = round_.checked, round_.inputs
         say("\n".join([f"swap list ({sheet.swaps[0]}):", *(f"  {line}" for line in swaps or ["nothing to swap"])]),
             sys.stdout)
-    return built(args, lambda game, checked: plan_cards(
+    return build_outputs(args, lambda game, checked: plan_cards(
         game, args.paper, sheet, args.setup, args.players, args.all_types, args.calibration),
         read=(sheet.reprint, sheet.swaps), checked=checked, inputs=inputs)

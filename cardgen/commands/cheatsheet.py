@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cardgen.commands import options
-from cardgen.commands.building import built
+from cardgen.commands.building import build_outputs
 from cardgen.publish.kinds.documents import plan_cheatsheet
 
 
@@ -11,4 +11,4 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: plan_cheatsheet(game, args.paper))
+    return build_outputs(args, lambda game, checked: plan_cheatsheet(game, args.paper))

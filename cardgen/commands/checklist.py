@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cardgen.commands import options
-from cardgen.commands.building import built
+from cardgen.commands.building import build_outputs
 from cardgen.model.sizes import MAX_PLAYERS
 from cardgen.publish.kinds.documents import plan_checklists
 
@@ -15,4 +15,4 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: plan_checklists(game, args.paper, args.setup, args.players))
+    return build_outputs(args, lambda game, checked: plan_checklists(game, args.paper, args.setup, args.players))

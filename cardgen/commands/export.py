@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cardgen.commands import options
-from cardgen.commands.building import built
+from cardgen.commands.building import build_outputs
 from cardgen.model.sizes import DPI_RANGE
 from cardgen.publish.kinds.render_exports import plan_export
 
@@ -24,5 +24,5 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    return built(args, lambda game, checked: plan_export(
+    return build_outputs(args, lambda game, checked: plan_export(
         game, checked, args.to, args.setup, args.all_types, args.dpi))

@@ -70,7 +70,7 @@ def document(p: argparse.ArgumentParser, game_required: bool, every_language: bo
 def whole(low: int, high: int) -> Callable[[str], int]:
     """An option's whole number, from low to high (argparse names the option in its message)."""
 
-    def parse(text: str) -> int:
+    def whole_number(text: str) -> int:
         digits = text.strip().removeprefix("-")
         if not ascii_digits(digits):
             raise argparse.ArgumentTypeError(f"'{text[:20]}' is not a whole number")
@@ -79,7 +79,7 @@ def whole(low: int, high: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{text.strip()[:20]} is out of range: give {low} to {high}")
         return value
 
-    return parse
+    return whole_number
 
 
 def text(value: str) -> str:

@@ -359,7 +359,7 @@ class FaceReader:
     def _condition(reader: Reader, node: yaml.Node, what: str) -> conditions.Condition | None:
         text = reader.text(node, what)
         try:
-            return conditions.parse(text)
+            return conditions.parse_condition(text)
         except conditions.ConditionError as exc:
             mark = node.start_mark
             quoted = int(getattr(node, "style", None) in ("'", '"'))

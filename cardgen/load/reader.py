@@ -334,7 +334,7 @@ class Reader:
             return self.integer(node, what)
         text = self.text(node, what)
         try:
-            expressions.parse(text)
+            expressions.parse_expression(text)
         except expressions.ExpressionError as exc:
             self.error(node, "bad-expression", f"{what}: {exc}",
                        "e.g. 'players - 1' or '10 * max(0, 7 - players)'")
@@ -347,7 +347,7 @@ class Reader:
         if not text:
             return None
         try:
-            expressions.parse(text)
+            expressions.parse_expression(text)
         except expressions.ExpressionError as exc:
             self.error(node, "bad-expression", f"when: {exc}", "e.g. when: players == 3")
             return None

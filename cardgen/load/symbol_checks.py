@@ -43,7 +43,7 @@ def card_symbol_findings(game: Game, known: list[str] | None = None) -> list[Fin
         findings.append(_missing(game, STAR, starred[0].where, f"card '{starred[0].name}' (star: true)", known))
     for card in game.cards:
         for field in ("flavor", "text", *(f.id for f in game.fields if f.type == TEXT)):
-            for name in dict.fromkeys(markup.symbol_names(str(card.value(field) or ""))):
+            for name in dict.fromkeys(markup.symbols_named_in(str(card.value(field) or ""))):
                 if symbols.symbol_path(game, name) is None:
                     place = card.places.get(field)
                     where = place.locate(f":{name}:") if place else card.where

@@ -32,12 +32,12 @@ class BadWorkbook(Exception):
 
 
 @dataclass(frozen=True)
-class Sheet:
+class Worksheet:
     name: str
     rows: list[list[str]]  # from A1 on: rows[0][2] is cell C1; every cell as text ("" when empty)
 
 
-def read_sheet(data: bytes, wanted: str | None = None) -> Sheet:
+def read_sheet(data: bytes, wanted: str | None = None) -> Worksheet:
     """The first sheet of a workbook, or the one called `wanted`, as text cells."""
     _check_unzipped(data)
     try:
@@ -56,7 +56,7 @@ def read_sheet(data: bytes, wanted: str | None = None) -> Sheet:
     except python_calamine.CalamineError as exc:
         raise BadWorkbook(f"does not read as a workbook ({str(exc).splitlines()[0] if str(exc) else 'damaged'})") \
             from None
-    return Sheet(sheet.name, [_trimmed([_text(value) for value in row]) for row in rows])
+    return Worksheet(sheet.name, [_trimmed([_text(value) for value in row]) for row in rows])
 
 
 def _trimmed(cells: list[str]) -> list[str]:

@@ -81,7 +81,7 @@ class Condition:
         return out
 
 
-def parse(text: str) -> Condition:
+def parse_condition(text: str) -> Condition:
     if len(text) > MAX_LENGTH:
         raise ConditionError(f"the condition is {len(text)} characters; the limit is {MAX_LENGTH}")
     tokens = _tokens(text)

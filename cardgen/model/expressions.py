@@ -56,7 +56,7 @@ def _refused(node: ast.AST) -> str:
     return what if " is not allowed " in what else f"{what} is not allowed in counts"
 
 
-def parse(text: str) -> ast.Expression:
+def parse_expression(text: str) -> ast.Expression:
     """Parse and validate an expression; raises ExpressionError with a readable reason."""
     if len(text) > MAX_LENGTH:
         raise ExpressionError(f"expression longer than {MAX_LENGTH} characters")
@@ -108,7 +108,7 @@ def uses(spec: CountSpec | None, name: str) -> bool:
     if not isinstance(spec, str):
         return False
     try:
-        tree = parse(spec)
+        tree = parse_expression(spec)
     except ExpressionError:
         return False
     return any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(tree))
@@ -125,7 +125,7 @@ def evaluate(spec: CountSpec, variables: Mapping[str, int]) -> int:
         if players not in spec:
             raise ExpressionError(f"the table has no entry for {players} players")
         return int(spec[players])
-    return int(_eval(parse(str(spec)).body, variables))
+    return int(_eval(parse_expression(str(spec)).body, variables))
 
 
 def _eval(node: ast.AST, env: Mapping[str, int]) -> int:
@@ -157,10 +157,3 @@ def _eval(node: ast.AST, env: Mapping[str, int]) -> int:
         values = [_eval(v, env) for v in node.values]
         return all(values) if isinstance(node.op, ast.And) else any(values)
     raise ExpressionError(_refused(node))
-
-
-def describe(spec: CountSpec) -> str:
-    """A count spec as a person reads it."""
-    if isinstance(spec, Mapping):
-        return ", ".join(f"{k} players: {v}" for k, v in spec.items())
-    return str(spec)

@@ -88,7 +88,7 @@ def shown(value: FieldValue) -> str:
     return str(value)
 
 
-def labelled(fields: Iterable[CardField], value: Callable[[str], FieldValue]) -> list[tuple[CardField, str]]:
+def labelled_values(fields: Iterable[CardField], value: Callable[[str], FieldValue]) -> list[tuple[CardField, str]]:
     """The game's own fields a card has a value of, each with the value as the documents print it
     (under the field's display name)."""
     return [(f, text) for f in fields if (text := shown(value(f.id)))]

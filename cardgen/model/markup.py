@@ -93,7 +93,7 @@ def _pair_emphasis(text: str, tokens: list[tuple[str, int]]) -> tuple[set[int], 
     return opens, closes
 
 
-def symbol_names(text: str) -> list[str]:
+def symbols_named_in(text: str) -> list[str]:
     """The `:name:` symbols a text asks for, in order."""
     return [t[1:-1] for t in _TOKEN.findall(text) if t.startswith(":") and len(t) > 2]
 

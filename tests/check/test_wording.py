@@ -34,7 +34,7 @@ def test_one_plural_helper(n, noun, said):
                                          ("players ** 2", ["'**' (a power)"]), ("x.y", ["a '.' (an attribute)"])])
 def test_count_errors_name_what_was_written_not_pythons_classes(text, words):
     with pytest.raises(expressions.ExpressionError) as error:
-        expressions.parse(text)
+        expressions.parse_expression(text)
     assert all(word in str(error.value) for word in words)
     assert not re.search(r"\b(Div|Pow|Attribute|BinOp)\b", str(error.value))
 

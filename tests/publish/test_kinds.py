@@ -18,7 +18,7 @@ from conftest import CARD_DATA, cardgen, checked, edit
 from cardgen.publish import cache
 from cardgen.publish.check import check_folder
 from cardgen.publish.folder import MANIFEST
-from cardgen.publish.kinds import KINDS, Kind, kind_of, plan_all
+from cardgen.publish.kinds import KINDS, OutputKind, kind_of, plan_all
 from cardgen.publish.plan import Output, Plan
 from cardgen.publish.result import Event
 from cardgen.publish.run import Job, render_and_publish
@@ -38,7 +38,7 @@ STICKERS = '''
 from __future__ import annotations
 
 from cardgen.publish import cache
-from cardgen.publish.kinds.kind import Kind
+from cardgen.publish.kinds.kind import OutputKind
 from cardgen.publish.plan import Output, Plan
 from cardgen.publish.result import Event
 from cardgen.publish.run import Job, render_and_publish
@@ -60,13 +60,13 @@ def _build(game, report, wanted):
     return Plan((Output(STICKERS.name, "the stickers", wanted.paper),))
 
 
-STICKERS = Kind("stickers", ("stickers.txt",), _key, _render, "the number of stickers", build=_build)
+STICKERS = OutputKind("stickers", ("stickers.txt",), _key, _render, "the number of stickers", build=_build)
 '''
 
 
 @pytest.fixture
 def stickers(tmp_path):
-    """The recipe's module, imported from where it was written: its Kind, not yet registered."""
+    """The recipe's module, imported from where it was written: its OutputKind, not yet registered."""
     path = tmp_path / "stickers.py"
     path.write_text(STICKERS, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("cardgen_test_stickers", path)
@@ -82,7 +82,7 @@ def registry():
     beside the shipped ones; the registry is as it was afterwards."""
     shipped = dict(KINDS)
 
-    def register(*kinds: Kind, alone: bool = True) -> None:
+    def register(*kinds: OutputKind, alone: bool = True) -> None:
         if alone:
             KINDS.clear()
         KINDS.update({kind.name: kind for kind in kinds})
@@ -187,13 +187,13 @@ def test_an_output_setting_an_option_its_kind_does_not_read_is_refused(stickers,
         dataclasses.replace(stickers, options=("paper", "colour"))
 
 
-def parts(salt: dict[str, int], together: bool) -> Kind:
+def parts(salt: dict[str, int], together: bool) -> OutputKind:
     """A kind of two parts (decks a and b), each keyed on its own salt."""
     def render(output, game, report, to):
         (to.folder / "parts").mkdir()
         (to.folder / "parts" / f"{output.deck}.txt").write_text(f"part {output.deck}")
 
-    return Kind("parts", ("parts/*.txt",), lambda inputs, game, report, output: f"{output.deck}{salt[output.deck]}",
+    return OutputKind("parts", ("parts/*.txt",), lambda inputs, game, report, output: f"{output.deck}{salt[output.deck]}",
                 render, "the parts", options=("deck",), together=(lambda output: "one folder") if together else None)
 
 
@@ -222,7 +222,7 @@ def test_the_live_preview_builds_the_kinds_it_previews(stickers, registry, game_
     def poster(output, game, report, to):
         (to.folder / "posters.txt").write_text("a poster")
 
-    posters = Kind("posters", ("posters.txt",), stickers.key, poster, "the posters", preview=False,
+    posters = OutputKind("posters", ("posters.txt",), stickers.key, poster, "the posters", preview=False,
                    build=lambda game, report, wanted: Plan((Output("posters", "the posters"),)))
     registry(stickers, posters)
     folder = game_copy()

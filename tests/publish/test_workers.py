@@ -7,7 +7,7 @@ import gc
 
 from conftest import TINY_GAME, checked
 
-from cardgen.publish.kinds import KINDS, Kind, kind_of, plan_all
+from cardgen.publish.kinds import KINDS, OutputKind, kind_of, plan_all
 from cardgen.publish.kinds.documents import plan_checklists, plan_rulebook
 from cardgen.publish.kinds.sheets import plan_cards
 from cardgen.publish.limits import Limits
@@ -47,7 +47,7 @@ def _write_collector_settings(output, game, report, to):
 def test_a_worker_collects_its_garbage_less_often_than_python_s_default(monkeypatch, tmp_path):
     """A worker's first generation is collected after WORKER_GC's count of new objects (WeasyPrint
     makes millions), and what it inherited is never looked at."""
-    monkeypatch.setitem(KINDS, "collector", Kind("collector", ("gc.txt",), lambda *args: "key",
+    monkeypatch.setitem(KINDS, "collector", OutputKind("collector", ("gc.txt",), lambda *args: "key",
                                                   _write_collector_settings, "nothing"))
     game, report = checked(TINY_GAME)
     [result] = render_and_publish([Job(game, report, Plan((Output("collector", "the settings"),)))],

@@ -1,4 +1,4 @@
-"""publish/kinds: every output kind, in one registry. A kind (kinds/kind.py `Kind`) declares its
+"""publish/kinds: every output kind, in one registry. A kind (kinds/kind.py `OutputKind`) declares its
 name, files, cache key, renderer, likely cause of failure, the options it reads, whether it shows
 the simulated figures, whether `cardgen serve` previews it, and its outputs in `cardgen build`.
 The build reads only these declarations: adding a kind is a module of this package and its
@@ -15,12 +15,12 @@ from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.publish import cache
 from cardgen.publish.kinds import documents, exports, sheets
-from cardgen.publish.kinds.kind import Kind, Rendering, every_input
+from cardgen.publish.kinds.kind import OutputKind, Rendering, every_input
 from cardgen.publish.plan import BuildOptions, Output, Plan
 
-__all__ = ["KINDS", "Kind", "Rendering", "every_input", "kind_of", "output_key", "plan_all", "to_render"]
+__all__ = ["KINDS", "OutputKind", "Rendering", "every_input", "kind_of", "output_key", "plan_all", "to_render"]
 
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (
+KINDS: dict[str, OutputKind] = {kind.name: kind for kind in (
     documents.RULEBOOK,
     documents.RULEBOOK_HTML,
     documents.RULEBOOK_BOOKLET,
@@ -34,7 +34,7 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
 )}
 
 
-def kind_of(output: Output) -> Kind:
+def kind_of(output: Output) -> OutputKind:
     """The registered kind of an output."""
     try:
         return KINDS[output.kind]

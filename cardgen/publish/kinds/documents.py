@@ -7,7 +7,7 @@ from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER
-from cardgen.publish.kinds.kind import Kind, every_input
+from cardgen.publish.kinds.kind import OutputKind, every_input
 from cardgen.publish.plan import BuildOptions, Output, Plan, named_setup
 
 _RENDER = "cardgen.publish.kinds.render_documents"
@@ -38,22 +38,22 @@ def _cheatsheet(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
     return Plan((Output(CHEATSHEET.name, "the cheat sheet", wanted.paper),))
 
 
-RULEBOOK = Kind(
+RULEBOOK = OutputKind(
     "rulebook", ("rulebook.pdf",), every_input, f"{_RENDER}:rulebook",
     "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
     plays=True, build=_rulebook, cost=20)
-RULEBOOK_HTML = Kind(
+RULEBOOK_HTML = OutputKind(
     "rulebook-html", ("rulebook.html",), every_input, f"{_RENDER}:rulebook_html",
     "rules.md, the game's templates, or the images, fonts and symbols it inlines",
     plays=True, build=_rulebook_html, cost=5)
-RULEBOOK_BOOKLET = Kind(
+RULEBOOK_BOOKLET = OutputKind(
     "rulebook-booklet", ("rulebook-booklet.pdf",), every_input, f"{_RENDER}:rulebook_booklet",
     "rules.md (its length, headings or wide tables on the half-size page) or the game's templates",
     plays=True, build=_rulebook_booklet, cost=15)
-CHECKLISTS = Kind(
+CHECKLISTS = OutputKind(
     "checklists", ("checklists.pdf",), every_input, f"{_RENDER}:checklists", "the game's templates or its setups",
     options=("paper", "setup", "players"), plays=True, build=_checklists, cost=20)
-CHEATSHEET = Kind(
+CHEATSHEET = OutputKind(
     "cheatsheet", ("cheatsheet.pdf", "cheatsheet-pocket.pdf"), every_input, f"{_RENDER}:cheatsheet",
     "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet, cost=5)
 

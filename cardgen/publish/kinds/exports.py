@@ -7,7 +7,7 @@ from __future__ import annotations
 from cardgen.check.results import GameReport
 from cardgen.model.game import Game
 from cardgen.publish import cache
-from cardgen.publish.kinds.kind import Kind
+from cardgen.publish.kinds.kind import OutputKind
 from cardgen.publish.plan import Output
 
 _RENDER = "cardgen.publish.kinds.render_exports"
@@ -22,7 +22,7 @@ def _folder(output: Output) -> tuple[str, str]:
     return output.part.target.id, output.part.deck
 
 
-EXPORT = Kind(
-    "export", ("export-*/*",), _key, f"{_RENDER}:export",
+EXPORT = OutputKind(
+    "export", ("export-*/*",), _key, f"{_RENDER}:export_part",
     "the number of cards, the target's pixel sizes, or the art, symbols and fonts the cards are drawn with",
     options=("export",), build=f"{_RENDER}:planned", together=_folder, cost=2)

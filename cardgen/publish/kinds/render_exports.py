@@ -15,7 +15,7 @@ from cardgen.publish.plan import BuildOptions, ExportPart, Output, Plan, chosen_
 from cardgen.render import exports
 
 
-def export(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
+def export_part(output: Output, game: Game, report: GameReport, to: Rendering) -> None:
     job = output.part
     exports.export(game, job.target, job.deck, dict(job.counts), to.folder, to.published, job.part, job.parts)
 

@@ -9,7 +9,7 @@ from cardgen.errors import UsageError
 from cardgen.model.game import Game, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.publish import cache
-from cardgen.publish.kinds.kind import Kind
+from cardgen.publish.kinds.kind import OutputKind
 from cardgen.publish.plan import BuildOptions, Output, Plan, SheetOptions, chosen_setup, planned_sheet, sheet_notes
 
 SHEET_OPTIONS = ("paper", "sheet", "planned", "deck")
@@ -52,19 +52,19 @@ def _decks_once(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
     return Plan(tuple(_decks_printed_once(game, wanted.paper)) if game.setups else ())
 
 
-SETUP_SHEETS = Kind(
+SETUP_SHEETS = OutputKind(
     "cards", ("cards-*",), _setup_key, f"{_RENDER}:setup_sheets",
     "the number of cards, or the art, symbols and fonts they are drawn with",
     options=(*SHEET_OPTIONS, "setup", "players"), preview=False, build=_setups_sheets)
-ALL_TYPES = Kind(
+ALL_TYPES = OutputKind(
     "all-types", ("cards-*",), _every_card, f"{_RENDER}:all_types",
     "the number of card types, or the art, symbols and fonts they are drawn with",
     options=SHEET_OPTIONS, build=_all_types)
-DECK_ONCE = Kind(  # a `print: all` deck: one of each of its cards, whatever the setups name
+DECK_ONCE = OutputKind(  # a `print: all` deck: one of each of its cards, whatever the setups name
     "deck", ("cards-*",), _every_card, f"{_RENDER}:deck_once",
     "the number of the deck's card types, or the art, symbols and fonts they are drawn with",
     options=SHEET_OPTIONS, preview=False, build=_decks_once)
-CALIBRATION = Kind(
+CALIBRATION = OutputKind(
     "calibration", ("calibration-*",), _no_card, f"{_RENDER}:calibration", "the layout's fonts",
     options=("paper", "sheet"))
 

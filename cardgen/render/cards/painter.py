@@ -182,7 +182,7 @@ class CardPainter(ElementDrawing):
         if element.kind == SYMBOL:
             self.symbol_form(symbol_name(element, self.game, card), hex_of(element.color, self.game, card, color))
         elif element.kind == TEXT and element.markup:
-            for symbol in markup.symbol_names(self.texts.value(element, card)):
+            for symbol in markup.symbols_named_in(self.texts.value(element, card)):
                 self.symbol_form(symbol, self._inline_color(symbol, hex_of(element.color, self.game, card, color)))
         elif element.kind == IMAGE and element.image == ART and card.art_file is None:
             symbol = self.game.symbol_of(card)

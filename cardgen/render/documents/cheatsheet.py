@@ -39,7 +39,7 @@ from markupsafe import Markup
 from cardgen.check.results import GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows
 from cardgen.errors import BuildError
-from cardgen.model.fields import TEXT, labelled
+from cardgen.model.fields import TEXT, labelled_values
 from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import format_count, players_label, plural
@@ -184,7 +184,7 @@ def card_rows(game: Game, group: bool = True, decks: tuple[str, ...] = ()) -> li
         origin = f"card '{card.name}'"
         own = Markup(" · ").join(
             Markup("{} {}").format(f.name, markdown_inline(value, game, origin) if f.type == TEXT else value)
-            for f, value in labelled(game.fields, card.value))
+            for f, value in labelled_values(game.fields, card.value))
         key = (card.color, card.text.strip(), str(own))
         if group and key in index:
             index[key].cards.append(card)

@@ -36,13 +36,13 @@ def example_card_png(game: Game) -> bytes:
     return card_images.card_png(game, card, (width, round(width * height_mm / width_mm)), DIAGRAM_DPI)
 
 
-def labelled(face: Face) -> list[Element]:
+def labelled_elements(face: Face) -> list[Element]:
     return [element for element in face.elements if element.label]
 
 
 def shown_on(card: Card, face: Face) -> list[Element]:
     """The labelled elements of the face this card shows."""
-    return [element for element in labelled(face) if shows(element, card.value)]
+    return [element for element in labelled_elements(face) if shows(element, card.value)]
 
 
 def callouts(game: Game) -> list[Callout]:
@@ -55,7 +55,7 @@ def callouts(game: Game) -> list[Callout]:
     face = faces.of(card)
     alike = [other for other in game.cards if faces.of(other).id == face.id]
     on_example = {id(element) for element in shown_on(card, face)}
-    used = [element for element in labelled(face) if any(shows(element, other.value) for other in alike)]
+    used = [element for element in labelled_elements(face) if any(shows(element, other.value) for other in alike)]
     width, height = game.design.design.width, game.design.design.height
     return [Callout(number, element.label, id(element) in on_example,
                     round(100 * (element.x + element.callout_x * element.width) / width, 2),

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from cardgen.check.results import GameDiff, GameReport, SetupReport
 from cardgen.check.tables import component_rows, pile_rows, supply_piles
 from cardgen.layout.colors import title_on_paper
-from cardgen.model.fields import labelled
+from cardgen.model.fields import labelled_values
 from cardgen.model.game import Card, Color, Game, Variation
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.targets import CardPixels
@@ -306,7 +306,7 @@ def rulebook_context(game: Game, report: GameReport, changes: GameDiff | None = 
         "player_columns": PLAYER_COLUMNS,
         "count_pairs": COUNT_PAIRS,
         "shows_number": _shows_number,
-        "card_fields": lambda card: labelled(game.fields, card.value),
+        "card_fields": lambda card: labelled_values(game.fields, card.value),
         "hand_label": lambda setup, played: hand_label(game, setup, played),
         "setup_step_texts": [text for text in map(step_text, game.steps) if text],
         "starting_hands": lambda setup_report: starting_hands(game, setup_report),
