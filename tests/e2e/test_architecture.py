@@ -1,6 +1,6 @@
 """The stage packages keep their order: no import circle, no import from a lower stage to a
-higher one, no cardgen import hidden inside a function, no module over 600 lines
-(docs/architecture.md)."""
+higher one, no cardgen import hidden inside a function, no module over 600 lines, no public name
+given to two things by two modules (docs/architecture.md)."""
 from __future__ import annotations
 
 import ast
@@ -142,3 +142,36 @@ def test_every_folder_of_tests_is_collected(pytestconfig):
     folders = [path for path in tests.rglob("*") if path.is_dir() and "__pycache__" not in path.parts]
     assert [f.name for f in folders if any(fnmatch(f.name, pattern) for pattern in skipped)] == []
     assert {"check", "layout", "load", "publish", "render", "simulate"} <= {f.name for f in folders}
+
+
+# Names every module of a kind defines alike, for one role: each command's parser and run, each
+# library patch's install.
+ROLES = {"add_arguments": "cardgen.commands.", "run": "cardgen.commands.", "install": "cardgen.render.documents."}
+
+
+def public_definitions(sources: dict[str, str]) -> dict[str, list[str]]:
+    """Each public top-level function or class name, with the modules that define it."""
+    defined: dict[str, list[str]] = {}
+    for module, source in sources.items():
+        for node in ast.parse(source).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+                defined.setdefault(node.name, []).append(module)
+    return defined
+
+
+def names_of_two_things(sources: dict[str, str]) -> dict[str, list[str]]:
+    """The public names two modules define, but for the roles modules of a kind share."""
+    return {name: modules for name, modules in public_definitions(sources).items()
+            if len(modules) > 1 and not all(m.startswith(ROLES.get(name, "\0")) for m in modules)}
+
+
+def test_no_two_modules_give_one_public_name_to_two_things():
+    assert names_of_two_things({name: path.read_text(encoding="utf-8") for name, path in MODULES.items()}) == {}
+
+
+def test_the_name_check_finds_a_name_two_modules_define():
+    sources = {"cardgen.model.a": "def parse(text): ...\n", "cardgen.load.b": "class parse: ...\ndef _own(): ...\n",
+               "cardgen.commands.x": "def run(args): ...\n", "cardgen.commands.y": "def run(args): ...\n",
+               "cardgen.render.z": "def run(): ...\n"}
+    assert names_of_two_things(sources) == {"parse": ["cardgen.model.a", "cardgen.load.b"],
+                                            "run": ["cardgen.commands.x", "cardgen.commands.y", "cardgen.render.z"]}
