@@ -35,10 +35,13 @@ def language_findings(game: Game, source: list[Finding], all_translated: bool = 
 def _words_findings(game: Game, words: Words, seen: set[tuple[str, str, Where | None]]) -> list[Finding]:
     """The characters of a language's own words that no font of the documents has (the documents
     print them as they print the game's texts); a font that cannot be read is the source's finding."""
-    name = language_name(words.language)
-    texts = [GameText(text, f"{name}: cardgen's words", _at(where)) for text, where in words.printed]
+    texts = [GameText(text, "cardgen's words", _at(where)) for text, where in words.printed]
     found = glyphs.check_glyphs(game, texts) if texts else []
-    return [f for f in found if (f.code, f.message, f.where) not in seen]
+    if not found:  # the language's name only for a message: Babel's locale data is not loaded for nothing
+        return []
+    name = language_name(words.language)
+    named = [replace(f, message=f"{name}: {f.message}") for f in found]
+    return [f for f in named if (f.code, f.message, f.where) not in seen]
 
 
 def _at(where: Where) -> Place:
