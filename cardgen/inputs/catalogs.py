@@ -4,19 +4,18 @@ game, and its messages win. Read with Babel and compiled in memory: nothing is w
 
 A game's catalog is untrusted: it is read through inputs.files, as UTF-8 text; its header is
 checked, never applied (the catalog keeps the language's own plural rule); and each translation
-must fill in as its message does and hold only characters that print."""
+must fill in as its message does and hold only characters that print.
+
+Babel is imported where a catalog or a locale is used: a game in English alone never needs it."""
 from __future__ import annotations
 
 import gettext
 import io
 import re
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
-
-from babel.core import Locale, UnknownLocaleError
-from babel.messages.catalog import Catalog, Message
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import PoFileError, PoFileParser
+from typing import TYPE_CHECKING, cast
 
 from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import LOCALE, display_path
@@ -24,6 +23,13 @@ from cardgen.model.game import ERROR, WARNING, Finding
 from cardgen.model.texts import UNUSABLE_CHARACTER, unusable_character
 from cardgen.model.where import Where
 from cardgen.model.words import SOURCE_LANGUAGE, Words, locale_words
+
+if TYPE_CHECKING:
+    from babel.core import Locale
+    from babel.messages.catalog import Catalog, Message
+
+    class FileCatalog(Catalog):  # what _file_catalog makes
+        headers: list[Message]
 
 MAX_CATALOG_BYTES = 1_000_000
 POT = LOCALE / "cardgen.pot"  # every message, for a new language's catalog
@@ -37,6 +43,8 @@ def canonical_language(code: str) -> str | None:
     """The tag Babel (the CLDR) knows `code` as, written with hyphens ('pt-BR' for pt_br); None
     for a code it does not know. A game's language is used only as this tag: it names files and
     the output folder of the language, so 'de./../x', which Babel reads as de, must not pass."""
+    from babel.core import Locale, UnknownLocaleError
+
     if not _LANGUAGE_TAG.fullmatch(code):
         return None
     try:
@@ -48,6 +56,8 @@ def canonical_language(code: str) -> str | None:
 
 def language_name(code: str) -> str:
     """'German' for de: how messages name a language."""
+    from babel.core import Locale
+
     return str(Locale.parse(code.replace("-", "_")).get_display_name(SOURCE_LANGUAGE))
 
 
@@ -56,6 +66,9 @@ def load_words(language: str, game_folder: Path, listed: Where | None = None) ->
     with the game's own over it. A language with neither speaks English, with a warning."""
     if language == SOURCE_LANGUAGE:
         return Words(), []
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
     catalog = Catalog(locale=language.replace("-", "_"))
     findings: list[Finding] = []
     printed: dict[object, tuple[str, Where]] = {}
@@ -80,12 +93,14 @@ def load_words(language: str, game_folder: Path, listed: Where | None = None) ->
 def _merge(catalog: Catalog, path: Path, game_folder: Path, printed: dict[object, tuple[str, Where]]) -> list[Finding]:
     """The messages of one catalog file into `catalog` (and their translations into `printed`, by
     message); the findings on the file."""
+    from babel.messages.pofile import PoFileError, PoFileParser
+
     file = display_path(path, game_folder)
     try:
         text = _text(read_input(path, MAX_CATALOG_BYTES, [game_folder, LOCALE]), path.name)
         lines = text.split("\n")
         _keywords(lines, path.name)
-        read = _FileCatalog(catalog.locale)
+        read = _file_catalog()(catalog.locale)
         PoFileParser(read, abort_invalid=True).parse(lines)
     except UnreadableInput as exc:
         return [Finding(ERROR, "file-unreadable", f"{path.name} {exc}", Where(file))]
@@ -148,20 +163,26 @@ def _keywords(lines: list[str], name: str) -> None:
                            "write msgstr[N] \"...\", N the form's number from 0")
 
 
-class _FileCatalog(Catalog):
-    """A catalog file as Babel reads it, its header (the message of msgid "") kept aside instead of
-    applied: a header's nplurals is the length of every plural message Babel makes (10^9 takes all
-    memory, 'two' is a traceback), and cardgen's catalog keeps the language's own rule anyway."""
+@cache
+def _file_catalog() -> type[FileCatalog]:
+    """A catalog file as Babel reads it, its header (the message of msgid "") kept aside in
+    `headers` instead of applied: a header's nplurals is the length of every plural message Babel
+    makes (10^9 takes all memory, 'two' is a traceback), and cardgen's catalog keeps the
+    language's own rule anyway. (A class made when first asked for: it is Babel's Catalog's.)"""
+    from babel.messages.catalog import Catalog
 
-    def __init__(self, locale: Locale | str | None):
-        super().__init__(locale=locale)
-        self.headers: list[Message] = []
+    class Read(Catalog):
+        def __init__(self, locale: Locale | str | None):
+            super().__init__(locale=locale)
+            self.headers: list[Message] = []
 
-    def __setitem__(self, id: str | tuple[str, ...] | list[str], message: Message) -> None:  # noqa: A002 - Babel's name
-        if id == "":
-            self.headers.append(message)
-        else:
-            super().__setitem__(id, message)
+        def __setitem__(self, id: str | tuple[str, ...] | list[str], message: Message) -> None:  # noqa: A002 - Babel's name
+            if id == "":
+                self.headers.append(message)
+            else:
+                super().__setitem__(id, message)
+
+    return cast("type[FileCatalog]", Read)
 
 
 _NPLURALS = re.compile(r"nplurals\s*=\s*([^;\s]*)", re.IGNORECASE)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, TINY_GAME
 
 DRAWING_AND_PDF = {"reportlab", "weasyprint", "pikepdf", "pypdfium2"}
 PDF = {"weasyprint", "pikepdf", "pypdfium2"}
@@ -58,6 +58,13 @@ def test_check_imports_no_pdf_library():
     modules = imported("check", "exploding_puppy")
     assert modules & PDF == set()
     assert "reportlab" in modules  # the fit check sets texts with the painter's own type setter
+
+
+def test_check_of_a_game_in_english_alone_reads_no_catalog_or_locale():
+    """Babel comes with a translation (cardgen's words in another language, their catalog, the
+    language's name): Exploding Puppy's German pulls it in, the tiny game in English does not."""
+    assert "babel" not in imported("check", str(TINY_GAME))
+    assert "babel" in imported("check", "exploding_puppy")
 
 
 def test_check_of_a_game_whose_texts_fit_imports_no_renderer_typesetting_or_simulator():
