@@ -5,7 +5,8 @@ Each font file is registered with ReportLab once per process, under a name made 
 needs only each character's advance, the ascent and the descent. So a `Fonts` made to measure
 (`measure_only`: the check) reads those from the font's tables (inputs/ttf_metrics.py, ReportLab's
 own numbers) and registers its fonts with ReportLab only when a text is set in a Paragraph
-(`register_pending`, which the type setter calls first, and the build before its workers fork).
+(`Fonts.use`, which the type setter calls first) or the build's workers are about to fork
+(`register_pending`: each worker has them then).
 Every measure below is ReportLab's, from the font registered or from its tables alike."""
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from cardgen.model.layout import Layout
 _ACCELERATED = importlib.util.find_spec("_rl_accel") is not None
 _MEASURED: dict[str, Metrics] = {}  # fonts measured from their tables, by ReportLab name
 _PENDING: list[Fonts] = []  # made to measure, not registered yet
+_IN_USE: list[Fonts] = []  # the Fonts whose mapping ReportLab's (global) font mapping is now
 
 
 class Fonts:
@@ -47,21 +49,33 @@ class Fonts:
         return self.roles[role]
 
     def register(self) -> None:
-        """Register the fonts and the text family (<b>, <i>) with ReportLab."""
+        """Register the fonts with ReportLab (each font file once a process)."""
         if self.registered:
+            return
+        for path in self.files.values():
+            _register_font(path)
+        self.registered = True
+
+    def use(self) -> None:
+        """Register the fonts, and make ReportLab's font mapping this layout's, as a process that
+        registers only them has it: each font a family of its own, then the text family (<b>,
+        <i>). A Paragraph sets every run of text through that mapping, and it is global: a font
+        another layout's family took in (its heavy font as that layout's bold, say) would be set
+        as a font of that family."""
+        if _IN_USE == [self]:
             return
         from reportlab.pdfbase import pdfmetrics
 
-        for path in self.files.values():
-            _register_font(path)
+        self.register()
+        for name in self.roles.values():
+            pdfmetrics.registerFontFamily(name)
         pdfmetrics.registerFontFamily(self.family, normal=self.roles["text"], bold=self.roles["bold"],
                                       italic=self.roles["italic"], boldItalic=self.roles["bold_italic"])
-        self.registered = True
+        _IN_USE[:] = [self]
 
 
 def register_pending() -> None:
-    """Register every font made to measure so far: before a text is set in a Paragraph, and
-    before the workers fork (each has them then)."""
+    """Register every font made to measure so far: before the workers fork (each has them then)."""
     while _PENDING:
         _PENDING.pop().register()
 

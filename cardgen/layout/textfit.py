@@ -19,7 +19,7 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 
 from cardgen.inputs import symbols
 from cardgen.inputs.paths import ART
-from cardgen.layout.fonts import Fonts, advances, ascent_descent, register_pending, string_width
+from cardgen.layout.fonts import Fonts, advances, ascent_descent, string_width
 from cardgen.layout.sheet import Rect
 from cardgen.model import markup
 from cardgen.model.faces import Element, fill_in
@@ -234,6 +234,8 @@ class CardText:
         return ink_height(self.fonts[element.font], size, size * element.leading, lines) <= box.h + 1e-6
 
     def style(self, element: Element, hex_color: str, split_words: bool = False) -> StyleAt:
+        """The element's Paragraph styles by size; ReportLab's font mapping made this game's first."""
+        self.fonts.use()
         return _style_factory(self.fonts[element.font], self.fonts.family, element.leading, hex_color, split_words,
                               ALIGNMENTS[element.align])
 
@@ -351,8 +353,7 @@ def _fits(text: str, style: ParagraphStyle, width: float, height: float,
           max_lines: int | None = None) -> Paragraph | None:
     from reportlab.platypus import Paragraph
 
-    register_pending()  # the fonts made only to measure (the check's): a Paragraph needs them registered
-    paragraph = Paragraph(text, style)
+    paragraph = Paragraph(text, style)  # its style's fonts registered and mapped by CardText.style
     paragraph.wrap(width, height)
     bottom, top = ink_extent(paragraph)
     too_wide = not style.splitLongWords and paragraph.minWidth() > width + 1e-6

@@ -102,3 +102,19 @@ def test_the_same_game_gives_byte_identical_pdfs_in_any_environment(tmp_path):
     assert set(first) == set(second) and len(first) >= 3
     different = [name for name in first if first[name] != second[name]]
     assert different == []
+
+
+def test_a_card_sheet_is_the_same_whatever_the_process_drew_before(game_copy, tmp_path):
+    """ReportLab's font mapping is global, and a Paragraph sets each run of text through it: a game
+    whose bold font is the tiny game's heavy one (its card names), drawn first in the same process
+    (as `cardgen serve` and the tests draw game after game), leaves the tiny game's sheet as a new
+    process draws it."""
+    other = game_copy(TINY_GAME)
+    (other / "layout.yaml").write_text("fonts: {bold: Lato-Black.ttf}\n", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "cardgen", "cards", str(TINY_GAME), "--all-types", "--out",
+                    str(tmp_path / "fresh")], cwd=ROOT, check=True, capture_output=True, timeout=300)
+    for folder, out in ((other, "other"), (TINY_GAME, "after")):
+        code, text = run("cards", folder, "--all-types", "--out", tmp_path / out)
+        assert code == 0, text
+    fresh, after = ((tmp_path / out / "cards-all-types.pdf").read_bytes() for out in ("fresh", "after"))
+    assert after == fresh
