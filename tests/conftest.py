@@ -28,8 +28,7 @@ from cardgen.model.sizes import DEFAULT_BLEED_MM, DEFAULT_PAPER
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD_DATA = ROOT / "card_data"
-TESTS = Path(__file__).resolve().parent
-TEST_DATA = TESTS / "data"
+TEST_DATA = Path(__file__).resolve().parent / "data"
 TINY_GAME = TEST_DATA / "tiny_game"
 
 # Hypothesis: on CI every run tries the same examples (derandomized), so a red run can be replayed
@@ -269,26 +268,6 @@ def renderers_ready(tmp_path_factory):
     # rendered in this process collects (render/cards/sheets.py): a tenth of a second a sheet, else.
     gc.collect()
     gc.freeze()
-
-
-# --------------------------------------------------------------------------- the order the files start in
-# Under pytest-xdist each worker runs a file at a time (`--dist loadfile`), taking the next file in
-# collection order when it is nearly done (`--no-loadscope-reorder`: xdist would otherwise start the
-# files with the most tests first, and a long file of few tests last, with the other worker idle).
-# These files take longest (seconds of test time, summed, on a quiet machine: some 30 down to 6), so
-# they start first, longest first; every other file follows in collection order.
-LONGEST_FIRST = (
-    "security/test_fuzz.py", "render/test_documents.py", "e2e/test_package.py", "e2e/test_serve.py",
-    "security/test_refs.py", "render/test_complete_documents.py", "e2e/test_check_implies_build.py",
-    "publish/test_languages.py", "security/test_caches_and_ceilings.py", "render/test_slivers.py",
-    "security/test_debris.py", "security/test_bounded.py", "render/test_back_drift.py", "e2e/test_new_games.py",
-    "render/test_decks.py", "publish/test_incremental.py", "render/test_cards.py", "security/test_output.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {TESTS / name: place for place, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path, len(rank)))  # stable: the rest keep their order
 
 
 SHIPPED_GAMES = sorted(folder.name for folder in CARD_DATA.iterdir() if (folder / "game.yaml").is_file())
