@@ -49,6 +49,7 @@ def corner_numbers(words: list[dict], trim: tuple[float, float, float, float]) -
     return found
 
 
+@pytest.mark.slow  # its documents and export (`built`): some 5 s
 def test_each_cards_page_shows_cost_top_left_attack_bottom_left_health_bottom_right(report, built):
     cards = {card.name: card for card in report.game.cards}
     seen: dict[str, int] = {}
@@ -97,6 +98,7 @@ def flat(pages: list[str]) -> str:
     return re.sub(r"\s+", " ", " ".join(pages))
 
 
+@pytest.mark.slow  # its documents and export (`built`): some 5 s
 def test_the_checklist_and_the_rulebook_say_each_seats_opening(built):
     checklist = flat(page_texts(built / "checklists.pdf"))
     assert "First player's hand 3 cards (20 cards: 3 in hand, 17 in their deck)" in checklist
@@ -124,6 +126,7 @@ def engine_figures(value) -> set[int]:
     return set()
 
 
+@pytest.mark.slow  # its documents and export (`built`): some 5 s
 def test_no_document_states_a_count_the_engine_does_not_compute(built, capsys):
     _, found = check_json(GAME, capsys)
     computed = engine_figures(found)
@@ -149,6 +152,7 @@ def test_the_cards_as_a_workbook_check_the_same_and_a_wrong_cell_is_named(kind, 
     assert [(f.code, str(f.where)) for f in errors] == [("wrong-type", f"wrong/cards.{kind}: Cards!H19")]
 
 
+@pytest.mark.slow  # its documents and export (`built`): some 5 s
 def test_the_cheat_sheet_lists_every_step_of_the_setup_in_order(built):
     text = flat(page_texts(built / "cheatsheet.pdf"))
     steps = ["Set the Spark aside.", "Each player takes the deck of their faction", "Choose the first player at random.",

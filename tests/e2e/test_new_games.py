@@ -9,7 +9,9 @@ import re
 import pytest
 from conftest import TEST_DATA, checked, page_texts
 
-GAMES = ("color_burst", "starlight", "market_day")
+# Color Burst's 108 cards make its rulebook and cheat sheets some 5 s of WeasyPrint: the whole suite
+# reads them, `-m "not slow"` the two smaller games' (the same documents, the same checks).
+GAMES = (pytest.param("color_burst", marks=pytest.mark.slow), "starlight", "market_day")
 
 
 def flat(path) -> str:

@@ -244,11 +244,10 @@ def test_a_non_ascii_name_prints_in_every_slot_of_its_card(game_copy, tmp_path):
     sheet = layout.make_sheet("a4", game.card_size, spacing="gutter")
     regions = face_regions(game, sheet)
     names, effects = Counter(), Counter()
-    with pdfplumber.open(tmp_path / "cards-starter.pdf") as pdf:
-        for page in pdf.pages[::2]:
-            for i in range(sheet.per_page):
-                names[text_in(page, regions["name"].moved(sheet.slot(i).x, sheet.slot(i).y))] += 1
-                effects[text_in(page, regions["text"].moved(sheet.slot(i).x, sheet.slot(i).y))] += 1
+    for chars in page_chars(tmp_path / "cards-starter.pdf")[::2]:
+        for i in range(sheet.per_page):
+            names[text_at(chars, regions["name"].moved(sheet.slot(i).x, sheet.slot(i).y))] += 1
+            effects[text_at(chars, regions["text"].moved(sheet.slot(i).x, sheet.slot(i).y))] += 1
     boom = next(card.id for card in game.cards if card.name == "Böom")
     assert names["Böom"] == report.setup("Starter").print_counts[boom] > 0
     assert effects["Été fini: déjà vu, garçon."] == names["Böom"]

@@ -4,12 +4,10 @@ build naming the text; a game's own template errors are found at check."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pypdfium2
 import pytest
-from conftest import CARD_DATA, ROOT, TINY_GAME, checked, page_chars, page_texts
+from conftest import CARD_DATA, ROOT, TINY_GAME, cardgen, checked, page_chars, page_texts
 
 from cardgen.render import documents
 
@@ -36,20 +34,14 @@ def test_a_wide_table_of_figures_is_split_not_cut(tmp_path):
         assert re.search(rf"Players( \d+)*? {played.players}\b", table), played.players
 
 
-def cardgen(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cardgen", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
-
-
 def test_a_template_that_cuts_text_stops_the_build_naming_it(game_copy, tmp_path):
     game = game_copy(TINY_GAME)
     (game / "templates").mkdir()
     (game / "templates" / "game.css").write_text(".setup-numbers { height: 4mm; overflow: hidden; }\n")
     out = tmp_path / "out"
-    done = cardgen("rulebook", str(game), "--out", str(out))
-    assert done.returncode == 1, done.stderr
-    assert "rulebook.html cannot show all its text" in done.stderr
-    assert "Traceback" not in done.stderr
+    code, _, err = cardgen("rulebook", game, "--out", out, cwd=ROOT)  # in this process: never a traceback
+    assert code == 1, err
+    assert "rulebook.html cannot show all its text" in err
     assert not (out / "rulebook.pdf").exists()
 
 
@@ -58,10 +50,10 @@ def test_an_error_in_a_games_own_template_is_found_at_check(game_copy):
     (game / "templates").mkdir()
     (game / "templates" / "rulebook.html").write_text(
         '{% extends "base.html" %}\n{% block body %}\n<p>{{ nosuchvar.x }}</p>\n{% endblock %}\n')
-    done = cardgen("check", str(game))
-    assert done.returncode == 1
-    assert "templates/rulebook.html:3" in done.stdout
-    assert "'nosuchvar' is undefined [template-error]" in done.stdout
+    code, out, _ = cardgen("check", game, cwd=ROOT)
+    assert code == 1
+    assert "templates/rulebook.html:3" in out
+    assert "'nosuchvar' is undefined [template-error]" in out
 
 
 # each document's left and right page margins (its CSS's @page), from the second page on (the
@@ -99,9 +91,9 @@ def test_text_in_a_pages_margin_is_lost_content(game_copy, tmp_path):
     (game / "templates").mkdir()
     # far enough that the labels of the figures, not only digits a page number also shows, are cut
     (game / "templates" / "game.css").write_text(".setup-numbers { margin-right: -40mm; }\n")
-    done = cardgen("rulebook", str(game), "--out", str(tmp_path / "out"))
-    assert done.returncode == 1, done.stderr
-    assert "rulebook.html cannot show all its text" in done.stderr and "would be cut off or left out" in done.stderr
+    code, _, err = cardgen("rulebook", game, "--out", tmp_path / "out", cwd=ROOT)
+    assert code == 1, err
+    assert "rulebook.html cannot show all its text" in err and "would be cut off or left out" in err
 
 
 @pytest.mark.slow

@@ -376,8 +376,12 @@ FUZZ = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fi
 
 
 @pytest.fixture(scope="module")
-def fuzz_repository(tmp_path_factory) -> Path:
-    return game_repository(tmp_path_factory.mktemp("fuzz"))
+def fuzz_repository(tmp_path_factory) -> tuple[Path, str, dict[str, tuple[str, str]], list[str]]:
+    """The repository, with what every example builds its tree from (read once: v1 never moves):
+    game.yaml's blob at v1, the object each mode of entry points to, and v1's own entries."""
+    game = game_repository(tmp_path_factory.mktemp("fuzz"))
+    kinds = {"040000": ("tree", git(game, "rev-parse", "v1^{tree}")), "160000": ("commit", git(game, "rev-parse", "v1"))}
+    return game, git(game, "rev-parse", "v1:game.yaml"), kinds, game_tree(game)
 
 
 @pytest.mark.slow
@@ -410,13 +414,11 @@ refs = st.one_of(st.text(max_size=40), st.sampled_from(["v1", "HEAD", "HEAD~1", 
                                 max_size=4))
 def test_fuzz_a_git_revision_is_a_message(fuzz_repository, ref, extra):
     """Any REF, and any tree a repository could hold at it (entries of every mode, any name)."""
-    game = fuzz_repository
-    blob = git(game, "rev-parse", "v1:game.yaml")
-    kinds = {"040000": ("tree", git(game, "rev-parse", "v1^{tree}")), "160000": ("commit", git(game, "rev-parse", "v1"))}
+    game, blob, kinds, tree = fuzz_repository
     lines = [f"{mode} {kinds.get(mode, ('blob', blob))[0]} {kinds.get(mode, ('blob', blob))[1]}\t{name}"
              for mode, name in extra]
     try:
-        tagged_tree(game, mktree(game, [*game_tree(game), *lines]), "fuzzed")
+        tagged_tree(game, mktree(game, [*tree, *lines]), "fuzzed")
     except subprocess.CalledProcessError:  # git makes no such tree: nothing to read
         pass
     for name in (ref, "fuzzed"):
