@@ -264,8 +264,7 @@ def renderers_ready(tmp_path_factory):
     game, report = checked(TINY_GAME)
     documents.write_rulebook(game, report, tmp_path_factory.mktemp("renderers-ready"))
     # What this process holds now (the libraries, the test modules, pytest's own) is never garbage:
-    # kept out of the cycle collector's passes, as the workers keep what they inherit. A card sheet
-    # rendered in this process collects (render/cards/sheets.py): a tenth of a second a sheet, else.
+    # kept out of the cycle collector's passes, as the workers keep what they inherit.
     gc.collect()
     gc.freeze()
 
