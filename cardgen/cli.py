@@ -7,17 +7,17 @@ only the chosen command's module is imported (with the stages it uses), when arg
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import os
 import signal
 import sys
 import traceback
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import nullcontext
 
 from cardgen import __version__
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_USAGE, CardgenError, printable
+from cardgen.publish.imports import imports_kept
 
 DESCRIPTION = """\
 Make a print-and-play card game from a folder of YAML: card sheets ready to cut (with bleed,
@@ -59,7 +59,7 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    with _imports_kept(argv is None):
+    with imports_kept() if argv is None else nullcontext():  # a test's call leaves the test's process be
         args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
@@ -81,23 +81,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(traceback.format_exc())
         _say(BUG_NOTICE)
         return EXIT_BUG
-
-
-@contextmanager
-def _imports_kept(own_process: bool) -> Iterator[None]:
-    """Parsing imports the command's module and the stages it uses: objects that live as long as
-    the process. When the command line is this process's own (not a test's call), the cycle
-    collector is paused while they are made and they are set aside from its passes after
-    (gc.freeze): it would look through all of them again and again and find no garbage."""
-    if not own_process or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
 
 
 def _say(text: str) -> None:

@@ -10,7 +10,6 @@ worker pool and the renderers. So this module, and a build with nothing to do, i
 them. The full check of a game folder is `publish/check.py`'s `check_folder`."""
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -20,6 +19,7 @@ from cardgen.check.results import Checked, GameReport
 from cardgen.inputs.games import find_game_folder
 from cardgen.model.game import Game
 from cardgen.publish import cache
+from cardgen.publish.imports import import_kept
 from cardgen.publish.limits import Limits
 from cardgen.publish.plan import Plan
 from cardgen.publish.result import Event, Result
@@ -84,5 +84,5 @@ def drive(request: Request) -> Built:
         reused = reuse(inputs, request.options, request.out)
         if reused is not None:
             return Built((reused,), reused=True)
-    made: Built = importlib.import_module(RUN).built(request, folder, inputs)
+    made: Built = import_kept(RUN).built(request, folder, inputs)
     return made

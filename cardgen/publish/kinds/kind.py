@@ -9,7 +9,6 @@ light and a command imports only the renderers of the outputs it renders (none w
 changed)."""
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, fields
 from fnmatch import fnmatchcase
@@ -19,6 +18,7 @@ from typing import TypeVar
 from cardgen.check.results import GameReport
 from cardgen.model.game import Game
 from cardgen.publish import cache
+from cardgen.publish.imports import import_kept
 from cardgen.publish.plan import BuildOptions, Output, Plan
 
 
@@ -97,7 +97,7 @@ def _named(function: F | str) -> F:
     if not isinstance(function, str):
         return function
     module, _, name = function.partition(":")
-    found: F = getattr(importlib.import_module(module), name)
+    found: F = getattr(import_kept(module), name)
     return found
 
 
