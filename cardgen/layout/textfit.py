@@ -234,10 +234,17 @@ class CardText:
         return ink_height(self.fonts[element.font], size, size * element.leading, lines) <= box.h + 1e-6
 
     def style(self, element: Element, hex_color: str, split_words: bool = False) -> StyleAt:
-        """The element's Paragraph styles by size; ReportLab's font mapping made this game's first."""
-        self.fonts.use()
-        return _style_factory(self.fonts[element.font], self.fonts.family, element.leading, hex_color, split_words,
-                              ALIGNMENTS[element.align])
+        """The element's Paragraph styles by size, each given with ReportLab's font mapping made
+        this game's (a Paragraph sets its text through it): so with the fonts registered, and only
+        when a text is to be set."""
+        styled = _style_factory(self.fonts[element.font], self.fonts.family, element.leading, hex_color, split_words,
+                                ALIGNMENTS[element.align])
+
+        def at(size: float) -> ParagraphStyle:
+            self.fonts.use()
+            return styled(size)
+
+        return at
 
     def markup_at(self, text: str) -> Callable[[float], str]:
         """The text's Paragraph markup at a given font size (inline symbols scale with it)."""
