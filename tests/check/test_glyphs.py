@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-import pdfplumber
 import pytest
-from conftest import TEST_DATA, TINY_GAME, check, edit, page_lines
+from conftest import TEST_DATA, TINY_GAME, check, edit, page_fonts, page_lines
 
 from cardgen import cli
 
@@ -99,9 +98,8 @@ def test_a_layout_font_that_has_the_character_makes_it_print(game_copy, capsys, 
     (folder / "layout.yaml").write_text("fonts: {title: Lato-Bold.ttf}\n", encoding="utf-8")
     assert check(folder, capsys)[0] == 0
     assert cli.main(["cards", str(folder), "--out", str(tmp_path), "--all-types"]) == 0
-    with pdfplumber.open(tmp_path / "cards-all-types.pdf") as pdf:
-        fonts = {page: {c["fontname"].split("+")[-1] for c in pdf.pages[page].chars if c["text"] == "Ł"}
-                 for page in (0, 1)}
+    pages, _ = page_fonts(tmp_path / "cards-all-types.pdf")
+    fonts = {page: {font.split("+")[-1] for text, font in pages[page] if text == "Ł"} for page in (0, 1)}
     assert fonts == {0: {"Lato-Black"}, 1: {"Lato-Bold"}}  # the name on its face, the title on the backs
 
 
