@@ -1,7 +1,7 @@
 """publish/kinds/kind: what an output kind declares. Everything the build does with an output
 that depends on what it is reads these declarations: no other module names a kind.
 
-A kind is a module of publish/kinds/ holding a `OutputKind` (or a small family of them) with its plan
+A kind is a module of publish/kinds/ holding an `OutputKind` (or a small family of them) with its plan
 functions, and one entry in publish/kinds/__init__.py's registry. Its renderer (and a plan
 function that needs render's code) may be named as data, "module:function", and is imported when
 first called: the shipped kinds name theirs so (kinds/render_*.py), so that the registry is
