@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 from PIL import Image
-from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.errors import BuildError
 from cardgen.layout.reportlab_config import reproducible
@@ -18,6 +17,7 @@ from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.cards.sheets import place
 from cardgen.render.cards.subsets import save_tagged
+from cardgen.render.compact import CompactCanvas
 
 
 def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:
@@ -40,9 +40,8 @@ def card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: boo
 
 
 def _card_pdf(game: Game, sheet: Sheet, sides: list[tuple[Card, str]], boxes: bool, cmyk: bool) -> bytes:
-    canvas = (print_color.CmykCanvas if cmyk else Canvas)(
-        io.BytesIO(), pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
-        initialFontName=Fonts(game.design)["text"])  # not Helvetica: every font is embedded
+    canvas = (print_color.CmykCanvas if cmyk else CompactCanvas)(
+        (sheet.page_w, sheet.page_h), initialFontName=Fonts(game.design)["text"])  # not Helvetica: every font is embedded
     canvas.setTitle(f"{game.title}: cards")
     canvas.setAuthor(game.author or game.title)
     canvas.setCreator("cardgen")

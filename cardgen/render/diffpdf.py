@@ -5,7 +5,6 @@ own."""
 from __future__ import annotations
 
 import difflib
-import io
 from collections.abc import Iterator
 
 from PIL import Image, ImageChops
@@ -21,6 +20,7 @@ from cardgen.model.sizes import MM, paper_size_mm
 from cardgen.model.texts import counted
 from cardgen.render import card_images, pdfpages
 from cardgen.render.cards.subsets import save_tagged
+from cardgen.render.compact import CompactCanvas
 
 DPI = 110  # the faces' pictures: enough to read them, small enough to draw a few hundred
 TEXT_FIELDS = ("name", "flavor", "text")
@@ -34,8 +34,7 @@ def diff_pdf(old: Game, new: Game, diff: GameDiff, since: str, paper: str) -> by
     width, height = (side * MM for side in paper_size_mm(paper))
     fonts = Fonts(new.design)
     with reproducible():
-        canvas = Canvas(io.BytesIO(), pagesize=(width, height), invariant=1, pageCompression=1,
-                        initialFontName=fonts["text"])
+        canvas = CompactCanvas((width, height), initialFontName=fonts["text"])
         canvas.setTitle(f"{new.title}: changes since {since}")
         canvas.setCreator("cardgen")
         pictures = _Pictures(old, new)

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
 from cardgen.inputs.paths import ART
+from cardgen.render.compact import CompactCanvas
 
 if TYPE_CHECKING:
     import pikepdf
@@ -102,7 +102,7 @@ def _line(color: Any) -> CMYKColor:
     return _cmyk(color, line_ink)
 
 
-class CmykCanvas(Canvas):
+class CmykCanvas(CompactCanvas):
     """A canvas that sets every color in CMYK: fills as areas, strokes and small text as lines;
     black strokes and small black text overprint."""
 

@@ -43,7 +43,7 @@ def form_name(kind: str, *keys: str) -> str:
     return f"{kind}-{_digest(keys)}"
 
 
-@lru_cache(maxsize=8192)  # a sheet asks for the same parts' names on every card
+@lru_cache(maxsize=1024)  # a sheet asks for the same parts' names on every card: they stay, a thousand faces' names go
 def _digest(keys: tuple[str, ...]) -> str:
     return hashlib.sha1("\0".join(keys).encode("utf-8")).hexdigest()[:16]
 

@@ -32,6 +32,7 @@ from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.cutfiles import write_cut_files
 from cardgen.render.cards.painter import CardPainter
 from cardgen.render.cards.subsets import save_tagged
+from cardgen.render.compact import CompactCanvas
 from cardgen.render.write import atomic_write, output_dir
 
 PNG_DPI = 150
@@ -251,9 +252,8 @@ def new_canvas(game: Game, sheet: Sheet, fonts: Fonts, what: str, backs: bool,
     every font it names (the text font is the initial font, not Helvetica) and asks viewers to
     print at 100 % on the mode's duplex edge."""
     # explicit settings win over ~/.reportlab_settings; invariant: fixed date and id
-    canvas = (print_color.CmykCanvas if cmyk else Canvas)(
-        io.BytesIO(), pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1,
-        initialFontName=fonts["text"], initialFontSize=10, initialLeading=12)
+    canvas = (print_color.CmykCanvas if cmyk else CompactCanvas)(
+        (sheet.page_w, sheet.page_h), initialFontName=fonts["text"], initialFontSize=10, initialLeading=12)
     canvas.setTitle(f"{game.title}: {what}")
     canvas.setAuthor(game.author or game.title)
     canvas.setSubject(f"{game.title} {game.version}".strip() + f": print-and-play {what}, "

@@ -1,0 +1,85 @@
+"""The compact canvas (render/compact): the same file as ReportLab's own canvas writes, byte for
+byte, holding a sheet of many different cards in a fraction of the memory."""
+from __future__ import annotations
+
+import io
+import tracemalloc
+
+import pytest
+from conftest import checked, sheet_for
+from reportlab.pdfgen.canvas import Canvas
+
+from bench.big_game import write_big_game
+from cardgen.layout.reportlab_config import reproducible
+from cardgen.render import print_color
+from cardgen.render.cards import sheets
+from cardgen.render.compact import CompactCanvas
+
+
+class ReportLabCanvas(Canvas):
+    """ReportLab's canvas as it is, with the compact canvas's settings."""
+
+    def __init__(self, pagesize, **settings):
+        super().__init__(io.BytesIO(), pagesize=pagesize, invariant=1, pageCompression=1, **settings)
+
+
+class ReportLabCmykCanvas(print_color.CmykCanvas):
+    """The CMYK canvas, its pages, forms and file made by ReportLab's own code."""
+
+    showPage = Canvas.showPage
+    endForm = Canvas.endForm
+    getpdfdata = Canvas.getpdfdata
+
+
+@pytest.mark.parametrize("game_name", ["exploding_puppy", "creature_clash", "star_tricks"])
+@pytest.mark.parametrize("cmyk", [False, True], ids=["rgb", "cmyk"])
+def test_a_sheet_is_byte_for_byte_the_sheet_reportlab_writes(game_name, cmyk, monkeypatch):
+    game, report = checked(game_name)
+    sheet, cards = sheet_for(game), list(game.cards)
+    compact = sheets.render_sheets(game, cards, sheet, cmyk=cmyk)
+    monkeypatch.setattr(sheets, "CompactCanvas", ReportLabCanvas)
+    monkeypatch.setattr(print_color, "CmykCanvas", ReportLabCmykCanvas)
+    assert sheets.render_sheets(game, cards, sheet, cmyk=cmyk) == compact
+
+
+def _forms_out_of_order(canvas_class) -> bytes:
+    """A page placing a form that places another drawn after it (a forward reference), and a
+    form placing one drawn before it."""
+    with reproducible():
+        canvas = canvas_class((200, 200))
+        canvas.beginForm("dot")
+        canvas.circle(5, 5, 4, fill=1)
+        canvas.endForm()
+        canvas.beginForm("early")
+        canvas.doForm("late")
+        canvas.doForm("dot")
+        canvas.endForm()
+        canvas.beginForm("late")
+        canvas.rect(0, 0, 10, 10, fill=1)
+        canvas.drawString(1, 1, "x")
+        canvas.endForm()
+        for _ in range(3):
+            canvas.doForm("early")
+            canvas.showPage()
+        return canvas.getpdfdata()
+
+
+def test_forms_placing_forms_drawn_before_or_after_them_are_written_as_reportlab_writes_them():
+    assert _forms_out_of_order(CompactCanvas) == _forms_out_of_order(ReportLabCanvas)
+
+
+@pytest.mark.slow
+def test_a_sheet_of_many_different_cards_holds_little_more_than_its_file(tmp_path):
+    """ReportLab alone holds every face's content as text, then every object's bytes and the
+    file again (7.4 times the file at its peak for these 800 cards); the compact canvas, a few
+    times the file."""
+    game, _ = checked(write_big_game(tmp_path / "big", 800))
+    sheet, cards = sheet_for(game), list(game.cards)
+    sheets.render_sheets(game, cards[:3], sheet)  # what a first sheet imports and registers is not counted
+    tracemalloc.start()
+    try:
+        pdf = sheets.render_sheets(game, cards, sheet)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4.5 * len(pdf), f"{peak / len(pdf):.1f} times the file"
