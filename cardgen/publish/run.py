@@ -137,21 +137,24 @@ def render_and_publish(jobs: Sequence[Job], out: str | os.PathLike | None = None
         for _, output in todo:  # each renderer imported before the workers fork: each worker has it
             kind_of(output).renderer()
         if todo:
-            _before_the_workers(len(todo))
+            _before_the_workers([output for _, output in todo])
         sources = [(each.game, each.report, each.stage) for each in runs]
         for index, done in render_all(sources, todo, limits, lambda index, output: runs[index].event("started", output)):
             runs[index].finished(done)
         return tuple(each.published(request) for each in runs)
 
 
-def _before_the_workers(outputs: int) -> None:
+def _before_the_workers(outputs: list[Output]) -> None:
     """What the workers share, made before they fork: the fonts the check only measured, registered
-    with ReportLab; and, when several outputs render (each worker would import them for itself),
-    the PDF libraries the renderers import where they use them: pikepdf (the documents' structure,
+    with ReportLab; what each kind's renderers share (kind.share: the documents' templates
+    compiled); and, when several outputs render (each worker would import them for itself), the
+    PDF libraries the renderers import where they use them: pikepdf (the documents' structure,
     PDF/X) and pypdfium2 (pages counted or drawn: a sheet's PNGs, the documents' pictures). A
     card sheet needs neither."""
     register_pending()
-    if outputs > 1:
+    for kind in {kind_of(output).name: kind_of(output) for output in outputs}.values():
+        kind.share()
+    if len(outputs) > 1:
         import pikepdf  # noqa: F401
         import pypdfium2  # noqa: F401
 

@@ -11,6 +11,7 @@ from cardgen.publish.kinds.kind import OutputKind, every_input
 from cardgen.publish.plan import BuildOptions, Output, Plan, named_setup
 
 _RENDER = "cardgen.publish.kinds.render_documents"
+_TEMPLATES = "cardgen.render.documents.html:compile_shipped_templates"
 
 
 def _rulebook(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
@@ -41,21 +42,21 @@ def _cheatsheet(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
 RULEBOOK = OutputKind(
     "rulebook", ("rulebook.pdf",), every_input, f"{_RENDER}:rulebook",
     "rules.md (its length, headings or tables), the game's templates, or the images and symbols it shows",
-    plays=True, build=_rulebook, cost=20)
+    plays=True, build=_rulebook, cost=20, shared=_TEMPLATES)
 RULEBOOK_HTML = OutputKind(
     "rulebook-html", ("rulebook.html",), every_input, f"{_RENDER}:rulebook_html",
     "rules.md, the game's templates, or the images, fonts and symbols it inlines",
-    plays=True, build=_rulebook_html, cost=5)
+    plays=True, build=_rulebook_html, cost=5, shared=_TEMPLATES)
 RULEBOOK_BOOKLET = OutputKind(
     "rulebook-booklet", ("rulebook-booklet.pdf",), every_input, f"{_RENDER}:rulebook_booklet",
     "rules.md (its length, headings or wide tables on the half-size page) or the game's templates",
-    plays=True, build=_rulebook_booklet, cost=15)
+    plays=True, build=_rulebook_booklet, cost=15, shared=_TEMPLATES)
 CHECKLISTS = OutputKind(
     "checklists", ("checklists.pdf",), every_input, f"{_RENDER}:checklists", "the game's templates or its setups",
-    options=("paper", "setup", "players"), plays=True, build=_checklists, cost=20)
+    options=("paper", "setup", "players"), plays=True, build=_checklists, cost=20, shared=_TEMPLATES)
 CHEATSHEET = OutputKind(
     "cheatsheet", ("cheatsheet.pdf", "cheatsheet-pocket.pdf"), every_input, f"{_RENDER}:cheatsheet",
-    "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet, cost=5)
+    "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet, cost=5, shared=_TEMPLATES)
 
 
 def plan_rulebook(game: Game, paper: str = DEFAULT_PAPER, booklet: bool = False) -> Plan:

@@ -35,7 +35,8 @@ class Rendering:
 Key = Callable[[cache.Snapshot, Game, GameReport, Output], str]
 Renderer = Callable[[Output, Game, GameReport, Rendering], None]
 Planner = Callable[[Game, GameReport, BuildOptions], Plan]
-F = TypeVar("F", Renderer, Planner)
+Shared = Callable[[], None]
+F = TypeVar("F", Renderer, Planner, Shared)
 OPTIONS = tuple(f.name for f in fields(Output) if f.name not in ("kind", "label"))  # what an Output may set
 
 
@@ -65,6 +66,9 @@ class OutputKind:
     # about how long one of its outputs takes to render, in card sheets of a setup: the build
     # starts the longest first, so that no worker is left with a long one while the other idles
     cost: float = 1.0
+    # what its outputs' renderers share, made once before the workers fork (the documents: their
+    # templates compiled); or its name, "module:function", imported when first called (share())
+    shared: Shared | str | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.options) - set(OPTIONS))
@@ -79,6 +83,11 @@ class OutputKind:
     def planner(self) -> Planner | None:
         """The function that plans the kind's outputs in `cardgen build`, if any (imported now if named)."""
         return None if self.build is None else _named(self.build)
+
+    def share(self) -> None:
+        """What its renderers share, made now, before the workers fork (nothing if it declares none)."""
+        if self.shared is not None:
+            _named(self.shared)()
 
     def writes(self, name: str) -> bool:
         """Whether a file of that path (in the output folder) is one the kind declares."""

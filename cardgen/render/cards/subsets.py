@@ -1,12 +1,11 @@
 """render/cards/subsets: each embedded font subset of a ReportLab PDF named by a tag of its own (ISO
-32000-1 9.6.4: six capital letters, then '+'), drawn from a hash of the subset's font program as it
-is written: ReportLab names every font's first subset AAAAAA+. The same subset gets the same tag, so
+32000-1 9.6.4: six capital letters, then '+'), drawn from a hash of the subset's name and font
+program: ReportLab names every font's first subset AAAAAA+. The same subset gets the same tag, so
 the bytes stay the same. Done on ReportLab's document before it is written, not on the written file:
 reading a thousand-page sheet back to rename six fonts cost more than drawing its faces."""
 from __future__ import annotations
 
 import hashlib
-import zlib
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
@@ -29,14 +28,14 @@ def save_tagged(canvas: Canvas) -> bytes:
 
 def _retag(document: pdfdoc.PDFDocument, font: pdfdoc.PDFTrueTypeFont) -> None:
     """The subset's tag in its font's BaseFont and its descriptor's FontName: a hash of its name
-    after the tag and of its program as the file holds it (compressed when the document is)."""
+    after the tag and of its program (as made, before the file compresses it: compressing it a
+    second time only to hash it cost more than the rest of the tagging)."""
     descriptor = document.idToObject[font.FontDescriptor.name]
     program = document.idToObject[descriptor.dict["FontFile2"].name]
-    raw = zlib.compress(program.content) if program.filters else program.content
     name = str(font.BaseFont)
     if not _is_subset(name):
         return
-    digest = hashlib.sha256(name[SUBSET_TAG + 1:].encode("utf-8") + raw).digest()
+    digest = hashlib.sha256(name[SUBSET_TAG + 1:].encode("utf-8") + program.content).digest()
     tagged = "".join(chr(ord("A") + byte % 26) for byte in digest[:SUBSET_TAG]) + name[SUBSET_TAG:]
     font.BaseFont = tagged
     descriptor.dict["FontName"] = pdfdoc.PDFName(tagged)

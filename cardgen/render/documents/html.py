@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import jinja2
+import jinja2.bccache
 import jinja2.filters
 import jinja2.loaders
 import jinja2.nodes
@@ -96,12 +97,46 @@ def environment(game: Game) -> SandboxedEnvironment:
     return _environment(tuple(str(p) for p in template_folders(game)), tuple(allowed_roots(game)))
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """The templates compiled in this process, by name, file and source, for every environment
+    `_environment` makes (all configured alike, so each compiles a source alike): a game in a new
+    folder compiles only its own templates, and the workers forked after
+    `compile_shipped_templates` compile none of the shipped ones."""
+
+    LIMIT = 256  # `cardgen serve` compiles a game's template again at each edit
+
+    def __init__(self) -> None:
+        self._codes: dict[tuple[str, str], types.CodeType] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        bucket.code = self._codes.get((bucket.key, bucket.checksum))
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if len(self._codes) >= self.LIMIT:
+            del self._codes[next(iter(self._codes))]  # the oldest
+        assert bucket.code is not None
+        self._codes[bucket.key, bucket.checksum] = bucket.code
+
+
+_COMPILED = _Compiled()
+
+
+def compile_shipped_templates() -> None:
+    """Every shipped template compiled, before the workers fork (each document's worker then only
+    renders them): each would compile the few it uses again, and compiling a template costs
+    about as much as rendering it."""
+    env = _environment((str(SHARED_TEMPLATES),), (SHARED_TEMPLATES,))
+    for name in env.list_templates(extensions=("html", "css")):
+        env.get_template(name)
+
+
 @lru_cache(maxsize=16)
 def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> SandboxedEnvironment:
     """One environment per template folders and process: Jinja then compiles each template once
     (compiling costs more than rendering) and again only when its file changes."""
     env = _Sandbox(
         loader=_ContainedLoader(list(folders), roots),
+        bytecode_cache=_COMPILED,
         autoescape=jinja2.select_autoescape(["html", "htm", "xml", "svg"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
