@@ -50,6 +50,7 @@ def test_the_game_checks_clean(capsys):
     assert "ok: 0 errors, 0 warnings" in out
 
 
+@pytest.mark.slow
 def test_the_rulebook_gives_the_hand_by_player_count_the_components_and_the_win_target(documents):
     text = documents["rulebook"]
     assert "Each player starts with:" in text

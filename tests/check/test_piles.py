@@ -84,6 +84,7 @@ def test_each_players_draw_pile_is_checked_by_its_name(game_copy):
     assert findings and all("Deck (each player) is empty" in f.message for f in findings)
 
 
+@pytest.mark.slow
 def test_a_face_up_discard_card_is_the_discard_pile_not_set_aside(data_document):
     text = flat(" ".join(page_texts(data_document(COLOR_BURST.name, "checklists.pdf"))))
     assert "Discard pile 1 card" in text and "Set aside" not in text

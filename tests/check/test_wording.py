@@ -89,6 +89,7 @@ def test_a_border_of_zero_draws_no_line(game_copy, tmp_path):
     assert strokes(none) < strokes(plain)
 
 
+@pytest.mark.slow
 def test_the_documents_use_the_games_names_and_no_number_twice(game_copy, tmp_path):
     game = game_copy(TINY_GAME)  # its Peek has a number
     loaded, report = checked(game)

@@ -213,6 +213,7 @@ def _words(path):
     return len(texts), {w["text"] for page in page_words(path) for w in page}, "\n".join(texts), size
 
 
+@pytest.mark.slow
 def test_cheatsheet_is_one_page_with_every_rank_and_combo(cheatsheet):
     assert cheatsheet.name == "cheatsheet.pdf"
     pages, words, text, size = _words(cheatsheet)
@@ -259,6 +260,7 @@ def test_cheatsheet_command(tmp_path):
     assert pages == 1 and size == (612, 792)  # fits Letter too
 
 
+@pytest.mark.slow
 def test_a_cheat_sheet_too_long_for_one_page_is_printed_on_more_with_a_warning(game_copy, tmp_path, capsys,
                                                                               monkeypatch):
     """How far a text runs is known once laid out, after check: the build does not fail on it."""

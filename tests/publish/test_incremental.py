@@ -25,6 +25,7 @@ def outputs(folder) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in folder.iterdir() if p.suffix == ".pdf"}
 
 
+@pytest.mark.slow
 def test_nothing_changed_nothing_is_written_a_changed_output_is_built_again_clean_builds_all(capsys, game_copy,
                                                                                             tmp_path):
     game, out = game_copy(), tmp_path / "out"
@@ -61,6 +62,7 @@ def test_a_card_edit_rebuilds_what_shows_the_card_with_the_bytes_of_a_clean_buil
     assert outputs(out) == outputs(tmp_path / "clean")
 
 
+@pytest.mark.slow
 def test_a_rules_edit_leaves_the_card_sheets_alone(capsys, game_copy, tmp_path):
     game, out = game_copy("starter"), tmp_path / "out"
     assert build(capsys, game, "--out", out)[0] == 0

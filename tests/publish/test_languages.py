@@ -100,6 +100,7 @@ def french(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_build_makes_every_language_the_french_one_without_english_words(french):
     assert {p.name for p in french.glob("*.pdf")} == {p.name for p in (french / "fr").glob("*.pdf")} == {
         "cards-starter.pdf", "rulebook.pdf", "checklists.pdf", "cheatsheet.pdf", "cheatsheet-pocket.pdf"}
@@ -132,6 +133,7 @@ def test_each_language_s_rulebook_shows_its_own_example_card(tmp_path):
     assert english and in_french and not english & in_french
 
 
+@pytest.mark.slow
 def test_build_finds_every_language_up_to_date_and_rebuilds_a_deleted_one(french):
     code, _, err = cardgen("build", FRENCH_GAME, "--out", french)
     assert code == 0 and "(12 up to date)" in " ".join(err.split()), err

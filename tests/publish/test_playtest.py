@@ -127,6 +127,7 @@ def test_diff_reads_a_zip_and_a_git_revision(rounds, tmp_path):
     assert code == 1 and "does not load cleanly" in err and "unknown color 'redd'" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_the_reprint_holds_what_the_swap_list_puts_in(rounds, tmp_path):
     old, new = rounds
     code, out, err = cardgen("cards", new, "--changed-since", old, "--setup", "Basic", "--out", tmp_path)
@@ -174,6 +175,7 @@ def test_the_visual_diff_shows_old_and_new_side_by_side(rounds, tmp_path):
     assert any(t.startswith("Removed: 1 card") and "Old Trick" in t for t in texts)
 
 
+@pytest.mark.slow
 def test_the_rulebook_ends_with_the_changes_since_a_tag(rounds, tmp_path):
     old, new = rounds
     game, _ = git_repository(tmp_path / "repo", old, new)

@@ -8,6 +8,7 @@ import pty
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT, TINY_GAME
 
 SKIPPED = "skipped cheatsheet.pdf: game.yaml has no 'reference: cheatsheet:' section"
@@ -17,6 +18,7 @@ def cardgen_env() -> dict:
     return {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "COLUMNS": "200"}
 
 
+@pytest.mark.slow
 def test_build_piped_writes_plain_lines_ending_with_a_summary_of_outputs_and_skipped_ones(tmp_path):
     done = subprocess.run([sys.executable, "-m", "cardgen", "build", str(TINY_GAME), "--out", str(tmp_path)],
                           capture_output=True, text=True, env=cardgen_env(), timeout=300)
@@ -33,6 +35,7 @@ def test_build_piped_writes_plain_lines_ending_with_a_summary_of_outputs_and_ski
     assert summary[5:] == [SKIPPED]
 
 
+@pytest.mark.slow
 def test_build_on_a_terminal_shows_each_output_as_it_is_done_and_a_summary(tmp_path):
     main, child = pty.openpty()
     process = subprocess.Popen([sys.executable, "-m", "cardgen", "build", str(TINY_GAME), "--out", str(tmp_path)],

@@ -106,6 +106,7 @@ def test_other_text_knocks_out_and_grays_stay_black_ink_alone(builds):
             assert now.fill[:3] == (0, 0, 0), (was, now)
 
 
+@pytest.mark.slow
 def test_the_cmyk_sheet_still_passes_preflight(builds):
     code, out, err = cardgen("preflight", builds["cmyk"])
     assert code == 0, out + err

@@ -70,6 +70,7 @@ def tries(document: str, layout) -> list[list[tuple[float, list]]]:
     return laid_out(document, layout)[2]
 
 
+@pytest.mark.slow
 def test_same_pages_as_weasyprint_with_fewer_layouts():
     own, own_layouts = rendered(html(), weasyprint.layout.column.columns_layout)
     ours, our_layouts = rendered(html(), columns.columns_layout)

@@ -136,6 +136,7 @@ def test_a_print_all_deck_is_built_once_in_its_own_file_and_is_no_setup(game_cop
     assert "Trick Order" in rulebook and "Rules cards" not in rulebook  # shown among the cards, not as a setup
 
 
+@pytest.mark.slow
 def test_the_cheat_sheet_lists_the_cards_of_the_decks_it_names(game_copy, tmp_path, capsys):
     folder = game_copy(TASK_TRICKS)
     with (folder / "game.yaml").open("a", encoding="utf-8") as game:

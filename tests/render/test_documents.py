@@ -41,6 +41,7 @@ def puppy(puppy_rulebook):
 # --------------------------------------------------------------------------- the rulebook
 
 
+@pytest.mark.slow
 def test_rulebook_contains_every_card_and_setup(puppy):
     game, report, _, pages = puppy
     text = flat("\n".join(pages))

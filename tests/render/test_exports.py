@@ -194,6 +194,7 @@ def two_backs(tmp_path_factory):
     return load.load_game(TWO_BACKS).game, out
 
 
+@pytest.mark.slow
 def test_each_card_image_pairs_with_its_own_back_image(two_backs):
     game, out = two_backs
     folder = out / "export-tgc-starter"

@@ -102,6 +102,7 @@ def assert_pdfx(path):
     return images
 
 
+@pytest.mark.slow
 def test_a_cmyk_card_sheet_is_pdfx_and_passes_preflight(game_with_art, tmp_path):
     folder = game_with_art()
     code, _, err = cardgen("cards", folder, "--color", "cmyk", "--out", tmp_path)
@@ -115,6 +116,7 @@ def test_a_cmyk_card_sheet_is_pdfx_and_passes_preflight(game_with_art, tmp_path)
     assert (again / "cards-starter.pdf").read_bytes() == path.read_bytes()  # deterministic
 
 
+@pytest.mark.slow
 def test_the_drivethrucards_export_is_pdfx_and_passes_preflight(game_with_art, tmp_path):
     code, _, err = cardgen("export", game_with_art(), "--to", "drivethru", "--out", tmp_path)
     assert code == 0, err
@@ -131,6 +133,7 @@ def failures(path) -> dict[str, list[str]]:
 PDFX_KEYS = "PDF/X-1a:2003 keys (GTS_PDFXVersion, GTS_PDFXConformance, Title, dates, Trapped)"
 
 
+@pytest.mark.slow
 def test_preflight_names_each_problem_of_seeded_bad_files(game_with_art, tmp_path):
     rgb = game_with_art()  # RGB art, with alpha, on an RGB sheet
     assert cardgen("cards", rgb, "--out", tmp_path / "rgb")[0] == 0

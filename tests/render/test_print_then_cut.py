@@ -224,6 +224,7 @@ def test_a_folded_sheet_is_not_for_a_machine():
     assert code == 2 and "a machine cuts the printed side of a flat sheet" in err
 
 
+@pytest.mark.slow
 def test_the_cricut_export_is_trimmed_card_images_for_design_space(tmp_path):
     """Design Space prints its own marks and bleed: each card type trimmed, at 300 dpi."""
     code, _, err = cardgen("export", "exploding_puppy", "--to", "cricut", "--all-types", "--out", tmp_path)

@@ -33,6 +33,7 @@ def written(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_every_pdf_gives_each_font_subset_its_own_tag(written):
     pdfs = sorted(written.rglob("*.pdf"))
     assert len(pdfs) >= 7

@@ -110,6 +110,7 @@ def test_anything_in_the_caches_place_is_simulated_again(plant, built, tmp_path)
         assert not (out / CACHE_FILE).is_symlink() and cached_figures(out) == cached_figures(fresh)
 
 
+@pytest.mark.slow
 def test_figures_edited_into_the_cache_are_never_printed(simulated_game, tmp_path):
     out = tmp_path / "out"
     assert run("checklist", simulated_game, "--out", out)[0] == 0
@@ -141,6 +142,7 @@ def forge(out, game_folder, turns: int) -> None:
     (out / CACHE_FILE).write_text(json.dumps(document))
 
 
+@pytest.mark.slow
 def test_clean_never_reads_the_cache(simulated_game, tmp_path):
     out = tmp_path / "out"
     assert run("checklist", simulated_game, "--out", out)[0] == 0
@@ -152,6 +154,7 @@ def test_clean_never_reads_the_cache(simulated_game, tmp_path):
     assert all(f["turns_median"] != 777 for f in cached_figures(out).values())
 
 
+@pytest.mark.slow
 def test_a_cache_kept_for_other_data_is_not_used(simulated_game, tmp_path):
     out = tmp_path / "out"
     assert run("checklist", simulated_game, "--out", out)[0] == 0
@@ -161,6 +164,7 @@ def test_a_cache_kept_for_other_data_is_not_used(simulated_game, tmp_path):
     assert "777" not in how_it_plays(out / "checklists.pdf")
 
 
+@pytest.mark.slow
 def test_a_link_to_a_cache_outside_the_output_folder_is_not_followed(simulated_game, tmp_path):
     out, outside = tmp_path / "out", tmp_path / "outside.json"
     assert run("checklist", simulated_game, "--out", out)[0] == 0
@@ -250,6 +254,7 @@ def test_diff_json_escapes_what_would_reorder_the_terminal(game_copy, tmp_path):
                                           "fields": ["name"], "old_name": "Boom"}]
 
 
+@pytest.mark.slow
 def test_diff_pdf_draws_in_a_worker_under_the_ceilings(game_copy, tmp_path):
     old = game_copy("exploding_puppy", name="old")
     new = game_copy("exploding_puppy")

@@ -172,6 +172,7 @@ def test_a_build_leaves_no_temporary_files(tmp_path, monkeypatch):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["cardgen-manifest.json", "checklists.pdf"]
 
 
+@pytest.mark.slow
 def test_each_worker_has_its_own_font_configuration(tmp_path):
     """WeasyPrint skips a font face whose file is already in its configuration's folder. A worker
     that shared its parent's configuration (made before the fork) skipped the fonts an earlier

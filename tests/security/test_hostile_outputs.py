@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import TINY_GAME
 from conftest import cardgen as run
 
@@ -14,6 +15,7 @@ def cardgen(*args, cwd=None) -> tuple[int, str]:
     return code, out + err
 
 
+@pytest.mark.slow
 def test_links_named_like_staging_folders_are_removed_never_followed(game_copy, tmp_path):
     game, out, victim = game_copy(TINY_GAME), tmp_path / "out", tmp_path / "victim"
     victim.mkdir()
@@ -26,6 +28,7 @@ def test_links_named_like_staging_folders_are_removed_never_followed(game_copy, 
     assert not any(path.name.startswith(".cardgen-") for path in out.iterdir())
 
 
+@pytest.mark.slow
 def test_a_manifest_naming_files_outside_or_of_the_wrong_types_is_no_manifest(game_copy, tmp_path):
     game, out = game_copy(TINY_GAME), tmp_path / "out"
     outside = tmp_path / "escape.txt"
