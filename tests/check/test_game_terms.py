@@ -113,6 +113,7 @@ def _card_pixels(pdf_path):
     return page.render(scale=1).to_pil().convert("RGB")
 
 
+@pytest.mark.slow
 def test_a_card_carries_its_own_symbol_on_its_card(tmp_path):
     """Giving one card its own symbol changes that card's face and no other card's."""
     game, _ = checked("exploding_puppy")

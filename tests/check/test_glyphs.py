@@ -103,6 +103,7 @@ def test_a_layout_font_that_has_the_character_makes_it_print(game_copy, capsys, 
     assert fonts == {0: {"Lato-Black"}, 1: {"Lato-Bold"}}  # the name on its face, the title on the backs
 
 
+@pytest.mark.slow
 def test_accented_latin_prints_in_the_rulebook(game_copy, capsys, tmp_path):
     folder = game_copy("starter")
     edit(folder / "cards.yaml", "name: Peek", "name: Böom")

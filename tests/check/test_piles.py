@@ -48,6 +48,7 @@ def test_the_supply_is_counted_card_by_card_per_player_count(market):
         assert [p.pile_cards["supply"].get(card.id, 0) for p in setup.players] == counts, card_id
 
 
+@pytest.mark.slow
 def test_the_documents_describe_the_starting_decks_and_supply_truthfully(market, tmp_path, data_document):
     game, report = market
     rulebook = flat(" ".join(page_texts(data_document(MARKET_DAY.name, "rulebook.pdf"))))

@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
 
 from cardgen import __version__ as cardgen_version
@@ -72,6 +73,7 @@ def test_check_json_is_the_same_from_any_working_directory(game_copy, tmp_path):
     assert json.loads(away.stdout)["findings"][0]["where"] == "tiny_game/setups.yaml:4:13"
 
 
+@pytest.mark.slow
 def test_the_engine_and_text_findings_name_files_the_same_from_any_working_directory(game_copy, tmp_path):
     folder = game_copy("exploding_puppy")
     runs = [subprocess.run([sys.executable, "-m", "cardgen", "check", name, "--json"], cwd=cwd,

@@ -240,6 +240,7 @@ def test_cheatsheet_pocket_copies(cheatsheet):
     assert text.count("Bomb! Show it at once.") == 3
 
 
+@pytest.mark.slow
 def test_cheatsheet_of_other_games(tmp_path, reports):
     report = reports["exploding_kittens"]
     pages, words, text, _ = _words(write_cheatsheet(report.game, report, tmp_path / "ek", "a4"))
@@ -252,6 +253,7 @@ def test_games_without_reference_have_no_cheatsheet(tmp_path, reports):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_cheatsheet_command(tmp_path):
     code, _, err = cardgen("cheatsheet", "exploding_cards", "--out", tmp_path, "--paper", "letter", cwd=ROOT)
     assert code == 0, err

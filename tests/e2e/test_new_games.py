@@ -18,6 +18,7 @@ def flat(path) -> str:
     return re.sub(r"\s+", " ", " ".join(page_texts(path)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_a_new_game_builds_with_complete_documents(name, data_document):
     game, report = checked(TEST_DATA / name)

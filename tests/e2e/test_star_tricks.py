@@ -83,6 +83,7 @@ def built(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck, size, cards", [("playing", (63, 88), 40), ("tasks", (44, 63), 30)])
 def test_build_prints_each_deck_once_at_its_own_size_between_its_crop_marks(built, deck, size, cards):
     assert sorted(p.name for p in built.glob("cards-*.pdf")) == ["cards-standard-playing.pdf",

@@ -8,6 +8,7 @@ import bisect
 import re
 
 import pdfplumber
+import pytest
 from conftest import TEST_DATA, TINY_GAME, check, edit
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
@@ -30,6 +31,7 @@ def finding(out: str, file: str, line: int) -> str:
     return match.group(0)
 
 
+@pytest.mark.slow
 def test_an_effect_too_long_is_found_at_check_with_the_size_it_needs_and_prints_at_that_size(
         game_copy, capsys, tmp_path):
     folder = game_copy(TINY_GAME)
@@ -79,6 +81,7 @@ def test_a_backs_own_title_too_long_is_found_at_its_line(game_copy, capsys):
     assert "the title 'WWWW" in found and "does not fit on the card back" in found
 
 
+@pytest.mark.slow
 def test_the_quick_width_bound_only_passes_texts_that_the_paragraph_fits():
     """check decides most texts from glyph widths alone; where it does, setting the text as the
     renderer does must fit too: for the shipped games' texts, and for texts grown word by word
@@ -108,6 +111,7 @@ def sets(setter: CardText, element, value: str) -> bool:
     return setter.paragraph(element, value, "#000000") is not None
 
 
+@pytest.mark.slow
 def test_a_verdict_from_glyph_widths_only_answers_as_setting_the_text_does():
     """The card sheets skip setting a text at a size where glyph widths alone tell whether it fits
     (CardText.verdict, from bounds on its number of lines): wherever a verdict answers, setting the

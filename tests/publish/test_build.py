@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pypdf
+import pytest
 from conftest import TINY_GAME, edit, page_texts
 
 from cardgen import cli
@@ -54,6 +55,7 @@ def test_checklist_command_for_no_players_is_a_usage_error(capsys, tmp_path):
     assert not tmp_path.joinpath("checklists.pdf").exists()
 
 
+@pytest.mark.slow
 def test_build_warns_once_about_the_cards_without_art_on_all_its_sheets(capfd, game_copy, tmp_path):
     """Each card sheet finds its own cards without art; `build` lists them all in one warning.
     capfd, not capsys: it also sees what the worker processes print."""
@@ -98,6 +100,7 @@ def test_build_stops_on_data_errors_and_writes_nothing(capsys, game_copy, tmp_pa
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_editing_a_card_text_changes_the_card_sheet_and_the_rulebook(capsys, game_copy, tmp_path):
     folder = game_copy()  # the tiny game
     edit(folder / "cards.yaml", 'text: "Cancel an action."', 'text: "Stop any action. Zebrafied wording."')

@@ -34,6 +34,7 @@ def error_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if ": error: " in line]
 
 
+@pytest.mark.slow
 def test_check_and_a_build_find_the_same_findings(two_late_errors, tmp_path):
     game = two_late_errors
     errors = check_folder(game).errors()

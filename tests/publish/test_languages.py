@@ -122,6 +122,7 @@ def pictures(pdf: Path) -> set[bytes]:
         return {image.read_raw_bytes() for page in document.pages for image in page.get_images().values()}
 
 
+@pytest.mark.slow
 def test_each_language_s_rulebook_shows_its_own_example_card(tmp_path):
     """A build renders every language's outputs on one pool of workers, and WeasyPrint keeps each
     image it drew by its URL for the life of the worker: the French rulebook, rendered by the

@@ -105,6 +105,7 @@ def git_repository(repo, old, new):
     return game, git
 
 
+@pytest.mark.slow
 def test_diff_reads_a_zip_and_a_git_revision(rounds, tmp_path):
     old, new = rounds
     with zipfile.ZipFile(tmp_path / "old.zip", "w") as archive:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from conftest import TINY_GAME, checked
 
 from cardgen.publish.kinds import KINDS, OutputKind, kind_of, plan_all
@@ -28,6 +29,7 @@ def test_documents_first_then_the_html_edition_then_the_card_sheets_each_in_plan
     assert [kind_of(output).cost for _, output in ordered] == sorted((kind_of(o).cost for _, o in outputs), reverse=True)
 
 
+@pytest.mark.slow
 def test_a_build_starts_them_in_that_order(tmp_path):
     """On one worker, the outputs start in the order it takes them: the card sheets planned first
     start last."""

@@ -112,6 +112,7 @@ def check(pdf: Path) -> None:
             assert uneven(margins) <= MOST_UNEVEN, where
 
 
+@pytest.mark.slow
 def test_exploding_puppys_backs_show_no_frame_near_a_cut_1_mm_off(tmp_path):
     check(build("exploding_puppy", tmp_path / "exploding_puppy"))
 
@@ -122,6 +123,7 @@ def test_no_shipped_back_shows_a_frame_near_a_cut_1_mm_off(tmp_path, game):
     check(build(game, tmp_path / game))
 
 
+@pytest.mark.slow
 def test_the_measure_sees_a_border_near_the_trim(game_copy, tmp_path):
     """The old back (its border 3.6 mm inside the trim): 1 mm off, the border comes within 3 mm of
     the cut on one side and the margins split worse than 60/40."""

@@ -88,6 +88,7 @@ def builds(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_small_black_text_is_black_ink_alone_overprinting(builds):
     rgb, cmyk = runs(builds["rgb"]), runs(builds["cmyk"])
     assert [run.text for run in rgb] == [run.text for run in cmyk]
@@ -97,6 +98,7 @@ def test_small_black_text_is_black_ink_alone_overprinting(builds):
         assert now.fill == (0, 0, 0, 1) and now.overprint, (was, now)
 
 
+@pytest.mark.slow
 def test_other_text_knocks_out_and_grays_stay_black_ink_alone(builds):
     for was, now in zip(runs(builds["rgb"]), runs(builds["cmyk"])):
         if now.fill != (0, 0, 0, 1):

@@ -92,6 +92,7 @@ def entries_html() -> str:
             f"<div style='columns: 2; column-gap: 7mm'>{entries}</div><p>After.</p></body></html>")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("document", [html(), entries_html()], ids=["1px-steps", "lost-space-steps"])
 def test_each_jump_skips_only_tries_that_end_the_same(document):
     """The tries are WeasyPrint's own, in order, less some; each one left out ends the columns

@@ -16,6 +16,7 @@ def flat(pages: list[str]) -> str:
     return re.sub(r"\s+", " ", " ".join(pages))
 
 
+@pytest.mark.slow
 def test_a_100_card_checklist_continues_on_further_pages(tmp_path):
     game, report = checked(CARD_DATA / "good_puppies")
     pages = page_texts(documents.write_checklists(game, report, tmp_path, setup="Standard"))
@@ -24,6 +25,7 @@ def test_a_100_card_checklist_continues_on_further_pages(tmp_path):
     assert "Special Doggo 99" in text and "All cards gathered 100" in text
 
 
+@pytest.mark.slow
 def test_a_wide_table_of_figures_is_split_not_cut(tmp_path):
     game, report = checked(CARD_DATA / "exploding_cards")
     setup = max(report.setups, key=lambda s: len(s.players))

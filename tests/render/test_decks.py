@@ -49,6 +49,7 @@ def on_a_mark(value: float, lines, vertical: bool) -> bool:
     return any(abs(a[axis] - value) < NEAR and abs(b[axis] - value) < NEAR for a, b in lines)
 
 
+@pytest.mark.slow
 def test_each_deck_of_a_setup_is_printed_once_in_its_own_file(built):
     sheets = sorted(p.name for p in built.glob("cards-*.pdf"))
     assert sheets == ["cards-mission-playing.pdf", "cards-mission-tasks.pdf"]
@@ -79,6 +80,7 @@ def test_tts_gets_one_deck_object_a_deck(tmp_path):
         assert deck_object["Name"] == "DeckCustom" and len(deck_object["DeckIDs"]) == copies
 
 
+@pytest.mark.slow
 def test_a_vendor_export_makes_each_deck_at_its_product_size(tmp_path):
     code, _, err = cardgen("export", TASK_TRICKS, "--to", "tgc", "--out", tmp_path)
     assert code == 0, err
@@ -111,6 +113,7 @@ REFERENCE_DECK = """  - id: reference
 """
 
 
+@pytest.mark.slow
 def test_a_print_all_deck_is_built_once_in_its_own_file_and_is_no_setup(game_copy, tmp_path):
     folder = game_copy(TASK_TRICKS)
     edit(folder / "game.yaml", "  - {id: task, name: Task}\n",

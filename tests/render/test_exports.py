@@ -38,6 +38,7 @@ def exported(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["tgc", "mpc"])
 def test_vendor_images_are_exact_dpi_tagged_and_counted(exported, tiny, target):
     game, counts = tiny
@@ -111,6 +112,7 @@ def _mean_difference(a: Image.Image, b: Image.Image) -> float:
     return ImageStat.Stat(ImageChops.difference(a.convert("L"), b.convert("L"))).mean[0]
 
 
+@pytest.mark.slow
 def test_a_deck_of_more_than_69_types_takes_several_tts_sheets(tmp_path):
     assert main(["export", "exploding_puppy", "--to", "tts", "--all-types", "--out", str(tmp_path)]) == 0
     folder = tmp_path / "export-tts-all-types"
@@ -153,6 +155,7 @@ def test_a_game_adds_its_own_target_and_check_reports_a_bad_one(game_copy, tmp_p
 # --------------------------------------------------------------------------- exports in a build
 
 
+@pytest.mark.slow
 def test_a_build_makes_the_exports_game_yaml_names_and_those_asked_for_and_reuses_them(game_copy, tmp_path, capsys):
     folder = game_copy()
     with open(folder / "game.yaml", "a") as f:

@@ -89,6 +89,7 @@ def failed(said: str) -> dict[str, list[str]]:
     return points
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", sorted(SEEDS))
 def test_preflight_names_each_seeded_problem(good_sheet, seed, tmp_path):
     seeded, point, problem = SEEDS[seed]
@@ -100,6 +101,7 @@ def test_preflight_names_each_seeded_problem(good_sheet, seed, tmp_path):
     assert failed(said) == {point: [problem]}, said
 
 
+@pytest.mark.slow
 def test_preflight_names_encryption_and_a_later_pdf_version(good_sheet, tmp_path):
     with pikepdf.open(good_sheet) as pdf:
         pdf.save(tmp_path / "locked.pdf", encryption=pikepdf.Encryption(owner="shop", user="", R=3, aes=False, metadata=False))

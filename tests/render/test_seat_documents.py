@@ -64,6 +64,7 @@ def test_the_rulebook_says_each_seats_start_and_the_steps(duel, tmp_path):
     assert -1 not in places and places == sorted(places)
 
 
+@pytest.mark.slow
 def test_the_darkness_checklist_deals_no_defuse(tmp_path):
     report = report_for("exploding_puppy")
     darkness = flat(page_texts(documents.write_checklists(report.game, report, tmp_path, setup="Darkness")))

@@ -99,6 +99,7 @@ def test_no_card_of_a_default_sheet_shows_a_sliver(built, game, paper, size):
     check(built, game, paper, size)
 
 
+@pytest.mark.slow
 def test_the_measure_finds_the_slivers_of_shared_cuts(tmp_path):
     """Shared cuts (by choice) still show them: the band test sees a neighbour."""
     code, _, err = cardgen("cards", "exploding_puppy", "--layout", "shared-cuts", "--no-backs", "--out", tmp_path)

@@ -78,6 +78,7 @@ def test_the_rulebook_sets_each_color_symbol_in_the_symbol_font(puppy_rulebook):
     assert images == 1  # the card diagram's card; every symbol is a character of the font
 
 
+@pytest.mark.slow
 def test_a_game_with_its_own_symbols_gets_its_own_font_in_the_same_process(game_copy, tmp_path):
     """WeasyPrint's font configuration is shared across documents: a game's replaced symbol
     must not come out in the font of a game rendered before it."""

@@ -129,6 +129,7 @@ def test_a_costly_or_broken_used_symbol_is_refused_naming_it(svg, says, kind, ga
     assert "bomb.svg" in message and says in message
 
 
+@pytest.mark.slow
 def test_the_rulebooks_symbol_font_holds_only_the_symbols_it_shows(game_copy, tmp_path):
     """However many symbols a game has, a document's font is made of the ones it shows."""
     folder = game_copy(TINY_GAME)

@@ -94,6 +94,7 @@ def a_folder(path):
     (path / "inside").write_text("kept")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("plant", [fifo, dev_zero, deeply_nested, larger_than_a_cache, not_utf8,
                                    a_folder])
 def test_anything_in_the_caches_place_is_simulated_again(plant, built, tmp_path):
@@ -218,6 +219,7 @@ def fail_as_bug():
     (burn, Limits(cpu_seconds=1), "used more than 1 s of CPU time"),
     (sleep, Limits(wall_seconds=0.5), "did not finish within 0.5 s of wall-clock time"),
 ], ids=["cpu-time", "hang"])
+@pytest.mark.slow
 def test_cpu_time_is_the_ceiling_and_wall_clock_time_only_a_guard_against_hangs(task, limits, says):
     with pytest.raises(BuildError) as raised:
         bounded(task, "trying", limits)

@@ -73,6 +73,7 @@ MOMENTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the workers through /proc")
 @pytest.mark.parametrize("moment", sorted(MOMENTS))
 def test_a_killed_build_leaves_the_last_good_outputs_and_no_workers(moment, tmp_path):

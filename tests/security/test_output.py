@@ -25,6 +25,7 @@ def leftovers(out: Path) -> list[str]:
     return [p.name for p in out.rglob("*") if p.name.endswith(".tmp") or p.name.startswith(".")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("breakage", ["art", "text"])
 def test_a_failed_build_leaves_the_last_good_build_byte_identical(breakage, game_copy, tmp_path):
     folder = game_copy(TINY_GAME)
@@ -104,6 +105,7 @@ def test_the_same_game_gives_byte_identical_pdfs_in_any_environment(tmp_path):
     assert different == []
 
 
+@pytest.mark.slow
 def test_a_card_sheet_is_the_same_whatever_the_process_drew_before(game_copy, tmp_path):
     """ReportLab's font mapping is global, and a Paragraph sets each run of text through it: a game
     whose bold font is the tiny game's heavy one (its card names), drawn first in the same process

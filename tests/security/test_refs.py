@@ -98,6 +98,7 @@ def armed_repository(tmp_path: Path) -> tuple[Path, list[Path]]:
     return game, markers
 
 
+@pytest.mark.slow
 def test_a_game_s_own_repository_runs_nothing(tmp_path):
     game, markers = armed_repository(tmp_path)
     assert cardgen("check", game)[0] == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from conftest import TEST_DATA, cardgen, edit, page_texts
 
 from cardgen.publish.check import check_folder
@@ -13,6 +14,7 @@ FRENCH_GAME = TEST_DATA / "petit_jeu"
 HEADER = 'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'
 
 
+@pytest.mark.slow
 def test_a_catalogs_markup_is_printed_as_text_and_its_placeholders_are_checked(game_copy, tmp_path):
     game = game_copy(FRENCH_GAME)
     (game / "i18n" / "fr.po").write_text(

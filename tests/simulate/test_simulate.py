@@ -21,6 +21,7 @@ def simulated(*args) -> dict:
     return json.loads(out)
 
 
+@pytest.mark.slow
 def test_every_setup_and_player_count_is_played_the_same_for_a_seed():
     first = simulated("exploding_puppy", "--games", "300", "--seed", "7")
     assert simulated("exploding_puppy", "--games", "300", "--seed", "7") == first
