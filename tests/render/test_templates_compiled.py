@@ -52,6 +52,7 @@ def test_a_games_own_template_is_compiled_again_when_it_changes(game_copy, compi
     assert compiled.count("rulebook.html") == 2
 
 
+@pytest.mark.slow
 def test_a_builds_workers_compile_none_of_the_shipped_templates(game_copy, tmp_path, monkeypatch):
     """The build compiles them (if this process has not yet) before its workers fork."""
     log = tmp_path / "compiled.log"
