@@ -122,11 +122,10 @@ _COMPILED = _Compiled()
 
 
 def compile_shipped_templates() -> None:
-    """Every shipped template compiled into the process's cache (if it is not there), before the
-    workers fork: each document's worker then only renders them (it would compile the few it
-    uses again, and compiling a template costs about as much as rendering it). A new environment
-    asks the cache for each, so a template it let go of is compiled again."""
-    env = _new_environment((str(SHARED_TEMPLATES),), (SHARED_TEMPLATES,))
+    """Every shipped template compiled, before the workers fork: each document's worker then only
+    renders them (it would compile the few it uses again, and compiling a template costs about
+    as much as rendering it). Once a process: the shipped templates' environment keeps them."""
+    env = _environment((str(SHARED_TEMPLATES),), (SHARED_TEMPLATES,))
     for name in env.list_templates(extensions=("html", "css")):
         env.get_template(name)
 
@@ -135,10 +134,6 @@ def compile_shipped_templates() -> None:
 def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> SandboxedEnvironment:
     """One environment per template folders and process: Jinja then compiles each template once
     (compiling costs more than rendering) and again only when its file changes."""
-    return _new_environment(folders, roots)
-
-
-def _new_environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> SandboxedEnvironment:
     env = _Sandbox(
         loader=_ContainedLoader(list(folders), roots),
         bytecode_cache=_COMPILED,
