@@ -135,6 +135,7 @@ def test_a_card_carries_its_own_symbol_on_its_card(tmp_path):
     assert first.height - cell.top - 1 <= min(ys) and max(ys) <= first.height - cell.y + 1
 
 
+@pytest.mark.slow
 def test_a_game_without_setups_checks_and_builds_its_proof_sheet_and_rulebook(game_copy, tmp_path, capsys):
     from cardgen.cli import main
     folder = game_copy()

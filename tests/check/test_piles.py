@@ -92,6 +92,7 @@ def test_a_face_up_discard_card_is_the_discard_pile_not_set_aside(data_document)
     assert "Each hand 7 cards" in text
 
 
+@pytest.mark.slow
 def test_kind_counts_a_player_reads_are_whole_and_plural(data_document):
     text = flat(" ".join(page_texts(data_document(COLOR_BURST.name, "checklists.pdf"))))
     assert "of which ~26 Number cards, ~8 Action cards, ~3 Wild cards (~: expected after shuffling)" in text

@@ -46,6 +46,7 @@ def test_check_json_follows_the_contract():
     assert setup["findings"][0]["where"].startswith("exploding_puppy/setups.yaml:")
 
 
+@pytest.mark.slow
 def test_exit_codes_tell_usage_from_data_errors(game_copy):
     assert cardgen("check", "no_such_game").returncode == 2
     assert cardgen("check", "--bogus").returncode == 2

@@ -28,6 +28,7 @@ def _centre(char: dict) -> tuple[float, float]:
     return (char["x0"] + char["x1"]) / 2, (char["top"] + char["bottom"]) / 2
 
 
+@pytest.mark.slow
 def test_each_rank_is_upright_top_left_and_turned_bottom_right_with_no_name_band(tmp_path):
     code, out, err = cardgen("cards", "star_tricks", "--all-types", "--no-backs", "--out", tmp_path)
     assert code == 0, out + err

@@ -60,6 +60,7 @@ def test_check_imports_no_pdf_library():
     assert "reportlab" in modules  # the fit check sets texts with the painter's own type setter
 
 
+@pytest.mark.slow
 def test_check_of_a_game_in_english_alone_reads_no_catalog_or_locale():
     """Babel comes with a translation (cardgen's words in another language, their catalog, the
     language's name): Exploding Puppy's German pulls it in, the tiny game in English does not."""

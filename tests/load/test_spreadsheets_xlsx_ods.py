@@ -133,6 +133,7 @@ def test_two_card_files_are_an_error_naming_both(game_copy):
     assert found.code == "two-card-files" and "cards.yaml and cards.ods" in found.message
 
 
+@pytest.mark.slow
 def test_a_zip_bomb_is_a_clear_error(game_copy):
     folder = game_copy(CREATURES)
     (folder / "cards.yaml").unlink()

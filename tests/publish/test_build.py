@@ -17,6 +17,7 @@ def run(capsys, *argv) -> tuple[int, str]:
     return code, capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_rulebook_command(capsys, tmp_path):
     code, err = run(capsys, "rulebook", TINY_GAME, "--out", tmp_path, "--paper", "letter")
     assert code == 0

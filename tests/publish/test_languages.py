@@ -178,6 +178,7 @@ def test_plural_forms_for_0_1_and_2(language, expected):
     assert said == expected
 
 
+@pytest.mark.slow
 def test_the_catalogs_hold_every_message_of_the_code_translated():
     """Every message the renderers and templates say is in the German and French catalogs, with a
     translation (and each plural form); none is left over from code that is gone."""

@@ -159,6 +159,7 @@ def test_the_reprint_holds_what_the_swap_list_puts_in(rounds, tmp_path):
         assert code == 2 and f"argument {other}: not allowed with argument --changed-since" in err
 
 
+@pytest.mark.slow
 def test_the_visual_diff_shows_old_and_new_side_by_side(rounds, tmp_path):
     old, new = rounds
     code, _, err = cardgen("diff", new, "--since", old, "--pdf", "--out", tmp_path)

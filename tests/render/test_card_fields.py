@@ -6,6 +6,7 @@ import io
 import re
 
 import pdfplumber
+import pytest
 from conftest import TEST_DATA, checked, edit, page_texts
 
 from cardgen.load import load_game
@@ -19,6 +20,7 @@ def flat(pages: list[str]) -> str:
     return re.sub(r"\s+", " ", " ".join(pages))
 
 
+@pytest.mark.slow
 def test_the_rulebook_shows_a_cards_fields_under_their_display_names(tmp_path):
     game, report = checked(CREATURES)
     text = flat(page_texts(documents.write_rulebook(game, report, tmp_path)))

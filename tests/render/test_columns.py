@@ -112,6 +112,7 @@ def test_each_jump_skips_only_tries_that_end_the_same(document):
     assert max(skipped) >= 20
 
 
+@pytest.mark.slow
 def test_lost_space_steps_same_pages_with_fewer_layouts():
     own, own_layouts = rendered(entries_html(), weasyprint.layout.column.columns_layout)
     ours, our_layouts = rendered(entries_html(), columns.columns_layout)

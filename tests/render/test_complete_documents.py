@@ -36,6 +36,7 @@ def test_a_wide_table_of_figures_is_split_not_cut(tmp_path):
         assert re.search(rf"Players( \d+)*? {played.players}\b", table), played.players
 
 
+@pytest.mark.slow
 def test_a_template_that_cuts_text_stops_the_build_naming_it(game_copy, tmp_path):
     game = game_copy(TINY_GAME)
     (game / "templates").mkdir()
@@ -88,6 +89,7 @@ def test_no_character_of_a_shipped_document_lies_in_its_side_margins(shipped_doc
     assert checked_pages > 50
 
 
+@pytest.mark.slow
 def test_text_in_a_pages_margin_is_lost_content(game_copy, tmp_path):
     game = game_copy(TINY_GAME)
     (game / "templates").mkdir()

@@ -3,6 +3,7 @@ element of it that the cards show (the shipped face's in cardgen's words), none 
 the face leaves out."""
 from __future__ import annotations
 
+import pytest
 from conftest import TINY_GAME, cardgen, page_lines
 
 NO_TEXT_BOX = """\
@@ -25,11 +26,13 @@ def _diagram_text(folder, tmp_path) -> str:
     return " ".join(page.split())
 
 
+@pytest.mark.slow
 def test_the_shipped_faces_callouts_name_its_parts(tmp_path):
     text = _diagram_text(TINY_GAME, tmp_path)
     assert "Name, at the top." in text and "Effect, in the box at the bottom" in text
 
 
+@pytest.mark.slow
 def test_a_face_without_a_text_box_has_no_effect_callout_and_its_own_labels(game_copy, tmp_path):
     folder = game_copy()
     (folder / "layout.yaml").write_text(NO_TEXT_BOX, encoding="utf-8")

@@ -126,6 +126,7 @@ def test_every_game_renders(name, shipped_document):
     assert game.setups and shipped_document(name, "checklists.pdf").is_file()
 
 
+@pytest.mark.slow
 def test_an_inline_symbol_in_card_text_is_the_symbol_in_the_documents_too(game_copy, tmp_path):
     folder = game_copy("starter")
     game, report = checked(folder)
@@ -164,6 +165,7 @@ def test_checklists_a_page_per_setup_and_player_count(puppy_checklists):
     assert next(pages, None) is None
 
 
+@pytest.mark.slow
 def test_player_counts_whose_pages_read_the_same_share_one(game_copy, tmp_path):
     folder = game_copy(TEST_DATA / "task_tricks")
     edit(folder / "setups.yaml", "players: {min: 3, max: 3}", "players: {min: 3, max: 5}")

@@ -112,6 +112,7 @@ def test_preflight_names_encryption_and_a_later_pdf_version(good_sheet, tmp_path
     assert code == 1 and failed(said) == {"PDF 1.4 or earlier (PDF/X-1a:2003)": ["the header says PDF 1.6"]}
 
 
+@pytest.mark.slow
 def test_preflight_names_each_wrong_pdfx_key(good_sheet, tmp_path):
     with pikepdf.open(good_sheet) as pdf:
         pdf.docinfo["/GTS_PDFXVersion"] = "PDF/X-1a:2003"  # what cardgen wrote before: the conformance as the version

@@ -68,6 +68,7 @@ def test_the_font_is_the_same_bytes_every_time(puppy_font):
     assert symbols.symbol_font(game) == first
 
 
+@pytest.mark.slow
 def test_the_rulebook_sets_each_color_symbol_in_the_symbol_font(puppy_rulebook):
     game, _, path = puppy_rulebook
     wanted = {color.name for color in game.colors}  # a tagged PDF's symbol reads as its color's name

@@ -330,6 +330,7 @@ def test_options_out_of_range_are_usage_errors(argv, tmp_path):
     assert outputs(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_reportlab_environment_settings_do_not_change_the_card_sheet(tmp_path):
     import subprocess
     import sys

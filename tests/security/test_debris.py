@@ -126,6 +126,7 @@ class Killed(BaseException):
     """Stands for SIGKILL in the middle of publishing (nothing after it runs but `finally`)."""
 
 
+@pytest.mark.slow
 def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
     """A build killed after its commit (the rename of its staging folder) but before every file was
     moved: the next run moves the rest and the manifest lists them all as built."""

@@ -69,6 +69,7 @@ def test_a_link_to_proc_in_the_game_folder_is_refused_at_check_and_build(game_co
     assert code == 1 and not (tmp_path / "out" / "rulebook.pdf").exists()
 
 
+@pytest.mark.slow
 def test_building_inside_the_game_folder_is_up_to_date_the_second_time(game_copy):
     game = game_copy(TINY_GAME)
     assert cardgen("build", ".", cwd=game)[0] == 0

@@ -231,6 +231,7 @@ def test_a_tree_with_a_file_and_a_folder_of_one_name_is_refused(tmp_path):
     assert code == 2 and "has a name longer than 255 bytes" in err
 
 
+@pytest.mark.slow
 def test_a_revision_too_large_is_refused_before_it_is_read(tmp_path):
     """1,600 entries of one megabyte blob: a small repository whose revision unpacks to 1.6 GB;
     and more entries than a game holds."""
