@@ -6,7 +6,8 @@ import io
 import tracemalloc
 
 import pytest
-from conftest import checked, sheet_for
+from conftest import TINY_GAME, checked, edit, sheet_for
+from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from bench.big_game import write_big_game
@@ -40,6 +41,22 @@ def test_a_sheet_is_byte_for_byte_the_sheet_reportlab_writes(game_name, cmyk, mo
     monkeypatch.setattr(sheets, "CompactCanvas", ReportLabCanvas)
     monkeypatch.setattr(print_color, "CmykCanvas", ReportLabCmykCanvas)
     assert sheets.render_sheets(game, cards, sheet, cmyk=cmyk) == compact
+
+
+def test_a_sheet_with_art_is_byte_for_byte_the_sheet_reportlab_writes(game_copy, monkeypatch):
+    """Art is an image object each face's form places: a raster with transparency and a JPEG."""
+    folder = game_copy(TINY_GAME)
+    (folder / "art").mkdir()
+    Image.new("RGBA", (300, 200), (136, 68, 34, 128)).save(folder / "art" / "boom.png")
+    Image.new("RGB", (200, 300), "#225588").save(folder / "art" / "shield.jpg")
+    edit(folder / "cards.yaml", 'text: "You are out."}', 'text: "You are out.", art: art/boom.png}')
+    edit(folder / "cards.yaml", 'text: "Stops a **Boom**."}', 'text: "Stops a **Boom**.", art: art/shield.jpg}')
+    game, _ = checked(folder)
+    sheet, cards = sheet_for(game), list(game.cards) * 3
+    compact = sheets.render_sheets(game, cards, sheet)
+    assert compact.count(b"/Subtype /Image") >= 2
+    monkeypatch.setattr(sheets, "CompactCanvas", ReportLabCanvas)
+    assert sheets.render_sheets(game, cards, sheet) == compact
 
 
 def _forms_out_of_order(canvas_class) -> bytes:
