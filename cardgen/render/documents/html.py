@@ -122,10 +122,12 @@ _COMPILED = _Compiled()
 
 
 def compile_shipped_templates() -> None:
-    """Every shipped template compiled, before the workers fork: each document's worker then only
-    renders them (it would compile the few it uses again, and compiling a template costs about
-    as much as rendering it). Once a process: the shipped templates' environment keeps them."""
-    env = _environment((str(SHARED_TEMPLATES),), (SHARED_TEMPLATES,))
+    """Every shipped template compiled into the process's cache, before the workers fork: each
+    document's worker then only renders them (it would compile the few it uses again, and
+    compiling a template costs about as much as rendering it). Through an environment of its
+    own, which asks the cache for each: one the cache let go of (serve compiles a game's template
+    at each edit) is compiled again, the others cost a read of their file."""
+    env = _new_environment((str(SHARED_TEMPLATES),), (SHARED_TEMPLATES,))
     for name in env.list_templates(extensions=("html", "css")):
         env.get_template(name)
 
@@ -134,6 +136,10 @@ def compile_shipped_templates() -> None:
 def _environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> SandboxedEnvironment:
     """One environment per template folders and process: Jinja then compiles each template once
     (compiling costs more than rendering) and again only when its file changes."""
+    return _new_environment(folders, roots)
+
+
+def _new_environment(folders: tuple[str, ...], roots: tuple[Path, ...]) -> SandboxedEnvironment:
     env = _Sandbox(
         loader=_ContainedLoader(list(folders), roots),
         bytecode_cache=_COMPILED,
