@@ -46,7 +46,7 @@ from cardgen.model.texts import format_count, players_label, plural
 from cardgen.model.words import gettext, lower_first
 from cardgen.render import pdfpages
 from cardgen.render.documents.checklists import hand_label, step_text
-from cardgen.render.documents.html import render_pdf, symbol_context
+from cardgen.render.documents.html import render_pages, render_pdf, render_pdf_within, symbol_context
 from cardgen.render.documents.markdown import markdown_inline
 from cardgen.render.documents.weasy import LostContent
 from cardgen.render.write import atomic_write
@@ -110,22 +110,23 @@ def write_cheatsheet(game: Game, report: GameReport, out_dir: str | Path, paper:
 
 
 def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Callable[[str], None]) -> bytes:
-    """The main sheet at full size, or shrunk step by step until it fits one page; at the
-    smallest size, as many pages as it takes."""
-    pdf, pages = b"", 0
-    for scale in SCALES:
-        pdf = render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper)
-        pages = pdfpages.page_count(pdf)
-        if pages <= 1:
+    """The main sheet at full size, or shrunk step by step until it fits one page (the sizes
+    tried before laid out only); at the smallest size, as many pages as it takes."""
+    for scale in SCALES[:-1]:
+        pdf = render_pdf_within(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper, most_pages=1)
+        if pdf is not None:
             return pdf
-    warn(f"warning: {game.id}: the cheat sheet runs to {pages} pages even at {round(SCALES[-1] * 100)}% type size; "
-         "shorten the card texts or the reference: cheatsheet: lists in game.yaml to fit it on one")
+    pdf = render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(SCALES[-1])), paper)
+    pages = pdfpages.page_count(pdf)
+    if pages > 1:
+        warn(f"warning: {game.id}: the cheat sheet runs to {pages} pages even at {round(SCALES[-1] * 100)}% type "
+             "size; shorten the card texts or the reference: cheatsheet: lists in game.yaml to fit it on one")
     return pdf
 
 
 def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
     """A page of pocket copies, each as many cards tall as its text needs (a strip folded between
-    its panels): the shortest that shows all of it (a longer strip tried on one copy first)."""
+    its panels): the shortest that shows all of it (a longer strip laid out on one copy first)."""
     most = pocket_layout(game, paper)["rows"]
     pocket = dict(context, pocket=True, pt=_pt(1.0))
     try:
@@ -134,7 +135,7 @@ def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
         pass
     for panels in range(2, most + 1):
         try:
-            render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels, copies=1)), paper)
+            render_pages(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels, copies=1)), paper)
         except LostContent:
             continue
         return render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels)), paper)

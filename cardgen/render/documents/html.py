@@ -39,13 +39,32 @@ from cardgen.model.sizes import DEFAULT_PAPER, PAPERS_MM
 from cardgen.model.texts import cards, component_count, kind_count
 from cardgen.model.words import gettext, ngettext, percent
 from cardgen.render.documents.markdown import markdown_html
-from cardgen.render.documents.weasy import GENERATED, allowed_roots, font_face_css, html_to_pdf, symbol_font_name
+from cardgen.render.documents.weasy import (
+    GENERATED,
+    allowed_roots,
+    font_face_css,
+    html_pages,
+    html_to_pdf,
+    html_to_pdf_within,
+    symbol_font_name,
+)
 
 
 def render_pdf(game: Game, template_name: str, context: dict[str, Any], paper: str = DEFAULT_PAPER) -> bytes:
     """Render a template of the game to PDF bytes (same input, same bytes)."""
     html = render_html(game, template_name, context, paper)
     return html_to_pdf(game, html, template_name)
+
+
+def render_pdf_within(game: Game, template_name: str, context: dict[str, Any], paper: str, most_pages: int
+                      ) -> bytes | None:
+    """render_pdf's PDF if the document takes at most `most_pages` pages; else None, never written."""
+    return html_to_pdf_within(game, render_html(game, template_name, context, paper), template_name, most_pages)
+
+
+def render_pages(game: Game, template_name: str, context: dict[str, Any], paper: str) -> int:
+    """How many pages render_pdf's document takes, laid out only (LostContent as render_pdf)."""
+    return html_pages(game, render_html(game, template_name, context, paper), template_name)
 
 
 def render_html(game: Game, template_name: str, context: dict[str, Any], paper: str = DEFAULT_PAPER) -> str:

@@ -14,7 +14,7 @@ import logging
 import mimetypes
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -120,6 +120,23 @@ class LostContent(BuildError):
 
 def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     """The PDF of an HTML document; LostContent when a text is not on its pages."""
+    return _laid_out(game, html, origin, lambda pages: True)[1]
+
+
+def html_to_pdf_within(game: Game, html: str, origin: str, most_pages: int) -> bytes | None:
+    """The PDF of an HTML document if it is laid out on at most `most_pages` pages; else None, the
+    PDF never written (a third of a document's time, and all of a page count's)."""
+    pages, pdf = _laid_out(game, html, origin, lambda pages: pages <= most_pages)
+    return pdf if pages <= most_pages else None
+
+
+def html_pages(game: Game, html: str, origin: str) -> int:
+    """How many pages an HTML document is laid out on, no PDF written; LostContent as html_to_pdf."""
+    return _laid_out(game, html, origin, lambda pages: False)[0]
+
+
+def _laid_out(game: Game, html: str, origin: str, written: Callable[[int], bool]) -> tuple[int, bytes]:
+    """An HTML document laid out: its number of pages, and its PDF when `written(pages)` (else b"")."""
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
@@ -134,8 +151,9 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
         with _font_subsetting(), _no_user_fontconfig(), patches.lines_kept():
             laid_out = document.render(font_config=_font_config(), cache=_image_cache(game.language))
             lost = lost_texts(html, laid_out.pages)
-            pdf: bytes = b"" if lost else finish_tagged(laid_out.write_pdf(pdf_variant="pdf/ua-1"), html,
-                                                          symbol_texts(game))
+            pages = len(laid_out.pages)
+            pdf = b"" if lost or not written(pages) else finish_tagged(laid_out.write_pdf(pdf_variant="pdf/ua-1"),
+                                                                       html, symbol_texts(game))
     except FatalURLFetchingError as exc:
         if fetcher.refused:
             raise fetcher.refused[0] from None
@@ -156,7 +174,7 @@ def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     if collect.messages:
         raise BuildError(f"WeasyPrint could not render {origin} cleanly: " + "; ".join(collect.messages[:5]),
                          hint="fix the template or CSS named in the message")
-    return pdf
+    return pages, pdf
 
 
 @contextmanager
