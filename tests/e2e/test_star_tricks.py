@@ -78,8 +78,10 @@ def _trimmed_sizes(page) -> set[tuple[float, float]]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
+    """The card sheets as `cardgen cards` writes them (a whole build writes the same ones, and its
+    documents too, which this file does not read)."""
     out = tmp_path_factory.mktemp("star_tricks")
-    code, _, err = cardgen("build", "star_tricks", "--out", out)
+    code, _, err = cardgen("cards", "star_tricks", "--out", out)
     assert code == 0, err
     return out
 
