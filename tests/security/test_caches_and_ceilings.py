@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import CARD_DATA, ROOT, TINY_GAME, edit, page_texts
+from conftest import ROOT, TINY_GAME, edit, page_texts
 
 from cardgen.errors import BuildError, UsageError
 from cardgen.publish.cache import simulation_key
@@ -34,24 +34,40 @@ pytestmark = pytest.mark.usefixtures("no_hang")
 
 
 def with_simulated_figures(game):
-    """Exploding Kittens with the simulated figures in its documents (turns: documents)."""
-    shutil.copytree(CARD_DATA / "exploding_kittens", game)
-    edit(game / "game.yaml", "  saved: random\n", "  saved: random\n  documents: true\n")
+    """A small game with the simulated figures in its documents (turns: documents): the tests'
+    Tiny Hazards with a losing and a saving kind, a turn to play and rules (prose the simulation
+    does not play). The cache is the subject, not the game: its checklists are two pages."""
+    shutil.copytree(TINY_GAME, game)
+    edit(game / "game.yaml", "  - {id: hazard, name: Hazard}\n  - {id: shield, name: Shield}\n",
+         "  - {id: hazard, name: Hazard, role: losing}\n  - {id: shield, name: Shield, role: saving}\n")
+    with open(game / "game.yaml", "a", encoding="utf-8") as file:
+        file.write("turns:\n  draw: 1\n  saved: random\n  documents: true\n")
+    (game / "rules.md").write_text("# Tiny Hazards\n\nThe deck hides hazards. Draw one and you are out.\n")
     return game
 
 
-@pytest.fixture
-def simulated_game(tmp_path):
-    return with_simulated_figures(tmp_path / "exploding_kittens")
+def rebuilt(game) -> None:
+    """Edit the rules: the checklists are built again, the game played is the same."""
+    edit(game / "rules.md", "The deck hides", "The box holds 20 cards. The deck hides")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The game, and its checklists built into a fresh output folder."""
-    game = with_simulated_figures(tmp_path_factory.mktemp("built") / "exploding_kittens")
+    """The game, and its checklists built into a fresh output folder (only read)."""
+    game = with_simulated_figures(tmp_path_factory.mktemp("built") / "tiny_hazards")
     fresh = game.parent / "fresh"
     assert run("checklist", game, "--out", fresh)[0] == 0
+    assert "How it plays (2000 simulated games)" in how_it_plays(fresh / "checklists.pdf")
+    assert sorted(cached_figures(fresh)) == ["Starter/2", "Starter/3"]
     return game, fresh
+
+
+@pytest.fixture
+def simulated_game(tmp_path):
+    """A copy of the game, and its checklists built into an output folder."""
+    game, out = with_simulated_figures(tmp_path / "tiny_hazards"), tmp_path / "out"
+    assert run("checklist", game, "--out", out)[0] == 0
+    return game, out
 
 
 def how_it_plays(checklists) -> str:
@@ -112,17 +128,16 @@ def test_anything_in_the_caches_place_is_simulated_again(plant, built, tmp_path)
 
 
 @pytest.mark.slow
-def test_figures_edited_into_the_cache_are_never_printed(simulated_game, tmp_path):
-    out = tmp_path / "out"
-    assert run("checklist", simulated_game, "--out", out)[0] == 0
+def test_figures_edited_into_the_cache_are_never_printed(simulated_game):
+    game, out = simulated_game
     shown = how_it_plays(out / "checklists.pdf")
     cache = out / CACHE_FILE
     document = json.loads(cache.read_text())
     for figures in document["figures"].values():
         figures["turns_median"] = 777
     cache.write_text(json.dumps(document))
-    edit(simulated_game / "rules.md", "The deck hides", "The box holds 56 cards. The deck hides")  # rebuilt
-    assert run("checklist", simulated_game, "--out", out)[0] == 0
+    rebuilt(game)
+    assert run("checklist", game, "--out", out)[0] == 0
     assert how_it_plays(out / "checklists.pdf") == shown and "777" not in shown
     assert all(f["turns_median"] != 777 for f in cached_figures(out).values())  # written again
 
@@ -144,38 +159,35 @@ def forge(out, game_folder, turns: int) -> None:
 
 
 @pytest.mark.slow
-def test_clean_never_reads_the_cache(simulated_game, tmp_path):
-    out = tmp_path / "out"
-    assert run("checklist", simulated_game, "--out", out)[0] == 0
+def test_clean_never_reads_the_cache(simulated_game):
+    game, out = simulated_game
     shown = how_it_plays(out / "checklists.pdf")
-    forge(out, simulated_game, 777)
-    status, text = run("checklist", simulated_game, "--out", out, "--clean")
+    forge(out, game, 777)
+    status, text = run("checklist", game, "--out", out, "--clean")
     assert status == 0, text
     assert how_it_plays(out / "checklists.pdf") == shown and "777" not in shown
     assert all(f["turns_median"] != 777 for f in cached_figures(out).values())
 
 
 @pytest.mark.slow
-def test_a_cache_kept_for_other_data_is_not_used(simulated_game, tmp_path):
-    out = tmp_path / "out"
-    assert run("checklist", simulated_game, "--out", out)[0] == 0
-    forge(out, simulated_game, 777)
-    edit(simulated_game / "setups.yaml", "Attack: 4", "Attack: 6")  # the game's data changes: another key
-    assert run("checklist", simulated_game, "--out", out)[0] == 0
+def test_a_cache_kept_for_other_data_is_not_used(simulated_game):
+    game, out = simulated_game
+    forge(out, game, 777)
+    edit(game / "setups.yaml", "hand: {deal: 3}", "hand: {deal: 2}")  # the game's data changes: another key
+    assert run("checklist", game, "--out", out)[0] == 0
     assert "777" not in how_it_plays(out / "checklists.pdf")
 
 
 @pytest.mark.slow
 def test_a_link_to_a_cache_outside_the_output_folder_is_not_followed(simulated_game, tmp_path):
-    out, outside = tmp_path / "out", tmp_path / "outside.json"
-    assert run("checklist", simulated_game, "--out", out)[0] == 0
+    (game, out), outside = simulated_game, tmp_path / "outside.json"
     shown = how_it_plays(out / "checklists.pdf")
-    forge(out, simulated_game, 777)
+    forge(out, game, 777)
     (out / CACHE_FILE).rename(outside)
     forged = outside.read_text()
     (out / CACHE_FILE).symlink_to(outside)
-    edit(simulated_game / "rules.md", "The deck hides", "The box holds 56 cards. The deck hides")  # rebuilt
-    assert run("checklist", simulated_game, "--out", out)[0] == 0
+    rebuilt(game)
+    assert run("checklist", game, "--out", out)[0] == 0
     assert how_it_plays(out / "checklists.pdf") == shown
     assert outside.read_text() == forged and not (out / CACHE_FILE).is_symlink()
 
