@@ -20,10 +20,10 @@ def test_links_named_like_staging_folders_are_removed_never_followed(game_copy, 
     game, out, victim = game_copy(TINY_GAME), tmp_path / "out", tmp_path / "victim"
     victim.mkdir()
     (victim / "precious.txt").write_text("mine")
-    assert cardgen("rulebook", game, "--out", out)[0] == 0
+    assert cardgen("cards", game, "--out", out)[0] == 0  # publishing is the same for every kind of output
     (out / ".cardgen-publish-x.tmp").symlink_to(victim)
     (out / ".cardgen-build-y.tmp").symlink_to(victim)
-    assert cardgen("rulebook", game, "--out", out, "--clean")[0] == 0
+    assert cardgen("cards", game, "--out", out, "--clean")[0] == 0
     assert (victim / "precious.txt").read_text() == "mine" and not (out / "precious.txt").exists()
     assert not any(path.name.startswith(".cardgen-") for path in out.iterdir())
 
@@ -33,14 +33,14 @@ def test_a_manifest_naming_files_outside_or_of_the_wrong_types_is_no_manifest(ga
     game, out = game_copy(TINY_GAME), tmp_path / "out"
     outside = tmp_path / "escape.txt"
     outside.write_text("keep")
-    assert cardgen("rulebook", game, "--out", out)[0] == 0
+    assert cardgen("cards", game, "--out", out)[0] == 0  # the manifest is the same for every kind of output
     manifest = json.loads((out / "cardgen-manifest.json").read_text())
     manifest["outputs"]["../escape.txt"] = {"bytes": 4, "sha256": "0"}
     for entry in manifest["cache"]["outputs"].values():
         entry["files"] = [1]
     (out / "cardgen-manifest.json").write_text(json.dumps(manifest))
     for _ in range(2):
-        assert cardgen("rulebook", game, "--out", out)[0] == 0
+        assert cardgen("cards", game, "--out", out)[0] == 0
     assert outside.read_text() == "keep"
     assert "../escape.txt" not in (out / "cardgen-manifest.json").read_text()
 
