@@ -3,6 +3,7 @@ neither worker is left with a long one while the other has nothing to do), and h
 collect their garbage."""
 from __future__ import annotations
 
+import dataclasses
 import gc
 
 import pytest
@@ -29,10 +30,18 @@ def test_documents_first_then_the_html_edition_then_the_card_sheets_each_in_plan
     assert [kind_of(output).cost for _, output in ordered] == sorted((kind_of(o).cost for _, o in outputs), reverse=True)
 
 
+def _write_its_files(output, game, report, to):
+    """A renderer that writes the files its kind declares, each a line of text."""
+    for pattern in kind_of(output).files:
+        (to.folder / pattern.replace("*", "stub")).write_text(output.label, encoding="utf-8")
+
+
 @pytest.mark.slow
-def test_a_build_starts_them_in_that_order(tmp_path):
+def test_a_build_starts_them_in_that_order(monkeypatch, tmp_path):
     """On one worker, the outputs start in the order it takes them: the card sheets planned first
-    start last."""
+    start last. (The order is the pool's: each kind's renderer is a stub writing its files.)"""
+    for name in ("rulebook", "checklists", "rulebook-html", "cards"):
+        monkeypatch.setitem(KINDS, name, dataclasses.replace(KINDS[name], render=_write_its_files))
     game, report = checked(TINY_GAME)
     plan = Plan(plan_cards(game).outputs + plan_rulebook(game).outputs + plan_checklists(game).outputs)
     started = []
