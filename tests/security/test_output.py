@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, TINY_GAME
+from conftest import ROOT, TINY_GAME, cardgen
 
 from cardgen.render import write
 from security.conftest import set_card
@@ -95,11 +95,26 @@ def build_in(cwd: Path, out: Path, env: dict[str, str]) -> dict[str, bytes]:
 
 
 @pytest.mark.slow
-def test_the_same_game_gives_byte_identical_pdfs_in_any_environment(tmp_path):
+def test_the_same_game_gives_byte_identical_pdfs_in_any_environment(tmp_path, monkeypatch):
+    """The first build in this process (warm, after whatever the tests before drew), with a plain
+    home, in UTC; the second in a cold process with a busy home, far from UTC, at another second,
+    another hash seed, working directory and locale."""
     plain_home = tmp_path / "home-plain"
     plain_home.mkdir()
-    first = build_in(tmp_path / "cwd-a", tmp_path / "out-a",
-                     {"HOME": str(plain_home), "TZ": "UTC", "PYTHONHASHSEED": "1"})
+    for name in ("SOURCE_DATE_EPOCH", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(plain_home))  # the workers' font configurations are made after the fork
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        (tmp_path / "cwd-a").mkdir()
+        code, _, err = cardgen("build", TINY_GAME, "--out", tmp_path / "out-a", cwd=tmp_path / "cwd-a")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert code == 0, err
+    first = snapshot(tmp_path / "out-a")
+    assert os.environ.get("PYTHONHASHSEED") != "2"  # the second build's seed differs from this process's
 
     busy_home = tmp_path / "home-busy"
     (busy_home / ".config" / "fontconfig").mkdir(parents=True)
