@@ -102,22 +102,22 @@ def test_a_killed_build_leaves_the_last_good_outputs_and_no_workers(moment, tmp_
         time.sleep(0.05)
     assert processes_naming(str(out)) == [], "worker processes outlived the killed build"
 
-    status, text = run("checklist", TINY_GAME, "--out", out)  # the next run, of one small output
+    status, text = run("cards", TINY_GAME, "--out", out)  # the next run, of one small output
     assert status == 0, text
     assert debris(out) == []
     assert (out / "rulebook.pdf").read_bytes() == OLD["rulebook.pdf"]
     entries = json.loads((out / MANIFEST).read_text())["outputs"]
-    data = (out / "checklists.pdf").read_bytes()
-    assert data.startswith(b"%PDF") and entries["checklists.pdf"]["sha256"] == hashlib.sha256(data).hexdigest()
+    data = (out / "cards-starter.pdf").read_bytes()
+    assert data.startswith(b"%PDF") and entries["cards-starter.pdf"]["sha256"] == hashlib.sha256(data).hexdigest()
 
 
 def test_a_command_with_nothing_to_do_still_removes_what_a_killed_run_left(tmp_path):
     out = tmp_path / "out"
-    assert run("checklist", TINY_GAME, "--out", out)[0] == 0
+    assert run("cards", TINY_GAME, "--out", out)[0] == 0
     left = out / f"{STAGE_PREFIX}killed.tmp"
     left.mkdir()
-    (left / "checklists.pdf").write_bytes(b"%PDF-1.4 half")
-    status, text = run("checklist", TINY_GAME, "--out", out)  # up to date: nothing is rendered
+    (left / "cards-starter.pdf").write_bytes(b"%PDF-1.4 half")
+    status, text = run("cards", TINY_GAME, "--out", out)  # up to date: nothing is rendered
     assert status == 0 and "up to date" in text, text
     assert debris(out) == []
 
@@ -153,11 +153,11 @@ def test_a_publish_cut_short_is_finished_by_the_next_run(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "replace", real_replace)
     assert len(moves) == 1 and len(debris(out)) == 1  # one output published, the other still committed
 
-    status, text = run("checklist", TINY_GAME, "--out", out)
+    status, text = run("cards", TINY_GAME, "--out", out)
     assert status == 0, text
     assert debris(out) == []
     entries = json.loads((out / MANIFEST).read_text())["outputs"]
-    for name in ("cards-all-types.pdf", "calibration-a4.pdf", "checklists.pdf"):
+    for name in ("cards-all-types.pdf", "calibration-a4.pdf", "cards-starter.pdf"):
         assert entries[name]["sha256"] == hashlib.sha256((out / name).read_bytes()).hexdigest(), name
     assert (out / "rulebook.pdf").read_bytes() == OLD["rulebook.pdf"]
 
