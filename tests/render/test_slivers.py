@@ -4,8 +4,10 @@ leaves paper on the card) shows the color just inside the trim, never a neighbou
 white of an empty slot. The cards are found on the page (their forms), their trim from the layout."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
+import numpy as np
 import pypdfium2
 import pypdfium2.raw as pdfium
 import pytest
@@ -16,6 +18,7 @@ from cardgen.layout.sheet import Rect, Sheet
 from cardgen.model.sizes import MM
 
 DPI = 150
+SCALE = DPI / 72
 OUTSIDE_MM = (0.15, 0.3, 0.45)  # the band a cut up to 0.5 mm off the line leaves on the card
 INSIDE_MM = 0.3
 ALONG = [n / 10 for n in range(1, 10)]  # where on each side, away from the rounded corners
@@ -32,17 +35,31 @@ def filled_slots(page: pypdfium2.PdfPage, sheet: Sheet) -> list[int]:
                    and y0 <= sheet.slot(index).y + sheet.slot(index).h / 2 <= y1 for x0, y0, x1, y1 in boxes)]
 
 
-def probes(trim: Rect) -> list[tuple[tuple[float, float], list[tuple[float, float]]]]:
-    """Points just inside each side of the trim, each with the points of the band outside it."""
-    out = []
+def probes(trim: Rect) -> list[list[tuple[tuple[float, float], list[tuple[float, float]]]]]:
+    """For each side of the trim, points just inside it, each with the points of the band outside it."""
+    sides: list[list] = [[], [], [], []]
     for t in ALONG:
         x, y = trim.x + t * trim.w, trim.y + t * trim.h
-        for inner, outward in (((trim.x, y), (-1, 0)), ((trim.right, y), (1, 0)),
-                               ((x, trim.y), (0, -1)), ((x, trim.top), (0, 1))):
+        for side, (inner, outward) in zip(sides, (((trim.x, y), (-1, 0)), ((trim.right, y), (1, 0)),
+                                                  ((x, trim.y), (0, -1)), ((x, trim.top), (0, 1)))):
             (px, py), (dx, dy) = inner, outward
-            out.append(((px - dx * INSIDE_MM * MM, py - dy * INSIDE_MM * MM),
-                        [(px + dx * d * MM, py + dy * d * MM) for d in OUTSIDE_MM]))
-    return out
+            side.append(((px - dx * INSIDE_MM * MM, py - dy * INSIDE_MM * MM),
+                         [(px + dx * d * MM, py + dy * d * MM) for d in OUTSIDE_MM]))
+    return sides
+
+
+def pixel_colors(page: pypdfium2.PdfPage, pixels: np.ndarray) -> np.ndarray:
+    """The RGB colors of these pixels (columns, rows) of the page rasterised at DPI. Only the
+    rectangle of pixels holding them is rendered: the page drawn at the same scale with its origin
+    moved by whole pixels, so each pixel is the one a render of the whole page has."""
+    width, height = math.ceil(page.get_width() * SCALE), math.ceil(page.get_height() * SCALE)
+    (c0, r0), (c1, r1) = pixels.min(axis=0), pixels.max(axis=0) + 1
+    assert c0 >= 0 and r0 >= 0 and c1 <= width and r1 <= height, "a probe off the page"
+    # render() rounds each amount cut off up to whole pixels: half a pixel less is exactly that many
+    crop = [(n - 0.5) / SCALE for n in (c0, height - r1, width - c1, r0)]
+    image = page.render(scale=SCALE, crop=crop, rev_byteorder=True).to_numpy()
+    assert image.shape[:2] == (r1 - r0, c1 - c0)
+    return image[pixels[:, 1] - r0, pixels[:, 0] - c0].astype(np.int16)
 
 
 def sliver_cards(pdf: Path, sheet: Sheet) -> tuple[int, int]:
@@ -52,15 +69,15 @@ def sliver_cards(pdf: Path, sheet: Sheet) -> tuple[int, int]:
     slivers = cards = 0
     try:
         for page in document:
-            image = page.render(scale=DPI / 72).to_pil().convert("RGB")
-
-            def color(point: tuple[float, float]) -> tuple[int, int, int]:
-                return image.getpixel((int(point[0] * DPI / 72), int((sheet.page_h - point[1]) * DPI / 72)))
-
             for index in filled_slots(page, sheet):
                 cards += 1
-                slivers += any(max(abs(a - b) for a, b in zip(color(inside), color(point))) > SAME
-                               for inside, band in probes(sheet.slot(index)) for point in band)
+                sliver = False
+                for side in probes(sheet.slot(index)):
+                    points = [point for inside, band in side for point in (inside, *band)]
+                    pixels = np.array([(int(x * DPI / 72), int((sheet.page_h - y) * DPI / 72)) for x, y in points])
+                    colors = pixel_colors(page, pixels).reshape(len(side), -1, 3)  # inside, then its band
+                    sliver |= bool((np.abs(colors[:, 1:] - colors[:, :1]).max(axis=2) > SAME).any())
+                slivers += sliver
     finally:
         document.close()
     return slivers, cards
