@@ -39,7 +39,7 @@ class BackPage:
         document = pypdfium2.PdfDocument(pdf)
         try:
             page = document[1]  # the first sheet's backs
-            self.pixels = np.asarray(page.render(scale=DPI / 72).to_pil().convert("RGB"), dtype=np.int16)
+            self.pixels = page.render(scale=DPI / 72, rev_byteorder=True).to_numpy().astype(np.int16)  # RGB
             forms = [obj.get_bounds() for obj in page.get_objects(filter=(pdfium.FPDF_PAGEOBJ_FORM,), max_depth=1)]
         finally:
             document.close()
@@ -48,29 +48,42 @@ class BackPage:
                       if any(x0 <= trim.x + trim.w / 2 <= x1 and y0 <= trim.y + trim.h / 2 <= y1
                              for x0, y0, x1, y1 in forms)]
 
-    def color(self, x: float, y: float) -> np.ndarray:
-        return self.pixels[int((self.page_h - y) / PIXEL), int(x / PIXEL)]
+    def colors(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """The colors of the pixels at these points (page points, from the bottom left)."""
+        return self.pixels[((self.page_h - ys) / PIXEL).astype(int), (xs / PIXEL).astype(int)]
 
     def bleed_colors(self, trim: Rect) -> np.ndarray:
         """The colors of the back's bleed: a band just outside its trim along each side."""
+        depths = np.arange(*BLEED_BAND_MM, PIXEL / MM)
         seen = []
         for side, (ix, iy) in SIDES.items():
-            for start_x, start_y in edge_points(trim, side, [n / 200 for n in range(10, 191)]):
-                for d in np.arange(*BLEED_BAND_MM, PIXEL / MM):
-                    seen.append(self.color(start_x - ix * d * MM, start_y - iy * d * MM))
-        return np.unique(np.array(seen), axis=0)
+            starts = np.array(edge_points(trim, side, [n / 200 for n in range(10, 191)]))
+            seen.append(self.colors(starts[:, :1] - ix * depths * MM, starts[:, 1:] - iy * depths * MM).reshape(-1, 3))
+        return np.unique(np.concatenate(seen), axis=0)
 
-    def margin(self, trim: Rect, side: str, bleed: np.ndarray) -> float:
-        """The least distance (mm) across `side` from the trim inward to a color the bleed has not."""
-        (ix, iy), reach = SIDES[side], (trim.w if side in ("left", "right") else trim.h) / 2
-        least = reach / MM
-        for x, y in edge_points(trim, side, ALONG):
-            for step in range(int(reach / PIXEL)):
-                here = self.color(x + ix * step * PIXEL, y + iy * step * PIXEL)
-                if np.abs(bleed - here).max(axis=1).min() > SAME:
-                    least = min(least, step * PIXEL / MM)
-                    break
-        return least
+    def margins(self, trim: Rect, bleed: np.ndarray) -> dict[tuple[float, float], dict[str, float]]:
+        """For the trim cut 1 mm off each way, the least distance (mm) across each side from the
+        cut inward to a color the bleed has not."""
+        out: dict[tuple[float, float], dict[str, float]] = {shift: {} for shift in SHIFTS}
+        for side, (ix, iy) in SIDES.items():
+            reach = (trim.w if side in ("left", "right") else trim.h) / 2
+            steps = np.arange(int(reach / PIXEL))
+            starts = np.array([point for dx, dy in SHIFTS for point in edge_points(trim.moved(dx * MM, dy * MM), side, ALONG)])
+            here = self.colors(starts[:, :1] + ix * steps * PIXEL, starts[:, 1:] + iy * steps * PIXEL)  # a line a row
+            unseen = not_in(here, bleed)
+            found = np.where(unseen.any(axis=1), unseen.argmax(axis=1) * PIXEL / MM, reach / MM)
+            for shift, lines in zip(SHIFTS, found.reshape(len(SHIFTS), len(ALONG))):
+                out[shift][side] = min(reach / MM, *lines)
+        return out
+
+
+def not_in(colors: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """Which of the colors differ by more than SAME in some channel from every known color (each
+    distinct color compared once)."""
+    codes = (colors.astype(np.int32) * (1 << 16, 1 << 8, 1)).sum(axis=-1)
+    distinct, where = np.unique(codes, return_inverse=True)
+    rgb = np.stack([distinct >> 16, (distinct >> 8) & 255, distinct & 255], axis=-1)
+    return (np.abs(known[None] - rgb[:, None]).max(axis=2).min(axis=1) > SAME)[where].reshape(codes.shape)
 
 
 def edge_points(trim: Rect, side: str, along: list[float]) -> list[tuple[float, float]]:
@@ -88,8 +101,7 @@ def drift_margins(pdf: Path) -> list[dict[tuple[float, float], dict[str, float]]
     out = []
     for trim in page.trims:
         bleed = page.bleed_colors(trim)
-        out.append({shift: {side: page.margin(trim.moved(shift[0] * MM, shift[1] * MM), side, bleed)
-                            for side in SIDES} for shift in SHIFTS})
+        out.append(page.margins(trim, bleed))
     return out
 
 
