@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pdfplumber
 import pypdf
 import pypdfium2
@@ -154,15 +155,16 @@ def test_nothing_prints_where_the_marks_keep_clear(silhouette):
                (10 - grow, h - 10 - grow, 30 + grow, h - 10 + grow), (10 - grow, h - 30 - grow, 10 + grow, h - 10 + grow)]
     zones = [(9.75, 9.75, 30.25, 30.25), (w - 30.25, 9.75, w - 9.75, 30.25), (9.75, h - 30.25, 30.25, h - 9.75)]
     frame = (9.75, 9.75, w - 9.75, h - 9.75)
-    pixels = image.load()
-    stained = []
-    for row in range(0, image.size[1], 2):
-        for col in range(0, image.size[0], 2):
-            x, y = (col + 0.5) / px, (row + 0.5) / px
-            inside = frame[0] <= x <= frame[2] and frame[1] <= y <= frame[3]
-            kept = not inside or any(a <= x <= c and b <= y <= d for a, b, c, d in zones)
-            if kept and pixels[col, row] < 250 and not any(a <= x <= c and b <= y <= d for a, b, c, d in painted):
-                stained.append((round(x, 1), round(y, 1)))
+    pixels = np.asarray(image)[::2, ::2]  # every other pixel each way
+    x = ((np.arange(0, image.size[0], 2) + 0.5) / px)[None, :]
+    y = ((np.arange(0, image.size[1], 2) + 0.5) / px)[:, None]
+
+    def within(boxes) -> np.ndarray:
+        return np.logical_or.reduce([(a <= x) & (x <= c) & (b <= y) & (y <= d) for a, b, c, d in boxes])
+
+    kept = ~within([frame]) | within(zones)
+    rows, cols = np.nonzero(kept & (pixels < 250) & ~within(painted))
+    stained = [(round(float(x[0, col]), 1), round(float(y[row, 0]), 1)) for row, col in zip(rows, cols)]
     assert not stained, stained[:10]
 
 
@@ -227,10 +229,10 @@ def test_a_folded_sheet_is_not_for_a_machine():
 @pytest.mark.slow
 def test_the_cricut_export_is_trimmed_card_images_for_design_space(tmp_path):
     """Design Space prints its own marks and bleed: each card type trimmed, at 300 dpi."""
-    code, _, err = cardgen("export", "exploding_puppy", "--to", "cricut", "--all-types", "--out", tmp_path)
+    code, _, err = cardgen("export", "starter", "--to", "cricut", "--all-types", "--out", tmp_path)
     assert code == 0, err
     fronts = sorted(tmp_path.glob("export-cricut-*/*-front.png"))
-    assert len(fronts) == 73
+    assert len(fronts) == 7  # the starter's card types (a poker game)
     with Image.open(fronts[0]) as image:
         assert image.size == (round(63 / 25.4 * 300), round(88 / 25.4 * 300))  # 63 x 88 mm, no bleed
         assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
