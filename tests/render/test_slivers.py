@@ -84,36 +84,38 @@ def sliver_cards(pdf: Path, sheet: Sheet) -> tuple[int, int]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """The default card sheets (faces) of a game, paper and size, built once."""
-    made: dict[tuple[str, str, str], list[Path]] = {}
+def measured(tmp_path_factory):
+    """The default card sheets (faces) of a game, paper and size, built and measured once (the quick
+    test and its case among all the games read the same sheets): each file's slivers and cards."""
+    made: dict[tuple[str, str, str], list[tuple[str, int, int]]] = {}
 
-    def build(game: str, paper: str, size: str) -> list[Path]:
+    def measure(game: str, paper: str, size: str) -> list[tuple[str, int, int]]:
         if (game, paper, size) not in made:
             out = tmp_path_factory.mktemp(f"{game}-{paper}-{size}")
             code, _, err = cardgen("cards", game, "--paper", paper, "--size", size, "--no-backs", "--out", out)
             assert code == 0, err
-            made[game, paper, size] = sorted(out.glob("cards-*.pdf"))
+            sheet = layout.make_sheet(paper, size, 3)
+            made[game, paper, size] = [(pdf.name, *sliver_cards(pdf, sheet)) for pdf in sorted(out.glob("cards-*.pdf"))]
         return made[game, paper, size]
 
-    return build
+    return measure
 
 
-def check(built, game: str, paper: str, size: str) -> None:
-    sheet = layout.make_sheet(paper, size, 3)
-    for pdf in built(game, paper, size):
-        slivers, cards = sliver_cards(pdf, sheet)
-        assert cards and not slivers, f"{pdf.name}: {slivers} of {cards} cards show a sliver"
+def check(measured, game: str, paper: str, size: str) -> None:
+    files = measured(game, paper, size)
+    assert files
+    for name, slivers, cards in files:
+        assert cards and not slivers, f"{name}: {slivers} of {cards} cards show a sliver"
 
 
-def test_exploding_puppy_on_a4_shows_no_sliver(built):
-    check(built, "exploding_puppy", "a4", "poker")
+def test_exploding_puppy_on_a4_shows_no_sliver(measured):
+    check(measured, "exploding_puppy", "a4", "poker")
 
 
 @pytest.mark.slow  # every shipped game, poker and mini, A4 and Letter
 @pytest.mark.parametrize("game, paper, size", CASES)
-def test_no_card_of_a_default_sheet_shows_a_sliver(built, game, paper, size):
-    check(built, game, paper, size)
+def test_no_card_of_a_default_sheet_shows_a_sliver(measured, game, paper, size):
+    check(measured, game, paper, size)
 
 
 @pytest.mark.slow
