@@ -1,4 +1,4 @@
-"""render/cards: card sheets built from the real data, read back with pdfplumber."""
+"""render/cards: card sheets built from the real data, read back with PDFium (pypdfium2)."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,10 +8,12 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-import pdfplumber
+import pypdfium2
+import pypdfium2.raw as pdfium
 import pytest
-from conftest import CARD_DATA, TINY_GAME, cardgen, checked, page_chars, sheet_for, words_in
+from conftest import CARD_DATA, TINY_GAME, cardgen, checked, page_chars, page_fonts, sheet_for, words_in
 from PIL import Image
+from test_sheets import glyphs, inside_box
 
 from cardgen.cli import main
 from cardgen.errors import BuildError, UsageError
@@ -41,11 +43,14 @@ def default_a4(puppy, tmp_path_factory):
     return cards.write_setup_sheets(game, report.setup("Default"), sheet_for(game), out)
 
 
-@pytest.fixture(scope="module")
-def default_pdf(default_a4):
-    """The Default sheets opened once: the tests reading its pages share one parse of them."""
-    with pdfplumber.open(default_a4) as pdf:
-        yield pdf
+def page_sizes(path) -> list[tuple[float, float]]:
+    """Each page's width and height in points (its media box), read with PDFium without loading
+    the pages (which would parse their drawing)."""
+    document = pypdfium2.PdfDocument(path)
+    try:
+        return [document.get_page_size(i) for i in range(len(document))]
+    finally:
+        document.close()
 
 
 def face_regions(game, sheet) -> dict[str, Rect]:
@@ -66,10 +71,9 @@ def face_regions(game, sheet) -> dict[str, Rect]:
     }
 
 
-def text_in(page, rect: Rect) -> str:
-    box = (rect.x, page.height - rect.top, rect.right, page.height - rect.y)
-    words = page.crop(box).dedupe_chars(tolerance=1.5, extra_attrs=("fontname",)).extract_words()
-    return " ".join(w["text"] for w in words)
+def text_in(chars: list[dict], rect: Rect) -> str:
+    """The words of a page's characters (page_chars) inside a rectangle."""
+    return words_in(chars, rect.x, rect.y, rect.right, rect.top)
 
 
 def inside(char, rect: Rect, slack: float) -> bool:
@@ -80,12 +84,13 @@ def inside(char, rect: Rect, slack: float) -> bool:
 # --------------------------------------------------------------------------- sheets of a setup
 
 
-def test_default_setup_pages_and_page_size(puppy, default_pdf):
+def test_default_setup_pages_and_page_size(puppy, default_a4):
     game, report = puppy
     total = report.setup("Default").print_total
-    assert len(default_pdf.pages) == 2 * math.ceil(total / layout.make_sheet("a4", game.card_size).per_page)
-    for page in default_pdf.pages:
-        assert (page.width, page.height) == (pytest.approx(210 * MM, abs=TOL), pytest.approx(297 * MM, abs=TOL))
+    pages = page_sizes(default_a4)
+    assert len(pages) == 2 * math.ceil(total / layout.make_sheet("a4", game.card_size).per_page)
+    for width, height in pages:
+        assert (width, height) == (pytest.approx(210 * MM, abs=TOL), pytest.approx(297 * MM, abs=TOL))
 
 
 def test_every_card_of_the_setup_appears_as_often_as_the_engine_says(puppy, default_a4):
@@ -135,18 +140,17 @@ def test_letter_basic_and_all_setups_build(puppy, tmp_path):
     game, report = puppy
     for setup in ("Basic", "Default"):
         path = cards.write_setup_sheets(game, report.setup(setup), sheet_for(game, paper="letter"), tmp_path)
-        with pdfplumber.open(path) as pdf:
-            assert (pdf.pages[0].width, pdf.pages[0].height) == (pytest.approx(612), pytest.approx(792))
-            per_page = layout.make_sheet("letter", game.card_size).per_page
-            assert len(pdf.pages) == 2 * math.ceil(report.setup(setup).print_total / per_page)
+        pages = page_sizes(path)
+        assert pages[0] == (pytest.approx(612), pytest.approx(792))
+        per_page = layout.make_sheet("letter", game.card_size).per_page
+        assert len(pages) == 2 * math.ceil(report.setup(setup).print_total / per_page)
 
 
 def test_players_prints_the_deck_for_that_player_count(puppy, tmp_path):
     game, report = puppy
     path = cards.write_setup_sheets(game, report.setup("Basic"), sheet_for(game), tmp_path, players=3, backs=False)
     table = sum(line.count for line in game.setup("Basic").lines)
-    with pdfplumber.open(path) as pdf:
-        assert len(pdf.pages) == math.ceil((table + 3) / layout.make_sheet("a4", game.card_size).per_page)
+    assert len(page_sizes(path)) == math.ceil((table + 3) / layout.make_sheet("a4", game.card_size).per_page)
     assert sum(report.setup("Basic").player_count(3).print_counts.values()) == table + 3
     with pytest.raises(UsageError, match="3–8 players, not 12"):
         cards.write_setup_sheets(game, report.setup("Basic"), sheet_for(game), tmp_path, players=12)
@@ -214,13 +218,11 @@ def test_markup_in_data_renders_literally(game_copy, tmp_path):
     game, _ = checked(folder)
     sheet = sheet_for(game, spacing="gutter")  # upright, in the game's order
     path = cards.write_proof_sheet(game, sheet, tmp_path / "out")
-    with pdfplumber.open(path) as pdf:
-        page = pdf.pages[0]
-        content = text_in(page, face_regions(game, sheet)["text"].moved(sheet.slot(0).x, sheet.slot(0).y))
-        assert '<font color="red">x</font> & <img src="/etc/passwd"/> bold' in content
-        bold = [c for c in page.chars if c["text"] == "b" and "Bold" in c["fontname"]]
-        assert bold
-        assert ":bomb:" not in content  # a known symbol is drawn, not written
+    content = text_in(page_chars(path)[0], face_regions(game, sheet)["text"].moved(sheet.slot(0).x, sheet.slot(0).y))
+    assert '<font color="red">x</font> & <img src="/etc/passwd"/> bold' in content
+    bold = [c for c, font in page_fonts(path)[0][0] if c == "b" and "Bold" in font]
+    assert bold
+    assert ":bomb:" not in content  # a known symbol is drawn, not written
 
 
 def test_text_too_long_to_fit_is_a_build_error_naming_card_and_line(game_copy, tmp_path):
@@ -268,8 +270,11 @@ def test_art_is_drawn_and_the_cards_without_art_are_collected(game_copy, tmp_pat
     game, _ = checked(folder)
     placeholders: set[str] = set()
     path = cards.write_proof_sheet(game, sheet_for(game), tmp_path / "out", placeholders=placeholders)
-    with pdfplumber.open(path) as pdf:
-        assert len(pdf.pages[0].images) == 1
+    document = pypdfium2.PdfDocument(path)
+    try:  # the images placed on the first page, in the forms it places too
+        assert len(list(document[0].get_objects(filter=(pdfium.FPDF_PAGEOBJ_IMAGE,), max_depth=16))) == 1
+    finally:
+        document.close()
     assert placeholders == {"Shield", "Peek", "No"}
 
 
@@ -313,11 +318,10 @@ def test_cli_cards(tmp_path, capsys):
     assert (tmp_path / "cards-starter.pdf").is_file()
     assert main(["cards", str(TINY_GAME), "--out", str(tmp_path), "--all-types", "--no-backs",
                  "--size", "poker", "--paper", "letter", "--bleed", "2"]) == 0
-    with pdfplumber.open(tmp_path / "cards-all-types.pdf") as pdf:
-        assert len(pdf.pages) == 1 and pdf.pages[0].width == pytest.approx(612)
+    pages = page_sizes(tmp_path / "cards-all-types.pdf")
+    assert len(pages) == 1 and pages[0][0] == pytest.approx(612)
     assert main(["cards", str(TINY_GAME), "--out", str(tmp_path), "--calibration", "--offset", "1,-1"]) == 0
-    with pdfplumber.open(tmp_path / "calibration-a4.pdf") as pdf:
-        assert len(pdf.pages) == 2
+    assert len(page_sizes(tmp_path / "calibration-a4.pdf")) == 2
 
 
 @pytest.mark.parametrize("size", sizes.CARD_SIZES_MM)
@@ -327,10 +331,9 @@ def test_every_preset_size_prints_on_a4_and_letter(tmp_path, size):
         code, _, err = cardgen("cards", TINY_GAME, "--size", size, "--paper", paper, "--out", tmp_path / paper)
         assert code == 0, err
         per_sheet = layout.make_sheet(paper, size).per_page
-        with pdfplumber.open(tmp_path / paper / "cards-starter.pdf") as pdf:
-            assert len(pdf.pages) == 2 * math.ceil(cards_printed / per_sheet)  # faces, each with its backs
-            assert {(round(page.width / MM), round(page.height / MM)) for page in pdf.pages} == {
-                (round(width), round(height))}
+        pages = page_sizes(tmp_path / paper / "cards-starter.pdf")
+        assert len(pages) == 2 * math.ceil(cards_printed / per_sheet)  # faces, each with its backs
+        assert {(round(w / MM), round(h / MM)) for w, h in pages} == {(round(width), round(height))}
 
 
 def test_a_card_too_large_for_the_paper_is_refused_with_what_to_change(tmp_path):
@@ -357,9 +360,11 @@ def test_a_name_that_is_one_long_word_is_split_rather_than_refused(tmp_path):
     sheet = sheet_for(game, spacing="gutter")  # upright, in the game's order
     path = cards.write_proof_sheet(game, sheet, tmp_path)
     box = face_regions(game, sheet)["name"].moved(sheet.slot(0).x, sheet.slot(0).y)
-    with pdfplumber.open(path) as pdf:
-        page = pdf.pages[0]
-        title = page.crop((box.x, page.height - box.top, box.right, page.height - box.y)).filter(
-            lambda obj: obj.get("non_stroking_color") == (1.0, 1.0, 1.0))  # white on red, not the shadow
-        lines = title.extract_text().split("\n")
+    title = [g for g in glyphs(path.read_bytes(), 0)
+             if inside_box(g, box) and g.fill == (255, 255, 255)]  # white on red, not a shadow
+    lines: list[str] = []
+    for i, glyph in enumerate(title):  # in the order drawn: a line starts left of the last glyph
+        if i == 0 or glyph.box.x < title[i - 1].box.x:
+            lines.append("")
+        lines[-1] += glyph.text
     assert len(lines) == 2 and "".join(lines) == "Supercalifragilisticexpialidocious"
