@@ -9,7 +9,7 @@ import json
 
 import pypdf
 import pytest
-from conftest import TEST_DATA, cardgen, edit
+from conftest import TEST_DATA, cardgen, edit, page_texts
 from PIL import Image
 from test_sheets import trim_of, walk
 
@@ -24,8 +24,10 @@ NEAR = 0.01 * MM
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
+    """The setup's card sheets as `cardgen cards` writes them: the files a build writes, byte for
+    byte, without its documents (test_a_print_all_deck... builds the whole game)."""
     out = tmp_path_factory.mktemp("task_tricks")
-    code, _, err = cardgen("build", TASK_TRICKS, "--out", out)
+    code, _, err = cardgen("cards", TASK_TRICKS, "--out", out)
     assert code == 0, err
     return out
 
@@ -133,7 +135,7 @@ def test_a_print_all_deck_is_built_once_in_its_own_file_and_is_no_setup(game_cop
     assert [len(placed_cards(tmp_path / f"cards-{name}.pdf")) for name in ("mission-playing", "mission-tasks", "reference")] \
         == [12, 6, 2]
     def text(document: str) -> str:
-        return "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / document).pages)
+        return "".join(page_texts(tmp_path / document))
     checklists, rulebook = text("checklists.pdf"), text("rulebook.pdf")
     assert "Mission" in checklists and "Rules cards" not in checklists and "Trick Order" not in checklists
     assert "Trick Order" in rulebook and "Rules cards" not in rulebook  # shown among the cards, not as a setup
@@ -148,8 +150,8 @@ def test_the_cheat_sheet_lists_the_cards_of_the_decks_it_names(game_copy, tmp_pa
     out = capsys.readouterr().out
     assert code == 1 and "cheatsheet: card_decks: no deck 'taks'" in out and "did you mean 'tasks'?" in out
     edit(folder / "game.yaml", "[taks]", "[tasks]")
-    code, _, err = cardgen("build", folder, "--out", tmp_path)
+    code, _, err = cardgen("cheatsheet", folder, "--out", tmp_path)  # the file a build writes, byte for byte
     assert code == 0, err
-    text = "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "cheatsheet.pdf").pages)
+    text = "".join(page_texts(tmp_path / "cheatsheet.pdf"))
     assert "Captain" in text and "First Trick" in text
     assert "Red 1" not in text and "Blue 4" not in text
