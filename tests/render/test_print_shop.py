@@ -126,8 +126,25 @@ def test_the_drivethrucards_export_is_pdfx_and_passes_preflight(game_with_art, t
     assert report.passed, report.lines()
 
 
-def failures(path) -> dict[str, list[str]]:
-    return {point.name: point.problems for point in preflight(path).points if not point.passed}
+def flagged(said: str) -> dict[str, dict[str, list[str]]]:
+    """Each file `cardgen preflight` names in its output, with its failed points and the problems it
+    shows of each (the first five, then "and N more")."""
+    files: dict[str, dict[str, list[str]]] = {}
+    points: dict[str, list[str]] = {}
+    problems = None
+    for line in said.splitlines():
+        if not line.startswith(" "):
+            name, _, verdict = line.rpartition(": ")
+            assert verdict in ("passes", "would be flagged"), line
+            points = files.setdefault(name, {})
+            problems = None
+        elif line.startswith("  FAIL  "):
+            problems = points.setdefault(line[8:], [])
+        elif line.startswith("        ") and problems is not None:
+            problems.append(line.strip())
+        else:
+            problems = None
+    return files
 
 
 PDFX_KEYS = "PDF/X-1a:2003 keys (GTS_PDFXVersion, GTS_PDFXConformance, Title, dates, Trapped)"
@@ -137,26 +154,30 @@ PDFX_KEYS = "PDF/X-1a:2003 keys (GTS_PDFXVersion, GTS_PDFXConformance, Title, da
 def test_preflight_names_each_problem_of_seeded_bad_files(game_with_art, tmp_path):
     rgb = game_with_art()  # RGB art, with alpha, on an RGB sheet
     assert cardgen("cards", rgb, "--out", tmp_path / "rgb")[0] == 0
-    found = failures(tmp_path / "rgb" / "cards-starter.pdf")
-    assert set(found) == {"CMYK only (no RGB color or image)", "PDF/X output intent", PDFX_KEYS,
-                          "no transparency (opacity, soft mask, group)"}
-    assert found["no transparency (opacity, soft mask, group)"] == ["an image with a soft mask (alpha)"]
-    assert any(problem.startswith("an RGB image") for problem in found["CMYK only (no RGB color or image)"])
-
     low = game_with_art(215, 150)  # about 150 ppi: check warns, the shop flags it
     (low / "layout.yaml").write_text("text: {border: 0.2}\nname: {y: 0.5}\n", encoding="utf-8")
     code, out, _ = cardgen("check", low)
     assert code == 0 and "[art-low-resolution]" in out and "[outside-safe-zone]" in out
     assert cardgen("cards", low, "--color", "cmyk", "--out", tmp_path / "low")[0] == 0
-    path = tmp_path / "low" / "cards-starter.pdf"
-    found = failures(path)
+    path, rgb_path = tmp_path / "low" / "cards-starter.pdf", tmp_path / "rgb" / "cards-starter.pdf"
+    code, said, _ = cardgen("preflight", path, rgb_path)  # both files checked once, by the command
+    assert code == 1
+    both = flagged(said)
+    assert list(both) == [str(path), str(rgb_path)]
+
+    found = both[str(rgb_path)]
+    assert set(found) == {"CMYK only (no RGB color or image)", "PDF/X output intent", PDFX_KEYS,
+                          "no transparency (opacity, soft mask, group)"}
+    assert found["no transparency (opacity, soft mask, group)"] == ["an image with a soft mask (alpha)"]
+    assert any(problem.startswith("an RGB image") for problem in found["CMYK only (no RGB color or image)"])
+
+    found = both[str(path)]
     assert set(found) == {"images at 300 ppi or more", "no line under 0.25 pt", "text inside the 3 mm safe zone"}
     assert all(" ppi" in problem and int(problem.split(" at ")[1].split()[0]) < 160
                for problem in found["images at 300 ppi or more"])
     assert found["no line under 0.25 pt"] == ["a line 0.14 pt wide (pages 1, 3)"]  # 0.2 pt scaled to a mini card
     assert any(problem.startswith("'B' at") for problem in found["text inside the 3 mm safe zone"])  # Boom's name
 
-    assert cardgen("preflight", path, tmp_path / "rgb" / "cards-starter.pdf")[0] == 1
     code, _, err = cardgen("preflight", tmp_path / "nothing.pdf")
     assert code == 1 and "nothing.pdf cannot be read (No such file or directory)" in err and "Traceback" not in err
     (tmp_path / "text.pdf").write_text("not a PDF")
@@ -189,15 +210,16 @@ TEMPLATES = [("tgc", "poker", (825, 1125)), ("tgc", "bridge", (750, 1125)), ("tg
              ("drivethru", "tarot", (900, 1500))]
 
 
-def starter_of_size(game_copy, size: str):
-    folder = game_copy("starter", f"starter_{size}")
-    edit(folder / "game.yaml", "card_size: poker", f"card_size: {size}")
+def game_of_size(game_copy, size: str):
+    """The tiny game (four card types: the fewest card images to render) with cards of `size`."""
+    folder = game_copy(TINY_GAME, f"tiny_game_{size}")
+    edit(folder / "game.yaml", "card_size: mini", f"card_size: {size}")
     return folder
 
 
 @pytest.mark.parametrize("target, size, pixels", TEMPLATES, ids=[f"{t}-{s}" for t, s, _ in TEMPLATES])
 def test_each_services_cards_export_at_its_template_size(game_copy, target, size, pixels, tmp_path):
-    code, _, err = cardgen("export", starter_of_size(game_copy, size), "--to", target, "--out", tmp_path)
+    code, _, err = cardgen("export", game_of_size(game_copy, size), "--to", target, "--out", tmp_path)
     assert code == 0, err
     (folder,) = tmp_path.glob(f"export-{target}-*")
     if target == "drivethru":  # a page per side of a card, in points
@@ -215,7 +237,7 @@ def test_each_services_cards_export_at_its_template_size(game_copy, target, size
 @pytest.mark.parametrize("target, size", [("mpc", "square"), ("mpc", "jumbo"), ("drivethru", "square"),
                                           ("drivethru", "jumbo")])
 def test_a_service_without_the_games_size_says_which_sizes_it_has(game_copy, target, size, tmp_path):
-    code, _, err = cardgen("export", starter_of_size(game_copy, size), "--to", target, "--out", tmp_path)
+    code, _, err = cardgen("export", game_of_size(game_copy, size), "--to", target, "--out", tmp_path)
     assert code == 1 and not list(tmp_path.glob("export-*/*.*"))
     assert f"({target}) has no product for {size} cards" in err
     assert "its card sizes are: poker, bridge, tarot, mini" in err
