@@ -12,10 +12,12 @@ TRANSPARENCY = "no transparency (opacity, soft mask, group)"
 
 @pytest.fixture(scope="module")
 def good_sheet(tmp_path_factory):
+    """The tiny game's CMYK sheet of every card type, faces and backs: two pages, where its setup's
+    sheets are four (each preflight reads and renders every page)."""
     out = tmp_path_factory.mktemp("cmyk")
-    code, _, err = cardgen("cards", TINY_GAME, "--color", "cmyk", "--out", out)
+    code, _, err = cardgen("cards", TINY_GAME, "--all-types", "--color", "cmyk", "--out", out)
     assert code == 0, err
-    path = out / "cards-starter.pdf"
+    path = out / "cards-all-types.pdf"
     code, said, _ = cardgen("preflight", path)
     assert code == 0 and "FAIL" not in said, said
     return path
