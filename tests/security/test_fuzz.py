@@ -114,14 +114,21 @@ card_texts = st.lists(st.sampled_from(list("ab *_:<>&;#/\"'=\n\t[]{}%\\") + [
     max_size=30).map("".join)
 
 
+@pytest.fixture(scope="module")
+def tiny_game():
+    """The tiny game as loaded: the model is frozen, so every example can take its card from one load
+    (the renderer reads only the model; loading it again for each example cost a third of the test)."""
+    from cardgen import load
+
+    return load.load_game(TINY_GAME).game
+
+
 @settings(max_examples=150 * FUZZ_SCALE, **SETTINGS)
 @given(name=card_texts.filter(lambda t: t.strip()), flavor=card_texts, text=card_texts)
-def test_random_card_texts_render_or_fail_cleanly(name, flavor, text):
-    from cardgen import load
+def test_random_card_texts_render_or_fail_cleanly(tiny_game, name, flavor, text):
     from cardgen.render import cards
 
-    result = load.load_game(TINY_GAME)
-    game = result.game
+    game = tiny_game
     card = dataclasses.replace(game.cards[2], name=name.strip()[:80], flavor=flavor, text=text)
     sheet = layout.make_sheet("a4", game.card_size, 3.0)
     try:
