@@ -18,9 +18,8 @@ import zipfile
 import zlib
 from pathlib import Path
 
-import pypdf
 import pytest
-from conftest import FUZZ_SCALE, TINY_GAME, cardgen, edit
+from conftest import FUZZ_SCALE, TINY_GAME, cardgen, edit, page_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -352,7 +351,7 @@ def test_a_reprint_follows_its_branch(tmp_path):
     git(game, "branch", "-f", "base", "v1")  # the branch moves back to before Boom's change
     code, out, err = cardgen("cards", game, "--changed-since", "base", "--out", tmp_path / "out")
     assert code == 0 and "Peek" in out and "Boom" in out, err
-    assert "Boom" in pypdf.PdfReader(reprint).pages[0].extract_text()
+    assert "Boom" in page_texts(reprint)[0]
 
 
 @pytest.mark.slow  # two rulebooks
@@ -364,7 +363,7 @@ def test_the_rulebook_s_changes_follow_their_branch(tmp_path):
     def changes() -> str:
         code, _, err = cardgen("rulebook", game, "--out", tmp_path / "out")
         assert code == 0, err
-        text = "".join(page.extract_text() for page in pypdf.PdfReader(rulebook).pages)
+        text = "".join(page_texts(rulebook))
         return text[text.rindex("Changes in version 0.2"):]
 
     before = changes()
