@@ -168,6 +168,11 @@ def test_serve_since_shows_the_changes_beside_the_documents(game_copy, tmp_path)
 def test_serve_switches_between_the_games_languages(game_copy, tmp_path):
     """The page's language choice (GET /language/<code>): cards, report and documents in French."""
     game = game_copy(TEST_DATA / "petit_jeu")
+    # without its cheat sheet (the end of game.yaml and of its translation), whose French
+    # test_languages reads: the preview builds the rulebook and checklists in each language
+    for path, cheatsheet in ((game / "game.yaml", "\nreference:\n  cheatsheet:\n"), (game / "i18n" / "fr.yaml", "\ncheatsheet:\n")):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text[:text.index(cheatsheet) + 1], encoding="utf-8")
     served = Served(game, tmp_path / "tmp")
     try:
         state = _state_when(served, lambda s: s["status"] == "ready")
@@ -175,6 +180,7 @@ def test_serve_switches_between_the_games_languages(game_copy, tmp_path):
         assert urllib.request.urlopen(served.url + "language/fr", timeout=10).status == 200
         state = _state_when(served, lambda s: s["language"] == "fr" and s["status"] == "ready" and s["documents"])
         assert state["title"] == "Petits Hasards" and state["setups"] == ["Débutant"]
+        assert [d["file"] for d in state["documents"]] == ["checklists.pdf", "rulebook.pdf"]
         assert [c["name"] for c in state["cards"]] == ["Explosion", "Bouclier", "Coup d’œil", "Non"]
         pdf = urllib.request.urlopen(served.url + "documents/checklists.pdf", timeout=10).read()
         assert "Réunir les cartes" in pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
