@@ -149,6 +149,8 @@ def test_serve_since_shows_the_changes_beside_the_documents(game_copy, tmp_path)
     """`serve --since`: the visual diff is one of the documents, rebuilt from the data."""
     old = game_copy(name="old_tiny")
     new = game_copy()
+    for game in (old, new):  # no setups: the documents are the rulebook (then the diff), no checklists
+        (game / "setups.yaml").unlink()
     edit(new / "cards.yaml", '"Cancel an action."', '"Cancel any action."')
     served = Served(new, tmp_path / "tmp", "--since", str(old))
     try:
