@@ -99,6 +99,7 @@ def test_sigterm_twice_to_the_process_group_stops_cleanly(tmp_path):
 
 def test_a_link_to_the_root_is_not_watched_and_a_recreated_folder_is_picked_up(game_copy, tmp_path):
     game = game_copy(TINY_GAME)
+    (game / "setups.yaml").unlink()  # no setups: its one document is the rulebook (one worker, not two)
     (game / "root").symlink_to("/")
     served = Served(game, tmp_path / "tmp")
     try:
