@@ -134,7 +134,8 @@ class _Worker:
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_worker_main, daemon=True,
                                        args=(child, sources, scratch, limits, os.getpid()))
-        self.process.start()
+        with _signals_held():
+            self.process.start()
         child.close()
 
     def send(self, source: int, output: Output) -> None:
@@ -286,7 +287,8 @@ class _Pooled:
     def __init__(self, context, tasks: Sequence[Callable[[], object]], limits: Limits):
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_pooled_main, args=(child, tasks, limits, os.getpid()), daemon=True)
-        self.process.start()
+        with _signals_held():
+            self.process.start()
         child.close()
         self.deadline = math.inf
 
@@ -397,13 +399,33 @@ def _out_of_memory(output: Output, limits: Limits) -> str:
     return _over_the_limit(output, limits.memory_spent)
 
 
+# Ctrl-C and SIGTERM reach the whole process group, workers included, and the parent decides. A
+# worker must never run a handler it inherited (serve's raises KeyboardInterrupt): they are held
+# (blocked) while the parent forks, and the worker lets them through once it ignores them.
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Inside, Ctrl-C and SIGTERM wait: a worker forked here starts with them blocked."""
+    if not hasattr(signal, "pthread_sigmask"):  # no fork there either
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _enter_worker(limits: Limits, parent: int) -> None:
-    """What every worker process does first: die with its parent, leave Ctrl-C and SIGTERM to it
-    (they reach the process group, and the parent decides; a worker must not run a handler it
-    inherited, e.g. serve's, which raises KeyboardInterrupt), and take the memory ceiling."""
-    _die_with_parent(parent)
+    """What every worker process does first: leave Ctrl-C and SIGTERM to its parent (ignored, then
+    let through: see _HELD), die with its parent, and take the memory ceiling."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    _die_with_parent(parent)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
     signal.signal(signal.SIGXCPU, _out_of_time)
     _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)

@@ -1,21 +1,25 @@
 """publish/workers: the order the workers take the outputs in (the longest to render first, so that
-neither worker is left with a long one while the other has nothing to do), and how often they
-collect their garbage."""
+neither worker is left with a long one while the other has nothing to do), how often they
+collect their garbage, and a worker never running the signal handler of the process it is
+forked from."""
 from __future__ import annotations
 
 import dataclasses
 import gc
+import os
+import signal
 
 import pytest
 from conftest import TINY_GAME, checked
 
+from cardgen.publish import workers
 from cardgen.publish.kinds import KINDS, OutputKind, kind_of, plan_all
 from cardgen.publish.kinds.documents import plan_checklists, plan_rulebook
 from cardgen.publish.kinds.sheets import plan_cards
 from cardgen.publish.limits import Limits
 from cardgen.publish.plan import Output, Plan
 from cardgen.publish.run import Job, render_and_publish
-from cardgen.publish.workers import WORKER_GC, longest_first
+from cardgen.publish.workers import WORKER_GC, bounded, longest_first
 
 
 def test_documents_first_then_the_html_edition_then_the_card_sheets_each_in_plan_order():
@@ -66,3 +70,25 @@ def test_a_worker_collects_its_garbage_less_often_than_python_s_default(monkeypa
     assert result.ok, result.failures + result.bugs
     assert WORKER_GC[0] > gc.get_threshold()[0]  # the parent keeps its own
     assert (tmp_path / "gc.txt").read_text(encoding="utf-8") == f"{WORKER_GC} True"
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # as `cardgen serve`'s handler does
+
+
+def test_a_sigterm_reaching_a_worker_as_it_starts_is_left_to_the_parent(monkeypatch):
+    """A SIGTERM to the process group can reach a worker before it has set its own handlers:
+    here it sends itself one first thing. It must not run the parent's handler (a traceback, a
+    dead worker): the signal waits, blocked since the fork, until the worker ignores it."""
+    enter = workers._enter_worker
+
+    def signalled_first(limits, parent):
+        os.kill(os.getpid(), signal.SIGTERM)
+        enter(limits, parent)
+
+    monkeypatch.setattr(workers, "_enter_worker", signalled_first)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        assert bounded(lambda: 6 * 7, "the answer") == 42
+    finally:
+        signal.signal(signal.SIGTERM, previous)
