@@ -11,6 +11,7 @@ import pikepdf
 import pytest
 from conftest import TINY_GAME, cardgen, edit
 from PIL import Image
+from render.test_preflight_points import failed
 
 from cardgen.publish.preflight import preflight
 
@@ -131,22 +132,15 @@ def test_the_drivethrucards_export_is_pdfx_and_passes_preflight(game_with_art, t
 def flagged(said: str) -> dict[str, dict[str, list[str]]]:
     """Each file `cardgen preflight` names in its output, with its failed points and the problems it
     shows of each (the first five, then "and N more")."""
-    files: dict[str, dict[str, list[str]]] = {}
-    points: dict[str, list[str]] = {}
-    problems = None
+    sections: dict[str, list[str]] = {}
     for line in said.splitlines():
         if not line.startswith(" "):
             name, _, verdict = line.rpartition(": ")
             assert verdict in ("passes", "would be flagged"), line
-            points = files.setdefault(name, {})
-            problems = None
-        elif line.startswith("  FAIL  "):
-            problems = points.setdefault(line[8:], [])
-        elif line.startswith("        ") and problems is not None:
-            problems.append(line.strip())
+            sections[name] = [line]
         else:
-            problems = None
-    return files
+            sections[name].append(line)
+    return {name: failed("\n".join(lines)) for name, lines in sections.items()}
 
 
 PDFX_KEYS = "PDF/X-1a:2003 keys (GTS_PDFXVersion, GTS_PDFXConformance, Title, dates, Trapped)"
