@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, TINY_GAME
@@ -80,13 +81,26 @@ def test_a_port_out_of_range_is_a_usage_error_leaving_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def children(pid: int) -> list[str]:
+    """The processes `pid` has forked and not yet reaped (Linux: /proc/PID/task/*/children)."""
+    try:
+        return [child for task in Path(f"/proc/{pid}/task").iterdir()
+                for child in (task / "children").read_text().split()]
+    except OSError:  # a thread or the process ended meanwhile
+        return []
+
+
 def test_sigterm_twice_to_the_process_group_stops_cleanly(tmp_path):
-    """The workers building the documents get the signal too; the second one comes during the cleanup."""
+    """The workers building the documents get the signal too (it is sent once they run: the cards
+    are drawn first, a few seconds); the second one comes during the cleanup."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}
     process = subprocess.Popen([sys.executable, "-m", "cardgen", "serve", "exploding_puppy", "--port", "0"],
                                env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert "serving" in process.stderr.readline()
-    time.sleep(2)  # the documents are being built in the workers
+    deadline = time.monotonic() + 120
+    while not children(process.pid):
+        assert time.monotonic() < deadline and process.poll() is None, "no worker was started"
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGTERM)
     time.sleep(0.3)
     os.killpg(process.pid, signal.SIGTERM)
