@@ -36,27 +36,10 @@ class Served:
         assert match, line + self.process.stderr.read() if not match and self.process.poll() is not None else line
         self.url = match.group()
 
-    def descendants(self) -> set[int]:
-        """The processes started under the server (its document workers), from /proc."""
-        children: dict[int, list[int]] = {}
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    ppid = int(re.search(r"^PPid:\s*(\d+)", (entry / "status").read_text(), re.M).group(1))
-                except (OSError, AttributeError):
-                    continue
-                children.setdefault(ppid, []).append(int(entry.name))
-        found, todo = set(), [self.process.pid]
-        while todo:
-            for child in children.get(todo.pop(), []):
-                found.add(child)
-                todo.append(child)
-        return found
-
     def interrupt(self, within: float = 60) -> tuple[int, str]:
         """Ctrl-C: the exit code and what it printed (within that many seconds); no process or
         temporary file is left."""
-        workers = self.descendants()
+        workers = descendants(self.process.pid)
         self.process.send_signal(signal.SIGINT)
         code = self.process.wait(timeout=within)
         said = self.process.stderr.read()
@@ -64,6 +47,24 @@ class Served:
         assert not {pid for pid in workers if _alive(pid)}, said
         assert list(self.tmp.iterdir()) == [], said
         return code, said
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes started under `pid` (a server's document workers), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int(re.search(r"^PPid:\s*(\d+)", (entry / "status").read_text(), re.M).group(1))
+            except (OSError, AttributeError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
 
 
 def _alive(pid: int) -> bool:
@@ -122,9 +123,9 @@ def test_the_page_follows_every_save_and_shows_data_errors_beside_the_last_good_
 def test_ctrl_c_while_building_leaves_no_process_and_no_temporary_file(game_copy, tmp_path):
     served = Served(game_copy(), tmp_path / "tmp")
     deadline = time.monotonic() + 20
-    while not served.descendants() and time.monotonic() < deadline:  # the document workers started
+    while not descendants(served.process.pid) and time.monotonic() < deadline:  # the document workers started
         time.sleep(0.05)
-    assert served.descendants()
+    assert descendants(served.process.pid)
     code, said = served.interrupt()
     assert code == 0, said
     assert "stopped" in said
@@ -138,9 +139,9 @@ def test_ctrl_c_cancels_the_document_being_built(game_copy, tmp_path):
         f"Paragraph {i}: draw a card, then another, and say what it does to the table.\n\n" for i in range(3000)))
     served = Served(game, tmp_path / "tmp")
     deadline = time.monotonic() + 60
-    while not served.descendants() and time.monotonic() < deadline:  # the document workers started
+    while not descendants(served.process.pid) and time.monotonic() < deadline:  # the document workers started
         time.sleep(0.05)
-    assert served.descendants()
+    assert descendants(served.process.pid)
     code, said = served.interrupt(within=10)
     assert code == 0 and "stopped" in said, said
 

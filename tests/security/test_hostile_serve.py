@@ -12,11 +12,10 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from conftest import ROOT, TINY_GAME
-from e2e.test_serve import Served
+from e2e.test_serve import Served, descendants
 
 pytestmark = pytest.mark.slow  # starts servers
 
@@ -81,15 +80,6 @@ def test_a_port_out_of_range_is_a_usage_error_leaving_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def children(pid: int) -> list[str]:
-    """The processes `pid` has forked and not yet reaped (Linux: /proc/PID/task/*/children)."""
-    try:
-        return [child for task in Path(f"/proc/{pid}/task").iterdir()
-                for child in (task / "children").read_text().split()]
-    except OSError:  # a thread or the process ended meanwhile
-        return []
-
-
 def test_sigterm_twice_to_the_process_group_stops_cleanly(tmp_path):
     """The workers building the documents get the signal too (it is sent once they run: the cards
     are drawn first, a few seconds); the second one comes during the cleanup."""
@@ -98,7 +88,7 @@ def test_sigterm_twice_to_the_process_group_stops_cleanly(tmp_path):
                                env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert "serving" in process.stderr.readline()
     deadline = time.monotonic() + 120
-    while not children(process.pid):
+    while not descendants(process.pid):
         assert time.monotonic() < deadline and process.poll() is None, "no worker was started"
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGTERM)
