@@ -44,9 +44,8 @@ from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
 from cardgen.model.texts import format_count, players_label, plural
 from cardgen.model.words import gettext, lower_first
-from cardgen.render import pdfpages
 from cardgen.render.documents.checklists import hand_label, step_text
-from cardgen.render.documents.html import render_pages, render_pdf, render_pdf_within, symbol_context
+from cardgen.render.documents.html import render_pdf, render_pdf_if, symbol_context
 from cardgen.render.documents.markdown import markdown_inline
 from cardgen.render.documents.weasy import LostContent
 from cardgen.render.write import atomic_write
@@ -112,12 +111,13 @@ def write_cheatsheet(game: Game, report: GameReport, out_dir: str | Path, paper:
 def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Callable[[str], None]) -> bytes:
     """The main sheet at full size, or shrunk step by step until it fits one page (the sizes
     tried before laid out only); at the smallest size, as many pages as it takes."""
-    for scale in SCALES[:-1]:
-        pdf = render_pdf_within(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper, most_pages=1)
+    for scale in SCALES:
+        smallest = scale == SCALES[-1]
+        pages, pdf = render_pdf_if(game, TEMPLATE, dict(context, pocket=False, pt=_pt(scale)), paper,
+                                   lambda pages: pages <= 1 or smallest)
         if pdf is not None:
-            return pdf
-    pdf = render_pdf(game, TEMPLATE, dict(context, pocket=False, pt=_pt(SCALES[-1])), paper)
-    pages = pdfpages.page_count(pdf)
+            break
+    assert pdf is not None  # the smallest size is always written
     if pages > 1:
         warn(f"warning: {game.id}: the cheat sheet runs to {pages} pages even at {round(SCALES[-1] * 100)}% type "
              "size; shorten the card texts or the reference: cheatsheet: lists in game.yaml to fit it on one")
@@ -135,7 +135,8 @@ def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
         pass
     for panels in range(2, most + 1):
         try:
-            render_pages(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels, copies=1)), paper)
+            render_pdf_if(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels, copies=1)), paper,
+                          lambda pages: False)
         except LostContent:
             continue
         return render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels)), paper)

@@ -43,9 +43,8 @@ from cardgen.render.documents.weasy import (
     GENERATED,
     allowed_roots,
     font_face_css,
-    html_pages,
     html_to_pdf,
-    html_to_pdf_within,
+    html_to_pdf_if,
     symbol_font_name,
 )
 
@@ -56,15 +55,11 @@ def render_pdf(game: Game, template_name: str, context: dict[str, Any], paper: s
     return html_to_pdf(game, html, template_name)
 
 
-def render_pdf_within(game: Game, template_name: str, context: dict[str, Any], paper: str, most_pages: int
-                      ) -> bytes | None:
-    """render_pdf's PDF if the document takes at most `most_pages` pages; else None, never written."""
-    return html_to_pdf_within(game, render_html(game, template_name, context, paper), template_name, most_pages)
-
-
-def render_pages(game: Game, template_name: str, context: dict[str, Any], paper: str) -> int:
-    """How many pages render_pdf's document takes, laid out only (LostContent as render_pdf)."""
-    return html_pages(game, render_html(game, template_name, context, paper), template_name)
+def render_pdf_if(game: Game, template_name: str, context: dict[str, Any], paper: str,
+                  wanted: Callable[[int], bool]) -> tuple[int, bytes | None]:
+    """The document's number of pages, and render_pdf's PDF if `wanted(pages)` (else None, never
+    written); LostContent as render_pdf."""
+    return html_to_pdf_if(game, render_html(game, template_name, context, paper), template_name, wanted)
 
 
 def render_html(game: Game, template_name: str, context: dict[str, Any], paper: str = DEFAULT_PAPER) -> str:

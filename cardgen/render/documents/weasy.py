@@ -120,23 +120,14 @@ class LostContent(BuildError):
 
 def html_to_pdf(game: Game, html: str, origin: str) -> bytes:
     """The PDF of an HTML document; LostContent when a text is not on its pages."""
-    return _laid_out(game, html, origin, lambda pages: True)[1]
+    _, pdf = html_to_pdf_if(game, html, origin, lambda pages: True)
+    assert pdf is not None  # every layout is wanted, and a lost text raised
+    return pdf
 
 
-def html_to_pdf_within(game: Game, html: str, origin: str, most_pages: int) -> bytes | None:
-    """The PDF of an HTML document if it is laid out on at most `most_pages` pages; else None, the
-    PDF never written (a third of a document's time, and all of a page count's)."""
-    pages, pdf = _laid_out(game, html, origin, lambda pages: pages <= most_pages)
-    return pdf if pages <= most_pages else None
-
-
-def html_pages(game: Game, html: str, origin: str) -> int:
-    """How many pages an HTML document is laid out on, no PDF written; LostContent as html_to_pdf."""
-    return _laid_out(game, html, origin, lambda pages: False)[0]
-
-
-def _laid_out(game: Game, html: str, origin: str, written: Callable[[int], bool]) -> tuple[int, bytes]:
-    """An HTML document laid out: its number of pages, and its PDF when `written(pages)` (else b"")."""
+def html_to_pdf_if(game: Game, html: str, origin: str, wanted: Callable[[int], bool]) -> tuple[int, bytes | None]:
+    """An HTML document laid out: its number of pages, and its PDF if `wanted(pages)`, else None,
+    the PDF never written (a third of a document's time); LostContent as html_to_pdf."""
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
@@ -152,7 +143,7 @@ def _laid_out(game: Game, html: str, origin: str, written: Callable[[int], bool]
             laid_out = document.render(font_config=_font_config(), cache=_image_cache(game.language))
             lost = lost_texts(html, laid_out.pages)
             pages = len(laid_out.pages)
-            pdf = b"" if lost or not written(pages) else finish_tagged(laid_out.write_pdf(pdf_variant="pdf/ua-1"),
+            pdf = None if lost or not wanted(pages) else finish_tagged(laid_out.write_pdf(pdf_variant="pdf/ua-1"),
                                                                        html, symbol_texts(game))
     except FatalURLFetchingError as exc:
         if fetcher.refused:
