@@ -74,7 +74,7 @@ def sliver_cards(pdf: Path, sheet: Sheet) -> tuple[int, int]:
                 sliver = False
                 for side in probes(sheet.slot(index)):
                     points = [point for inside, band in side for point in (inside, *band)]
-                    pixels = np.array([(int(x * DPI / 72), int((sheet.page_h - y) * DPI / 72)) for x, y in points])
+                    pixels = np.array([(int(x * SCALE), int((sheet.page_h - y) * SCALE)) for x, y in points])
                     colors = pixel_colors(page, pixels).reshape(len(side), -1, 3)  # inside, then its band
                     sliver |= bool((np.abs(colors[:, 1:] - colors[:, :1]).max(axis=2) > SAME).any())
                 slivers += sliver
