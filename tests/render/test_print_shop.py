@@ -11,7 +11,7 @@ import pikepdf
 import pytest
 from conftest import TINY_GAME, cardgen, edit
 from PIL import Image
-from render.test_preflight_points import failed
+from test_preflight_points import failed
 
 from cardgen.publish.preflight import preflight
 
