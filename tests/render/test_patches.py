@@ -49,7 +49,7 @@ def test_same_bytes_as_the_libraries_own_code(game, language, setup):
     with patches.left_out():
         assert weasyprint.layout.block.columns_layout is weasyprint.layout.column.columns_layout
         assert weasyprint.layout.inline.split_first_line is weasyprint.text.line_break.split_first_line
-        assert weasyprint.css.StyleFor.__call__ is patches._STYLES["call"]
+        assert weasyprint.css.StyleFor.__call__ is patches._STYLES["__call__"]
         own = _documents(game, language, setup)
     assert weasyprint.layout.block.columns_layout is columns.columns_layout  # back after
     assert patched == own
@@ -59,8 +59,7 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
     patches.install()
     for place, name, own in [(weasyprint.layout.block, "columns_layout", weasyprint.layout.column.columns_layout),
                              (weasyprint.layout.inline, "split_first_line", weasyprint.text.line_break.split_first_line),
-                             (weasyprint.css.StyleFor, "set_computed_styles", patches._STYLES["set_computed_styles"]),
-                             (weasyprint.css.StyleFor, "__call__", patches._STYLES["call"]),
+                             *[(weasyprint.css.StyleFor, name, patches._STYLES[name]) for name in patches._STYLE_PATCHES],
                              (tinyhtml5.inputstream, "characters_until_regex",
                               patches._REPLACED["characters_until_regex"]),
                              (pydyf.PDF, "page_references", patches._REPLACED["page_references"])]:
@@ -71,7 +70,8 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
     patches.install()
     assert weasyprint.layout.block.columns_layout is weasyprint.layout.column.columns_layout
     assert weasyprint.layout.inline.split_first_line is weasyprint.text.line_break.split_first_line
-    assert weasyprint.css.StyleFor.__call__ is patches._STYLES["call"]
+    assert weasyprint.css.StyleFor.__call__ is patches._STYLES["__call__"]
+    assert weasyprint.css.StyleFor.__init__ is patches._STYLES["__init__"]
     assert pydyf.PDF.page_references is not patches.page_references
     assert not isinstance(tinyhtml5.inputstream.characters_until_regex, patches._Patterns)
     monkeypatch.setattr(weasyprint, "__version__", patches.WEASYPRINT_VERSION)
@@ -81,6 +81,7 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
     assert weasyprint.layout.block.columns_layout is columns.columns_layout
     assert weasyprint.layout.inline.split_first_line == patches._LINES.split_first_line
     assert weasyprint.css.StyleFor.__call__ is patches._style_for_call
+    assert weasyprint.css.StyleFor.__init__ is patches._style_for_init
     assert pydyf.PDF.page_references is patches.page_references
     assert isinstance(tinyhtml5.inputstream.characters_until_regex, patches._Patterns)
 
@@ -135,11 +136,13 @@ li::marker { color: #a00 }
 h2::marker { anchor: "heading-marker" }
 </style></head><body><h2 style="display: list-item">Markers and notes</h2>
 <ol><li>One</li><li>Two<span class="note">A footnote.</span></li></ol><ul><li>Three</li></ul>
-<p>Text with a note<span class="note">Another.</span> and more.</p></body></html>"""
+<p>Text with a note<span class="note">Another.</span> and more.</p>
+<div style="display: list-item; list-style-type: lower-alpha; text-transform: uppercase">A marker only WeasyPrint's own rule styles (not in capitals)</div></body></html>"""
 
 
 def test_pseudo_elements_styled_by_the_document_are_the_same():
-    """Styled markers, footnote calls and markers, and a pseudo-element naming an anchor."""
+    """Styled markers, footnote calls and markers, a marker of WeasyPrint's own style alone, and a
+    pseudo-element naming an anchor."""
     patches.install()
     made = []
     set_computed_styles = patches._STYLES["set_computed_styles"]

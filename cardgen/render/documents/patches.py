@@ -9,9 +9,11 @@ against (any other keeps its own code):
   style and room: a copy of the first answer is given again;
 - the styles of pseudo-elements no document has, made when first asked for (WeasyPrint 70.0): its
   own style sheet gives every element a ::marker, ::footnote-call, ::footnote-marker, ::note-call,
-  ::note-marker and ::note-callback, and WeasyPrint made a computed style for each of them, for
-  every element (six of the seven styles a document's cascade made), though only list items'
-  markers and footnotes' ever show: made when asked for, they are the same styles;
+  ::note-marker and ::note-callback, and WeasyPrint matched those six rules against every element
+  and made a computed style for each of them (six of the seven styles a document's cascade made),
+  though only list items' markers and footnotes' ever show. The cascade runs without those six
+  rules, and a pseudo-element's style is made when asked for, their declarations under what the
+  document's own rules say (a user agent's rule gives way to any other): the same styles;
 - tinyhtml5 2.1.0's cache of the patterns its tokenizer reads text up to (`chars_until`), which
   stored each pattern under the wrong key and so made it again for every run of text: kept
   under the key it is looked up by;
@@ -27,7 +29,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from math import inf
 from typing import Any
+from xml.etree import ElementTree
 
 from cardgen.render.documents import columns
 
@@ -54,11 +58,10 @@ def install() -> None:
             _LINES.original = weasyprint.layout.inline.split_first_line
         weasyprint.layout.inline.split_first_line = _LINES.split_first_line
         weasyprint.layout.preferred.split_first_line = _LINES.split_first_line
-        style_for = weasyprint.css.StyleFor
-        if style_for.set_computed_styles is not _set_computed_styles:
-            _STYLES.update(set_computed_styles=style_for.set_computed_styles, call=style_for.__call__)
-            style_for.set_computed_styles = _set_computed_styles
-            style_for.__call__ = _style_for_call
+        for name, patch in _STYLE_PATCHES.items():
+            if getattr(weasyprint.css.StyleFor, name) is not patch:
+                _STYLES[name] = getattr(weasyprint.css.StyleFor, name)
+                setattr(weasyprint.css.StyleFor, name, patch)
     if tinyhtml5.__version__ == TINYHTML5_VERSION and not isinstance(tinyhtml5.inputstream.characters_until_regex,
                                                                          _Patterns):
         _REPLACED["characters_until_regex"] = tinyhtml5.inputstream.characters_until_regex
@@ -86,9 +89,8 @@ def left_out() -> Iterator[None]:
     import weasyprint.text.line_break
 
     places = [(weasyprint.layout.block, "columns_layout", weasyprint.layout.column.columns_layout),
-              (weasyprint.css.StyleFor, "set_computed_styles",
-               _STYLES.get("set_computed_styles", weasyprint.css.StyleFor.set_computed_styles)),
-              (weasyprint.css.StyleFor, "__call__", _STYLES.get("call", weasyprint.css.StyleFor.__call__)),
+              *[(weasyprint.css.StyleFor, name, _STYLES.get(name, getattr(weasyprint.css.StyleFor, name)))
+                for name in _STYLE_PATCHES],
               (weasyprint.layout.inline, "split_first_line", weasyprint.text.line_break.split_first_line),
               (weasyprint.layout.preferred, "split_first_line", weasyprint.text.line_break.split_first_line),
               (tinyhtml5.inputstream, "characters_until_regex",
@@ -157,9 +159,56 @@ def lines_kept() -> Iterator[None]:
 # --------------------------------------------------------------------------- pseudo-elements
 
 
-_STYLES: dict[str, Any] = {}  # WeasyPrint's StyleFor methods the patch wraps
+_STYLES: dict[str, Any] = {}  # WeasyPrint's own StyleFor methods, by name, that _STYLE_PATCHES wrap
 # the pseudo-elements WeasyPrint's own style sheet gives every element
 _ASKED_FOR = frozenset({"marker", "footnote-call", "footnote-marker", "note-call", "note-marker", "note-callback"})
+# WeasyPrint's own style sheet without its rules for those, and their declarations by pseudo-element
+_UA: dict[str, Any] = {}
+
+
+def _style_for_init(self: Any, html: Any, sheets: list[tuple[Any, str, Any]], *rest: Any) -> None:
+    """WeasyPrint 70.0's StyleFor.__init__, its own style sheet's rules for every element's
+    pseudo-elements left out of the cascade (`_set_computed_styles`, `_style_for_call` add them)."""
+    import weasyprint.html
+
+    without = _ua_without_pseudo_rules()
+    self._cardgen_document = html.etree_element, html.base_url
+    sheets = [(without if sheet is weasyprint.html.UA_STYLESHEET else sheet, origin, specificity)
+              for sheet, origin, specificity in sheets]
+    _STYLES["__init__"](self, html, sheets, *rest)
+
+
+def _ua_without_pseudo_rules() -> Any:
+    """WeasyPrint's own style sheet without its rules that are a pseudo-element of _ASKED_FOR alone
+    (`::marker {...}`), made once; their declarations, weighed as the cascade weighs a user
+    agent's, go to _UA by pseudo-element."""
+    if not _UA:
+        import cssselect2
+        import tinycss2
+        import weasyprint
+        import weasyprint.html
+        from weasyprint.css import declaration_precedence
+        from weasyprint.css.counters import CounterStyle
+
+        rules = tinycss2.parse_stylesheet(weasyprint.html.UA)
+        alone = {f"::{pseudo}" for pseudo in _ASKED_FOR}
+        taken = [rule for rule in rules if rule.type == "qualified-rule" and tinycss2.serialize(rule.prelude).strip() in alone]
+        kept = [rule for rule in rules if rule not in taken]
+        declared = weasyprint.CSS(string=tinycss2.serialize(taken), counter_style=CounterStyle())
+        # a pseudo-element alone applies to any element: matched against one, every rule answers
+        any_element = cssselect2.ElementWrapper.from_html_root(ElementTree.Element("html"))
+        _UA["declarations"] = {
+            pseudo: {name: (values, (declaration_precedence("user agent", importance), inf, specificity))
+                     for name, values, importance in declarations}
+            for specificity, _, pseudo, (declarations, _) in declared.matcher.match(any_element)}
+        _UA["sheet"] = weasyprint.CSS(string=tinycss2.serialize(kept), counter_style=CounterStyle())
+    return _UA["sheet"]
+
+
+def _with_ua(pseudo_type: str, cascaded: dict[str, Any]) -> dict[str, Any]:
+    """A pseudo-element's cascaded declarations with WeasyPrint's own for it under them: any
+    other rule outweighs those, which no other of its own rules can tie."""
+    return {**_UA["declarations"].get(pseudo_type, {}), **cascaded}
 
 
 def _set_computed_styles(self: Any, element: Any, parent: Any, root: Any = None, pseudo_type: str | None = None,
@@ -167,7 +216,8 @@ def _set_computed_styles(self: Any, element: Any, parent: Any, root: Any = None,
     """WeasyPrint 70.0's StyleFor.set_computed_styles; the style of such a pseudo-element left to
     be made when asked for (`_style_for_call`), unless it names an anchor (collected now)."""
     if pseudo_type in _ASKED_FOR and parent is not None:
-        cascaded = self.get_cascaded_styles().get((element, pseudo_type), {})
+        cascaded = self.get_cascaded_styles()[element, pseudo_type] = _with_ua(
+            pseudo_type, self.get_cascaded_styles().get((element, pseudo_type), {}))
         if "anchor" not in cascaded:  # its anchor is none: nothing to collect
             self.__dict__.setdefault("_cardgen_waiting", {})[element, pseudo_type] = (cascaded, parent, root, base_url)
             return
@@ -175,20 +225,23 @@ def _set_computed_styles(self: Any, element: Any, parent: Any, root: Any = None,
 
 
 def _style_for_call(self: Any, element: Any, pseudo_type: str | None = None) -> Any:
-    """WeasyPrint 70.0's StyleFor.__call__, making a waiting pseudo-element's style first, as
-    set_computed_styles would have made it."""
-    waiting = self.__dict__.get("_cardgen_waiting")
-    if waiting:
-        made = waiting.pop((element, pseudo_type), None)
-        if made is not None:
-            from weasyprint.css import ComputedStyle
+    """WeasyPrint 70.0's StyleFor.__call__, making such a pseudo-element's style first, as
+    set_computed_styles would have made it: from the document's rules for it, if any, waiting,
+    else from WeasyPrint's own alone."""
+    computed = self.get_computed_styles()
+    if pseudo_type in _ASKED_FOR and (element, pseudo_type) not in computed and (element, None) in computed:
+        from weasyprint.css import ComputedStyle
 
-            cascaded, parent, root, base_url = made
-            computed = self.get_computed_styles()
-            computed[element, pseudo_type] = ComputedStyle(
-                computed[parent, None], cascaded, pseudo_type, computed[root, None], base_url,
-                self.font_config, self.initial_page_sizes)
-    return _STYLES["call"](self, element, pseudo_type)
+        made = self.__dict__.get("_cardgen_waiting", {}).pop((element, pseudo_type), None)
+        cascaded, parent, root, base_url = made or (_with_ua(pseudo_type, {}), element, *self._cardgen_document)
+        computed[element, pseudo_type] = ComputedStyle(
+            computed[parent, None], cascaded, pseudo_type, computed[root, None], base_url,
+            self.font_config, self.initial_page_sizes)
+    return _STYLES["__call__"](self, element, pseudo_type)
+
+
+_STYLE_PATCHES = {"__init__": _style_for_init, "set_computed_styles": _set_computed_styles,
+                  "__call__": _style_for_call}
 
 
 # --------------------------------------------------------------------------- tinyhtml5
