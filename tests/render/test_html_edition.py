@@ -3,12 +3,18 @@ and images inlined, no network), readable in headless Chromium from a phone's wi
 with every heading and card name of the PDF."""
 from __future__ import annotations
 
+import base64
+import io
 import re
 from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import headless_chromium, loaded
+from conftest import ROOT, headless_chromium, loaded
+from fontTools.pens.recordingPen import DecomposingRecordingPen
+from fontTools.ttLib import TTFont
+
+from cardgen.inputs.fonts import document_font
 
 pytestmark = pytest.mark.slow
 
@@ -70,3 +76,39 @@ def walk(items):
     for item in items:
         yield item
         yield from walk(item.children)
+
+
+FONT_FACE = re.compile(r'@font-face\s*{\s*font-family:\s*"([^"]+)";\s*src:\s*url\("data:[^;]+;base64,([^"]+)"\);'
+                       r"\s*font-weight:\s*(\d+);\s*font-style:\s*(\w+);")
+
+
+def test_its_fonts_hold_every_character_the_page_shows_drawn_as_the_full_fonts_draw_them(puppy_html, browser):
+    """Each font it carries is cut to the characters the page can show: every character of the
+    page's text as the browser shows it (capitals of `text-transform` included) that the shipped
+    font has is there, its outline the shipped one's, in a small part of the shipped files' size."""
+    html = (puppy_html / "rulebook.html").read_text(encoding="utf-8")
+    browser.get((puppy_html / "rulebook.html").as_uri())
+    shown = set(browser.execute_script("return document.body.innerText")) - set(" \n\t")
+    shipped = {(font.family, font.weight, font.italic): path for path in sorted((ROOT / "art" / "fonts").glob("*.ttf"))
+               for font in [document_font(path)]}
+    carried = {(family, int(weight), style == "italic"): base64.b64decode(data)
+               for family, data, weight, style in FONT_FACE.findall(html)}
+    assert carried.keys() == shipped.keys()
+    assert sum(map(len, carried.values())) < sum(p.stat().st_size for p in shipped.values()) / 5
+    checked = 0
+    for face, data in carried.items():
+        full, cut = TTFont(shipped[face]), TTFont(io.BytesIO(data))
+        full_map, cut_map = full.getBestCmap(), cut.getBestCmap()
+        for character in sorted(c for c in shown if ord(c) in full_map):
+            assert ord(character) in cut_map, (face, character)
+            assert outline(full, full_map[ord(character)]) == outline(cut, cut_map[ord(character)]), (face, character)
+            checked += 1
+    assert checked > 200
+
+
+def outline(font: TTFont, glyph: str) -> list:
+    """The glyph's contours, its components drawn in place (their names differ in a cut font)."""
+    glyphs = font.getGlyphSet()
+    pen = DecomposingRecordingPen(glyphs)
+    glyphs[glyph].draw(pen)
+    return pen.value

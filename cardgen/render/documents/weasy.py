@@ -25,7 +25,7 @@ from cardgen.inputs import fonts, images, symbols
 from cardgen.inputs.files import MAX_FONT_BYTES, UnreadableInput, read_input
 from cardgen.inputs.paths import display_path, game_roots, inside, local_file
 from cardgen.model.game import Game
-from cardgen.render.documents import patches
+from cardgen.render.documents import patches, webfonts
 from cardgen.render.documents.diagram import example_card, example_card_png
 from cardgen.render.documents.overflow import lost_texts
 from cardgen.render.documents.tagged import finish_tagged
@@ -279,15 +279,18 @@ _RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc=")([^"')\s]+)""")
 
 def self_contained(game: Game, html: str) -> str:
     """The HTML with every font and image it names inlined (data: URLs), read through the same
-    checks as WeasyPrint's fetcher: one file that opens anywhere and asks no network."""
+    checks as WeasyPrint's fetcher: one file that opens anywhere and asks no network. Its fonts
+    keep the characters the page can show."""
     fetcher = _fetcher_class()(game, "template rulebook.html or the game data", symbols.used_in(game, html))
+    shown = webfonts.shown_characters(html)
 
     def inlined(match: re.Match[str]) -> str:
         url = match.group(2)
         if url.startswith(("data:", "#")):
             return match.group(0)
         response = fetcher.fetch(url if ":" in url else game.folder.resolve().as_uri() + "/" + url)
-        return match.group(1) + f"data:{response.content_type};base64," + base64.b64encode(response.read()).decode("ascii")
+        data = webfonts.subset(response.read(), shown)
+        return match.group(1) + f"data:{response.content_type};base64," + base64.b64encode(data).decode("ascii")
 
     return _RESOURCE.sub(inlined, html)
 
