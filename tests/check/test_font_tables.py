@@ -185,8 +185,8 @@ def broken_copies(data: bytes, seed: int) -> list[bytes]:
     return copies
 
 
-@pytest.mark.parametrize("path", [ART / "fonts" / "Lato-Regular.ttf", ART / "fonts" / "CabinSketch-Bold.ttf"],
-                         ids=lambda path: path.name)
+@pytest.mark.parametrize("path", [pytest.param(ART / "fonts" / "Lato-Regular.ttf", marks=pytest.mark.slow),  # 1.5 s
+                                  ART / "fonts" / "CabinSketch-Bold.ttf"], ids=lambda path: path.name)
 def test_a_broken_copy_is_read_as_fonttools_reads_it_or_left_to_fonttools(path, caplog):
     """...and where the fast reader answers, fontTools reads the copy without a warning (its
     warnings go on the terminal: a file it warns about is left to it)."""

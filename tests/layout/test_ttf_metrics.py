@@ -158,8 +158,8 @@ def broken_copies(data: bytes, seed: int) -> list[bytes]:
     return copies
 
 
-@pytest.mark.parametrize("path", [ART / "fonts" / "Lato-Regular.ttf", ART / "fonts" / "CabinSketch-Bold.ttf"],
-                         ids=lambda path: path.name)
+@pytest.mark.parametrize("path", [pytest.param(ART / "fonts" / "Lato-Regular.ttf", marks=pytest.mark.slow),  # 2 s
+                                  ART / "fonts" / "CabinSketch-Bold.ttf"], ids=lambda path: path.name)
 def test_a_broken_copy_is_measured_as_reportlab_measures_it_or_left_to_it(path):
     data = path.read_bytes()
     copies = broken_copies(data, seed=37) + broken_copies(saved(with_format_12(Tables(path))), seed=38)

@@ -20,17 +20,29 @@ def subset_names(pdf: Path) -> list[str]:
     return [line.split()[0] for line in listed.splitlines()[2:] if re.match(r"[A-Z]{6}\+", line)]
 
 
+def write(out: Path, *args: object) -> None:
+    folder = out / "-".join(str(arg) for arg in args[2:]).replace("--", "") if len(args) > 2 else out / str(args[0])
+    code, _, err = cardgen(*args, "--out", folder)
+    assert code == 0, err
+
+
 @pytest.fixture(scope="module")
-def written(tmp_path_factory) -> Path:
+def all_types(tmp_path_factory) -> Path:
+    """The tiny game's sheet of every card type (the quick tests read this one only)."""
     out = tmp_path_factory.mktemp("tags")
-    for args in (["cards", TINY_GAME, "--all-types"], ["cards", TINY_GAME, "--all-types", "--color", "cmyk"],
-                 ["cards", TINY_GAME, "--calibration"], ["cards", TINY_GAME, "--calibration", "--marks", "silhouette"],
+    write(out, "cards", TINY_GAME, "--all-types")
+    return out
+
+
+@pytest.fixture(scope="module")
+def written(all_types) -> Path:
+    """Beside it, each other kind of PDF cardgen writes."""
+    for args in (["cards", TINY_GAME, "--all-types", "--color", "cmyk"], ["cards", TINY_GAME, "--calibration"],
+                 ["cards", TINY_GAME, "--calibration", "--marks", "silhouette"],
                  ["export", TINY_GAME, "--to", "drivethru", "--all-types"], ["rulebook", TINY_GAME],
                  ["checklist", TINY_GAME]):
-        folder = out / "-".join(str(arg) for arg in args[2:]).replace("--", "") if len(args) > 2 else out / args[0]
-        code, _, err = cardgen(*args, "--out", folder)
-        assert code == 0, err
-    return out
+        write(all_types, *args)
+    return all_types
 
 
 @pytest.mark.slow
@@ -44,9 +56,9 @@ def test_every_pdf_gives_each_font_subset_its_own_tag(written):
         assert len(set(tags)) == len(tags), (pdf.name, names)
 
 
-def test_the_tags_are_the_same_on_every_run(written, tmp_path):
+def test_the_tags_are_the_same_on_every_run(all_types, tmp_path):
     code, _, err = cardgen("cards", TINY_GAME, "--all-types", "--out", tmp_path)
     assert code == 0, err
-    again, first = tmp_path / "cards-all-types.pdf", written / "all-types" / "cards-all-types.pdf"
+    again, first = tmp_path / "cards-all-types.pdf", all_types / "all-types" / "cards-all-types.pdf"
     assert subset_names(again) == subset_names(first)
     assert again.read_bytes() == first.read_bytes()

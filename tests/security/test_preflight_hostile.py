@@ -44,7 +44,11 @@ def test_every_hostile_case_has_its_expectation():
 WHOLE_PROCESS = "postscript before the header"
 
 
-@pytest.mark.parametrize("case", sorted(HOSTILE))
+SLOW = {"a million q"}  # a million instructions parsed before the nesting is read: 1.5 s
+
+
+@pytest.mark.parametrize("case", [pytest.param(case, marks=[pytest.mark.slow] if case in SLOW else [])
+                                  for case in sorted(HOSTILE)])
 def test_a_hostile_pdf_ends_with_a_message_and_leaves_nothing(case, tmp_path, monkeypatch, no_hang):
     """Run with its temporary folder and working folder empty: both are empty again afterwards,
     and the message names the point."""
