@@ -1,6 +1,7 @@
 """load/yaml_nodes: YAML text to nodes, safely: libyaml's parser under a composer that refuses tags,\nanchors and aliases, counts nodes and depth, and refuses characters no output can show."""
 from __future__ import annotations
 
+import functools
 from typing import IO
 
 import yaml
@@ -100,7 +101,23 @@ if yaml.__with_libyaml__:
             yaml.resolver.Resolver.__init__(self)
 
 
+# The trees of the last texts composed, up to this size each, are kept and given again: a load reads
+# the shipped faces every time, serve and playtest read the files that did not change again. The
+# nodes are shared: they are read, never changed.
+KEPT_TEXTS, KEPT_TEXT_CHARACTERS = 16, 64 * 1024
+
+
 def compose(text: str) -> yaml.Node | None:
+    """A file's node tree (see _compose), the same tree again for the same short text."""
+    return _compose_kept(text) if len(text) <= KEPT_TEXT_CHARACTERS else _compose(text)
+
+
+@functools.lru_cache(maxsize=KEPT_TEXTS)
+def _compose_kept(text: str) -> yaml.Node | None:
+    return _compose(text)
+
+
+def _compose(text: str) -> yaml.Node | None:
     """A file's node tree, as SafeComposer composes it, or its error. Composed by libyaml when
     the text holds no anchor (no '&') and no unusable character, and the nodes pass every check
     SafeComposer makes (no node twice: an alias; standard tags only; no unusable character that

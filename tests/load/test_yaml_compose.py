@@ -91,8 +91,24 @@ def test_broken_and_odd_yaml_is_answered_as_safecomposer_answers_it(text):
 
 
 def test_too_many_values_are_refused_as_safecomposer_refuses_them(monkeypatch):
+    yaml_nodes._compose_kept.cache_clear()  # a tree kept under the real limit would be given again
     monkeypatch.setattr(yaml_nodes, "MAX_NODES", 50)
     text = "".join(f"- {number}\n" for number in range(60))
     refused = answer(text)
     assert isinstance(refused, tuple) and "more than 50 values" in refused[1]
     assert fast(text) == refused
+
+
+def test_a_short_text_composed_again_is_the_same_tree_and_an_edited_one_a_new_tree():
+    """Load reads the shipped faces every time, serve the files that did not change: a short text's
+    tree is kept. A long one is not (the memory it would hold), and an error is raised every time."""
+    text = "name: Tiny\ncards: [a, b]\n"
+    first = compose(text)
+    assert compose(text) is first
+    edited = compose(text.replace("b]", "c]"))
+    assert plain(edited) != plain(first) and plain(compose(text)) == plain(first)
+    long = "x: " + "y" * yaml_nodes.KEPT_TEXT_CHARACTERS + "\n"
+    assert compose(long) is not compose(long)
+    for _ in range(2):
+        with pytest.raises(yaml.YAMLError):
+            compose("a: [1, 2\n")
