@@ -161,6 +161,22 @@ def test_pseudo_elements_styled_by_the_document_are_the_same():
     assert made.count("note-call") == 0 and made.count(None) < 20
 
 
+TABLE_PARTS = """<html><head><style>.note { float: footnote }
+::footnote-call { display: inline-table; border-collapse: collapse; padding: 20px; background: #fc0 }
+li::marker { display: table-cell; margin: 30px }
+</style></head><body><ol><li>Item<span class="note">A footnote.</span> and text</li></ol></body></html>"""
+
+
+def test_pseudo_elements_shown_as_table_parts_are_the_same():
+    """WeasyPrint takes the padding off a table whose borders collapse and the margins off a
+    table's part: off a marker's and a footnote call's too."""
+    patches.install()
+    patched = weasyprint.HTML(string=TABLE_PARTS).write_pdf()
+    with patches.left_out():
+        own = weasyprint.HTML(string=TABLE_PARTS).write_pdf()
+    assert patched == own
+
+
 def test_the_tokenizer_s_patterns_are_made_once_each_and_read_the_same():
     """tinyhtml5 made each pattern again for every run of text (its cache stored it under the
     pattern itself); kept under the characters, the same tree comes out."""

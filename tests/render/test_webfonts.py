@@ -18,13 +18,24 @@ def characters_of(font: bytes) -> set[str]:
 
 
 def test_a_page_keeps_its_capitals_its_character_references_and_what_a_browser_adds():
-    """`text-transform: uppercase` shows É for é and SS for ß; `&ensp;` is a character the HTML
-    does not hold as such; a list's bullet and a counter's digits come from the browser."""
-    html = '<li style="text-transform: uppercase">été straße&ensp;&#8230;</li>'
+    """`text-transform: uppercase` shows É for é and, on a Turkish page, İ for i; a Greek capital
+    loses its accent (Η for ή); `&ensp;` is a character the HTML does not hold as such; a list's
+    bullet comes from the browser."""
+    html = ('<li style="text-transform: uppercase">été straße&ensp;</li>'
+            '<p lang="tr" style="text-transform: uppercase">bilgi</p><p lang="el">ήρωας</p>')
     kept = characters_of(webfonts.subset(LATO.read_bytes(), webfonts.shown_characters(html)))
-    assert set("étÉTsraßSE\u2002\u2026\u2022" + "0123456789") <= kept
+    shown, unwritten = set("éßή"), set("ÉİΗ\u2002\u2022")
+    assert shown <= set(html) and not unwritten & set(html)
+    assert shown | unwritten <= kept
     assert not set("ŁĄœ") & kept  # Lato has them; the page shows none
-    assert len(kept) < 150
+    assert len(kept) < 200
+
+
+def test_every_opentype_feature_a_kept_glyph_takes_part_in_is_kept():
+    """Kerning, ligatures, and the tabular figures of `font-variant-numeric` (the list markers')."""
+    cut = TTFont(io.BytesIO(webfonts.subset(LATO.read_bytes(), webfonts.shown_characters("fi 10 AV"))))
+    features = {record.FeatureTag for table in ("GSUB", "GPOS") for record in cut[table].table.FeatureList.FeatureRecord}
+    assert {"kern", "liga", "tnum", "onum", "sups"} <= features
 
 
 def test_what_harfbuzz_cannot_cut_comes_back_whole():

@@ -234,9 +234,12 @@ def _style_for_call(self: Any, element: Any, pseudo_type: str | None = None) -> 
 
         made = self.__dict__.get("_cardgen_waiting", {}).pop((element, pseudo_type), None)
         cascaded, parent, root, base_url = made or (_with_ua(pseudo_type, {}), element, *self._cardgen_document)
-        computed[element, pseudo_type] = ComputedStyle(
+        style = computed[element, pseudo_type] = ComputedStyle(
             computed[parent, None], cascaded, pseudo_type, computed[root, None], base_url,
             self.font_config, self.initial_page_sizes)
+        # set_computed_styles reads the anchor (a document's collector is always given): a style
+        # with no value made yet is empty, and __call__ would skip its table fixes for it
+        style["anchor"]
     return _STYLES["__call__"](self, element, pseudo_type)
 
 
