@@ -1,5 +1,5 @@
 """render/documents/webfonts: the fonts the HTML edition carries, cut down to the characters its
-page can show, by HarfBuzz's subsetter (uharfbuzz): Exploding Puppy's Lato is some 45 KB a face
+page can show, by HarfBuzz's subsetter (uharfbuzz): Exploding Puppy's Lato is some 65 KB a face
 instead of 660 KB, and the page looks the same. The glyphs kept are the font's own, with every
 OpenType feature of theirs (kerning, ligatures, tabular figures...); the font's names (its
 copyright and license among them) are kept whole."""
