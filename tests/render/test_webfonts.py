@@ -31,11 +31,15 @@ def test_a_page_keeps_its_capitals_its_character_references_and_what_a_browser_a
     assert len(kept) < 200
 
 
-def test_every_opentype_feature_a_kept_glyph_takes_part_in_is_kept():
-    """Kerning, ligatures, and the tabular figures of `font-variant-numeric` (the list markers')."""
+def test_every_opentype_feature_a_kept_glyph_takes_part_in_and_every_name_is_kept():
+    """Kerning, ligatures, the tabular figures of `font-variant-numeric` (the list markers'); and
+    the font's names, its copyright and license among them."""
     cut = TTFont(io.BytesIO(webfonts.subset(LATO.read_bytes(), webfonts.shown_characters("fi 10 AV"))))
     features = {record.FeatureTag for table in ("GSUB", "GPOS") for record in cut[table].table.FeatureList.FeatureRecord}
     assert {"kern", "liga", "tnum", "onum", "sups"} <= features
+    names = [(name.nameID, name.toUnicode()) for name in cut["name"].names]
+    assert names == [(name.nameID, name.toUnicode()) for name in TTFont(LATO)["name"].names]
+    assert any(number == 13 and "Open Font License" in text for number, text in names)
 
 
 def test_what_harfbuzz_cannot_cut_comes_back_whole():

@@ -17,6 +17,7 @@ import uharfbuzz
 BROWSER_ADDS = (string.printable + "\u00a0\u00ad\u2010\u2022\u25e6\u25aa\u2013\u2014\u2018\u2019\u201c\u201d\u2026"
                 "\u0130\u0131\u0307")
 _SFNT = (b"\x00\x01\x00\x00", b"OTTO", b"true")  # TrueType and OpenType: HarfBuzz reads them (not WOFF)
+_NAME_TABLE = int.from_bytes(b"name", "big")  # the font's names: copyright, license
 
 
 def shown_characters(html: str) -> frozenset[int]:
@@ -40,13 +41,9 @@ def subset(font: bytes, characters: frozenset[int]) -> bytes:
     features = wanted.layout_feature_tag_set  # HarfBuzz's default few, made every feature:
     features.clear()
     features.invert()
-    wanted.no_subset_table_tag_set.add(_tag("name"))
+    wanted.no_subset_table_tag_set.add(_NAME_TABLE)
     try:
         cut = uharfbuzz.subset(uharfbuzz.Face(uharfbuzz.Blob(font)), wanted)
     except RuntimeError:  # HarfBuzz could not cut it (a damaged table, no glyphs)
         return font
     return bytes(cut.blob.data)
-
-
-def _tag(name: str) -> int:
-    return int.from_bytes(name.encode("ascii"), "big")
