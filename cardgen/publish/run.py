@@ -152,7 +152,7 @@ def _before_the_workers(outputs: list[Output]) -> None:
     PDF/X) and pypdfium2 (pages counted or drawn: a sheet's PNGs, the documents' pictures). A
     card sheet needs neither."""
     register_pending()
-    for kind in {kind_of(output).shared: kind_of(output) for output in outputs}.values():  # once for all that share it
+    for kind in {kind.shared: kind for kind in map(kind_of, outputs)}.values():  # once for all that share it
         kind.share()
     if len(outputs) > 1:
         import pikepdf  # noqa: F401

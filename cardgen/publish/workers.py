@@ -403,12 +403,13 @@ def _out_of_memory(output: Output, limits: Limits) -> str:
 # worker must never run a handler it inherited (serve's raises KeyboardInterrupt): they are held
 # (blocked) while the parent forks, and the worker lets them through once it ignores them.
 _HELD = {signal.SIGINT, signal.SIGTERM}
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")  # where workers fork: not on Windows
 
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
     """Inside, Ctrl-C and SIGTERM wait: a worker forked here starts with them blocked."""
-    if not hasattr(signal, "pthread_sigmask"):  # no fork there either
+    if not _CAN_HOLD:
         yield
         return
     before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
@@ -423,7 +424,7 @@ def _enter_worker(limits: Limits, parent: int) -> None:
     let through: see _HELD), die with its parent, and take the memory ceiling."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
+    if _CAN_HOLD:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _die_with_parent(parent)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported

@@ -216,24 +216,26 @@ def _set_computed_styles(self: Any, element: Any, parent: Any, root: Any = None,
     """WeasyPrint 70.0's StyleFor.set_computed_styles; the style of such a pseudo-element left to
     be made when asked for (`_style_for_call`), unless it names an anchor (collected now)."""
     if pseudo_type in _ASKED_FOR and parent is not None:
-        cascaded = self.get_cascaded_styles()[element, pseudo_type] = _with_ua(
-            pseudo_type, self.get_cascaded_styles().get((element, pseudo_type), {}))
+        everything = self.get_cascaded_styles()
+        cascaded = everything[element, pseudo_type] = _with_ua(pseudo_type, everything.get((element, pseudo_type), {}))
         if "anchor" not in cascaded:  # its anchor is none: nothing to collect
-            self.__dict__.setdefault("_cardgen_waiting", {})[element, pseudo_type] = (cascaded, parent, root, base_url)
+            self.__dict__.setdefault("_cardgen_waiting", {})[element, pseudo_type] = cascaded, parent
             return
     _STYLES["set_computed_styles"](self, element, parent, root, pseudo_type, base_url, target_collector)
 
 
 def _style_for_call(self: Any, element: Any, pseudo_type: str | None = None) -> Any:
     """WeasyPrint 70.0's StyleFor.__call__, making such a pseudo-element's style first, as
-    set_computed_styles would have made it: from the document's rules for it, if any, waiting,
-    else from WeasyPrint's own alone."""
+    set_computed_styles would have made it (an element's pseudo-elements have the document's root
+    and base URL): from the document's rules for it, if any, waiting, else from WeasyPrint's own
+    alone."""
     computed = self.get_computed_styles()
     if pseudo_type in _ASKED_FOR and (element, pseudo_type) not in computed and (element, None) in computed:
         from weasyprint.css import ComputedStyle
 
-        made = self.__dict__.get("_cardgen_waiting", {}).pop((element, pseudo_type), None)
-        cascaded, parent, root, base_url = made or (_with_ua(pseudo_type, {}), element, *self._cardgen_document)
+        waiting = self.__dict__.get("_cardgen_waiting", {}).pop((element, pseudo_type), None)
+        cascaded, parent = waiting or (_with_ua(pseudo_type, {}), element)
+        root, base_url = self._cardgen_document
         style = computed[element, pseudo_type] = ComputedStyle(
             computed[parent, None], cascaded, pseudo_type, computed[root, None], base_url,
             self.font_config, self.initial_page_sizes)

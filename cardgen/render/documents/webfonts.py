@@ -25,7 +25,7 @@ def shown_characters(html: str) -> frozenset[int]:
     sheet), written or as a character reference (`&ensp;`), in capitals and small letters too
     (`text-transform`), each also as its letter and accents apart (Greek capitals lose their
     accents), and those a browser adds."""
-    held = set(html) | set(unescape(html)) | set(BROWSER_ADDS)
+    held = set(unescape(html)) | set(BROWSER_ADDS)  # the characters written stay: a reference's own are ASCII
     cased = {variant for character in held for variant in character.upper() + character.lower()}
     apart = {part for character in held | cased for part in unicodedata.normalize("NFD", character)}
     return frozenset(ord(character) for character in held | cased | apart)
