@@ -1,4 +1,4 @@
-"""render/documents/patches: cardgen's patches over WeasyPrint, tinyhtml5 and pydyf make the same
+"""render/documents/patches: cardgen's patches over WeasyPrint, tinyhtml5, pydyf and pyphen make the same
 bytes as the libraries' own code, on real documents; each is installed for the exact version it was written
 against only."""
 from __future__ import annotations
@@ -7,6 +7,7 @@ import io
 from xml.etree import ElementTree
 
 import pydyf
+import pyphen
 import pytest
 import tinyhtml5
 import tinyhtml5.inputstream
@@ -62,11 +63,11 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
                              *[(weasyprint.css.StyleFor, name, patches._STYLES[name]) for name in patches._STYLE_PATCHES],
                              (tinyhtml5.inputstream, "characters_until_regex",
                               patches._REPLACED["characters_until_regex"]),
-                             (pydyf.PDF, "page_references", patches._REPLACED["page_references"])]:
+                             (pydyf.PDF, "page_references", patches._REPLACED["page_references"]),
+                             (pyphen, "HyphDict", patches._REPLACED["HyphDict"])]:
         monkeypatch.setattr(place, name, own)  # the libraries' own code, put back as it is after the test
-    monkeypatch.setattr(weasyprint, "__version__", "0.1")
-    monkeypatch.setattr(pydyf, "__version__", "0.1")
-    monkeypatch.setattr(tinyhtml5, "__version__", "0.1")
+    for library in (weasyprint, pydyf, tinyhtml5, pyphen):
+        monkeypatch.setattr(library, "__version__", "0.1")
     patches.install()
     assert weasyprint.layout.block.columns_layout is weasyprint.layout.column.columns_layout
     assert weasyprint.layout.inline.split_first_line is weasyprint.text.line_break.split_first_line
@@ -74,9 +75,11 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
     assert weasyprint.css.StyleFor.__init__ is patches._STYLES["__init__"]
     assert pydyf.PDF.page_references is not patches.page_references
     assert not isinstance(tinyhtml5.inputstream.characters_until_regex, patches._Patterns)
+    assert pyphen.HyphDict is patches._REPLACED["HyphDict"]
     monkeypatch.setattr(weasyprint, "__version__", patches.WEASYPRINT_VERSION)
     monkeypatch.setattr(pydyf, "__version__", patches.PYDYF_VERSION)
     monkeypatch.setattr(tinyhtml5, "__version__", patches.TINYHTML5_VERSION)
+    monkeypatch.setattr(pyphen, "__version__", patches.PYPHEN_VERSION)
     patches.install()
     assert weasyprint.layout.block.columns_layout is columns.columns_layout
     assert weasyprint.layout.inline.split_first_line == patches._LINES.split_first_line
@@ -84,6 +87,7 @@ def test_installed_for_the_versions_written_against_only(monkeypatch):
     assert weasyprint.css.StyleFor.__init__ is patches._style_for_init
     assert pydyf.PDF.page_references is patches.page_references
     assert isinstance(tinyhtml5.inputstream.characters_until_regex, patches._Patterns)
+    assert pyphen.HyphDict is patches._LazyHyphDict
 
 
 def test_page_references_follow_the_pages():
@@ -190,3 +194,45 @@ def test_the_tokenizer_s_patterns_are_made_once_each_and_read_the_same():
         ours = tinyhtml5.parse(html)
     assert ElementTree.tostring(ours) == ElementTree.tostring(own)
     assert 0 < len(kept) <= 8 and all(isinstance(characters, (str, tuple, frozenset)) for characters, _ in kept)
+
+
+# German (the largest: compounds), Hungarian (nonstandard hyphenation: `cs/c=cs,1,3`), English, and
+# one written here: characters as ^^hh (no shipped dictionary has one), the same letters twice (the
+# last pattern of them counts, unless it is zeros alone), comments and the settings pyphen skips
+DICTIONARIES = [pytest.param("de_DE", marks=pytest.mark.slow), pytest.param("hu_HU", marks=pytest.mark.slow),
+                "en_US", "written"]
+WRITTEN = """UTF-8
+LEFTHYPHENMIN 2
+% a comment
+.b^^e4c1k
+b1a^^e4
+1ke
+3ke
+2c1k
+0c0k
+  e1r3e\t
+"""
+WORDS = ["Silbentrennungsregeln", "Schifffahrtsgesellschaft", "Bäckerei", "Zucker", "asszonnyal", "hosszú",
+         "megszentségteleníthetetlenségeskedéseitekért", "hyphenation", "Exploding", "Puppy", "Bäckerkekse"]
+
+
+@pytest.mark.parametrize("language", DICTIONARIES)
+def test_a_dictionary_read_when_looked_up_hyphenates_as_pyphen_s_own(language, tmp_path):
+    """Every pattern (its first position, values and nonstandard hyphenation) as pyphen parses it,
+    none where pyphen keeps none (zeros alone), and the same hyphenation of words."""
+    patches.install()
+    path = pyphen.LANGUAGES[pyphen.language_fallback(language)] if language != "written" else tmp_path / "hyph_x.dic"
+    if language == "written":
+        path.write_text(WRITTEN, encoding="utf-8")
+    own, lazy = patches._REPLACED["HyphDict"](path), patches._LazyHyphDict(path)
+    assert lazy.maxlen >= own.maxlen
+
+    def read(pattern):
+        return pattern and (pattern[0], [(value, getattr(value, "data", None)) for value in pattern[1]])
+    for letters in set(own.patterns) | set(lazy.patterns.lines):
+        assert read(lazy.patterns.get(letters)) == read(own.patterns.get(letters)), letters
+    for word in WORDS:
+        assert [(point, point.data) for point in lazy.positions(word)] == \
+            [(point, point.data) for point in own.positions(word)], word
+    assert any(point.data for word in WORDS for point in own.positions(word)) == (language == "hu_HU")
+    assert (own.positions("Bäckerkekse") == [3, 6]) == (language == "written")  # Bäc-ker-kekse: every line counted

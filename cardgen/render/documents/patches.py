@@ -19,7 +19,11 @@ against (any other keeps its own code):
   under the key it is looked up by;
 - pydyf 0.13.0's `page_references`, which builds the references of every page each time it is
   read (WeasyPrint reads it for every tagged element: quadratic in the pages), built once for
-  each list of pages.
+  each list of pages;
+- pyphen 0.18.1's hyphenation dictionaries, which it parses whole when a document first
+  hyphenates a word of the language (German: 66,000 patterns, 0.65 s in every process that
+  sets German): read as lines by their letters, a pattern's values parsed when a word first
+  looks it up. A document looks up a few hundred.
 
 `install` puts them in place; `lines_kept` scopes the kept lines to one document; inside
 `left_out`, the libraries run their own code.
@@ -38,11 +42,13 @@ from cardgen.render.documents import columns
 WEASYPRINT_VERSION = "70.0"  # the version whose split_first_line and StyleFor are wrapped
 PYDYF_VERSION = "0.13.0"  # the version whose page_references is replaced
 TINYHTML5_VERSION = "2.1.0"  # the version whose chars_until cache is replaced
+PYPHEN_VERSION = "0.18.1"  # the version whose HyphDict is replaced
 
 
 def install() -> None:
     """Every patch whose library is at the version it was written for (none inside `left_out`)."""
     import pydyf
+    import pyphen
     import tinyhtml5
     import tinyhtml5.inputstream
     import weasyprint
@@ -69,17 +75,21 @@ def install() -> None:
     if pydyf.__version__ == PYDYF_VERSION and pydyf.PDF.page_references is not page_references:
         _REPLACED["page_references"] = pydyf.PDF.page_references
         pydyf.PDF.page_references = page_references
+    if pyphen.__version__ == PYPHEN_VERSION and pyphen.HyphDict is not _LazyHyphDict:
+        _REPLACED["HyphDict"] = pyphen.HyphDict
+        pyphen.HyphDict = _LazyHyphDict
 
 
 _LEFT_OUT: list[bool] = []
-_REPLACED: dict[str, Any] = {}  # what the patches replaced in tinyhtml5 and pydyf
+_REPLACED: dict[str, Any] = {}  # what the patches replaced in tinyhtml5, pydyf and pyphen
 
 
 @contextmanager
 def left_out() -> Iterator[None]:
-    """Inside, WeasyPrint, tinyhtml5 and pydyf run their own code, as if cardgen had never patched
-    them (to compare: the tests, the benches); after, as before."""
+    """Inside, WeasyPrint, tinyhtml5, pydyf and pyphen run their own code, as if cardgen had never
+    patched them (to compare: the tests, the benches); after, as before."""
     import pydyf
+    import pyphen
     import tinyhtml5.inputstream
     import weasyprint.css
     import weasyprint.layout.block
@@ -95,7 +105,9 @@ def left_out() -> Iterator[None]:
               (weasyprint.layout.preferred, "split_first_line", weasyprint.text.line_break.split_first_line),
               (tinyhtml5.inputstream, "characters_until_regex",
                _REPLACED.get("characters_until_regex", tinyhtml5.inputstream.characters_until_regex)),
-              (pydyf.PDF, "page_references", _REPLACED.get("page_references", pydyf.PDF.page_references))]
+              (pydyf.PDF, "page_references", _REPLACED.get("page_references", pydyf.PDF.page_references)),
+              (pyphen, "HyphDict", _REPLACED.get("HyphDict", pyphen.HyphDict)),
+              (pyphen, "hdcache", {})]  # dictionaries parsed by pyphen's own code, while inside
     saved = [getattr(place, name) for place, name, _ in places]
     _LEFT_OUT.append(True)
     try:
@@ -279,3 +291,92 @@ def page_references(pdf: Any) -> tuple[bytes, ...]:
         built = pdf.__dict__["_cardgen_page_references"] = (
             numbers, tuple(f"{number} 0 R".encode("ascii") for number in numbers))
     return built[1]
+
+
+# --------------------------------------------------------------------------- pyphen
+
+
+_DIGIT = re.compile(r"\d")
+
+
+class _LazyHyphDict:
+    """pyphen 0.18.1's HyphDict (a hyph_*.dic file's patterns and the positions they give a word),
+    its patterns read as lines by their letters (the pattern without its digits) and parsed when
+    first looked up."""
+
+    def __init__(self, path: Any) -> None:
+        import pyphen
+
+        with path.open("rb") as file:  # the first line names the encoding, as pyphen reads it
+            encoding = file.readline().decode()
+        if encoding.lower() == "microsoft-cp1251":
+            encoding = "cp1251"
+        lines: dict[str, tuple[str, ...]] = {}
+        for line in path.read_text(encoding).split("\n")[1:]:
+            line = line.strip()
+            if line and not line.startswith(pyphen.ignored):
+                key = _pattern_letters(line)
+                lines[key] = (*lines.get(key, ()), line)
+        self.patterns = _PatternsByLetters(lines)
+        self.cache: dict[str, Any] = {}  # positions by word, which pyphen's `positions` keeps
+        self.maxlen = max(map(len, lines), default=0)  # letters of no pattern only cost a look-up
+
+    def positions(self, word: str) -> list[int]:
+        """pyphen's own HyphDict.positions, which reads the patterns through `get`."""
+        return _REPLACED["HyphDict"].positions(self, word)
+
+
+def _pattern_letters(line: str) -> str:
+    """The letters a pattern is looked up by: its text (^^hh written out, an alternative's part
+    after / left out) without its digits."""
+    import pyphen
+
+    if "^^" in line or "/" in line:
+        line = _split_alternative(pyphen.parse_hex(_hex_character, line))[0]
+    return _DIGIT.sub("", line)
+
+
+def _hex_character(match: re.Match[str]) -> str:
+    return chr(int(match.group(1), 16))
+
+
+def _split_alternative(pattern: str) -> tuple[str, str | None]:
+    """A pattern, and its nonstandard hyphenation (`pattern/change,index,cut`) if it has one."""
+    if "/" in pattern and "=" in pattern:
+        pattern, alternative = pattern.split("/", 1)
+        return pattern, alternative
+    return pattern, None
+
+
+def _pattern_values(line: str) -> tuple[int, tuple[int, ...]] | None:
+    """A pattern's first position and values as pyphen keeps them, zeros at either end left out;
+    None for a pattern of zeros alone, which pyphen leaves out."""
+    import pyphen
+
+    pattern, alternative = _split_alternative(pyphen.parse_hex(_hex_character, line))
+    value = pyphen.AlternativeParser(pattern, alternative) if alternative is not None else int
+    values = tuple(value(digit or "0") for digit, _ in pyphen.parse(pattern))
+    if max(values) == 0:
+        return None
+    start, end = 0, len(values)
+    while not values[start]:
+        start += 1
+    while not values[end - 1]:
+        end -= 1
+    return start, values[start:end]
+
+
+class _PatternsByLetters:
+    """A dictionary's patterns by their letters, each parsed when first looked up: of the lines
+    with those letters, the last that is not zeros alone (pyphen keeps each in turn, and leaves
+    those out)."""
+
+    def __init__(self, lines: dict[str, tuple[str, ...]]):
+        self.lines = lines
+        self.parsed: dict[str, tuple[int, tuple[int, ...]] | None] = {}
+
+    def get(self, letters: str) -> tuple[int, tuple[int, ...]] | None:
+        if letters not in self.parsed:
+            found = (_pattern_values(line) for line in reversed(self.lines.get(letters, ())))
+            self.parsed[letters] = next((values for values in found if values is not None), None)
+        return self.parsed[letters]
