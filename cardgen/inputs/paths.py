@@ -17,13 +17,15 @@ ART = PROJECT_ROOT / "art"
 CARD_DATA = PROJECT_ROOT / "card_data"
 SCHEMAS = _PACKAGE / "schemas"  # the editor schemas of the game files (made by load/schema.py)
 LOCALE = _PACKAGE / "locale"  # the catalogs of cardgen's own words, <lang>.po (see inputs.catalogs)
+# cardgen's own folders, with every symlink followed once: where cardgen is installed does not move
+_OWN_ROOTS: dict[object, Path] = {TEMPLATES: TEMPLATES.resolve(), ART: ART.resolve()}
 
 
 def inside(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> bool:
     """Whether path, with every symlink followed, lies inside one of the roots."""
     try:
         resolved = Path(path).resolve()
-        return any(resolved.is_relative_to(Path(root).resolve()) for root in roots)
+        return any(resolved.is_relative_to(_OWN_ROOTS.get(root) or Path(root).resolve()) for root in roots)
     except (OSError, ValueError):  # a symlink loop, a NUL byte: nothing that could be read safely
         return False
 

@@ -62,7 +62,7 @@ def _symbol_file(game_folder: Path, name: str) -> Path | None:
         return None
     for folder in (game_folder / "symbols", SHARED_SYMBOLS):
         path = folder / f"{name}.svg"
-        if path.is_file() and inside(path, (game_folder, ART)):
+        if path.is_file() and inside(path, (ART, game_folder)):  # ART first: it is resolved once
             return path
     return None
 
