@@ -60,17 +60,28 @@ def symbol_path(game: Game, name: str) -> Path | None:
 def _symbol_file(game_folder: Path, name: str) -> Path | None:
     if not _NAME.match(name):
         return None
-    for folder in (game_folder / "symbols", SHARED_SYMBOLS):
+    for folder, roots in (_own_place(game_folder), _SHARED_PLACE):
         path = folder / f"{name}.svg"
-        if path.is_file() and inside(path, (ART, game_folder)):  # ART first: it is resolved once
+        if path.is_file() and inside(path, roots):
             return path
     return None
 
 
+def _own_place(game_folder: Path) -> tuple[Path, tuple[Path, ...]]:
+    """A game's symbols folder and where its files may lie, symlinks followed (art/ first: it is
+    resolved once)."""
+    return game_folder / "symbols", (ART, game_folder)
+
+
+_SHARED_PLACE = SHARED_SYMBOLS, (ART,)
+
+
 def symbol_names(game: Game) -> list[str]:
-    """Every symbol the game can use, sorted. The documents ask for them once per text: the list
-    is made again only when a symbols folder changes (adding, removing or relinking a file does)."""
-    return list(_symbol_names(game.folder, tuple(_modified(folder) for folder in symbol_folders(game))))
+    """Every symbol the game can use, sorted: the game's own and the shared ones. The documents ask
+    for them once per text: each list is made again only when its folder changes (adding, removing
+    or relinking a file does)."""
+    own = _own_symbol_names(game.folder, _modified(game.folder / "symbols"))
+    return sorted(set(own).union(_shared_symbol_names(_modified(SHARED_SYMBOLS))))
 
 
 def _modified(folder: Path) -> int:
@@ -81,10 +92,21 @@ def _modified(folder: Path) -> int:
 
 
 @lru_cache(maxsize=32)
-def _symbol_names(game_folder: Path, _stamps: tuple[int, ...]) -> tuple[str, ...]:
-    folders = (game_folder / "symbols", SHARED_SYMBOLS)
-    names = {p.stem for folder in folders if folder.is_dir() for p in folder.glob("*.svg")}
-    return tuple(sorted(name for name in names if _symbol_file(game_folder, name)))
+def _own_symbol_names(game_folder: Path, _stamp: int) -> tuple[str, ...]:
+    return _names_in(*_own_place(game_folder))
+
+
+@lru_cache(maxsize=1)
+def _shared_symbol_names(_stamp: int) -> tuple[str, ...]:
+    return _names_in(*_SHARED_PLACE)
+
+
+def _names_in(folder: Path, roots: tuple[Path, ...]) -> tuple[str, ...]:
+    """The names of a folder's symbol files that lie (symlinks followed) inside the roots."""
+    if not folder.is_dir():
+        return ()
+    return tuple(path.stem for path in folder.glob("*.svg")
+                 if _NAME.match(path.stem) and path.is_file() and inside(path, roots))
 
 
 def symbol_where(path: Path) -> str:
