@@ -80,8 +80,9 @@ def symbol_names(game: Game) -> list[str]:
     """Every symbol the game can use, sorted: the game's own and the shared ones. The documents ask
     for them once per text: each list is made again only when its folder changes (adding, removing
     or relinking a file does)."""
-    own = _own_symbol_names(game.folder, _modified(game.folder / "symbols"))
-    return sorted(set(own).union(_shared_symbol_names(_modified(SHARED_SYMBOLS))))
+    shared_stamp = _modified(SHARED_SYMBOLS)  # a game's own symbol may be a link into art/symbols
+    own = _own_symbol_names(game.folder, _modified(game.folder / "symbols"), shared_stamp)
+    return sorted(set(own).union(_shared_symbol_names(shared_stamp)))
 
 
 def _modified(folder: Path) -> int:
@@ -92,7 +93,7 @@ def _modified(folder: Path) -> int:
 
 
 @lru_cache(maxsize=32)
-def _own_symbol_names(game_folder: Path, _stamp: int) -> tuple[str, ...]:
+def _own_symbol_names(game_folder: Path, _stamp: int, _shared_stamp: int) -> tuple[str, ...]:
     return _names_in(*_own_place(game_folder))
 
 

@@ -236,3 +236,6 @@ def test_a_dictionary_read_when_looked_up_hyphenates_as_pyphen_s_own(language, t
             [(point, point.data) for point in own.positions(word)], word
     assert any(point.data for word in WORDS for point in own.positions(word)) == (language == "hu_HU")
     assert (own.positions("Bäckerkekse") == [3, 6]) == (language == "written")  # Bäc-ker-kekse: every line counted
+    # a dictionary lives as long as the process: only the letters of a pattern are kept once looked up,
+    # not the misses (every piece of every word hyphenated)
+    assert set(lazy.patterns.parsed) <= set(lazy.patterns.lines)

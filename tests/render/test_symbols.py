@@ -3,6 +3,7 @@ rulebook's use of it, and symbol files that cannot be used."""
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
 import pathops
 import pytest
@@ -96,3 +97,28 @@ def test_a_game_with_its_own_symbols_gets_its_own_font_in_the_same_process(game_
         fonts.append({font.split("+")[-1].split("-Bold")[0] for page in page_fonts(path)[0]
                       for _, font in page if symbols.FONT_FAMILY in font})
     assert len(fonts[0]) == len(fonts[1]) == 1 and fonts[0] != fonts[1]
+
+
+def test_the_symbols_named_follow_changes_in_the_game_folder_and_in_art(tmp_path, monkeypatch):
+    """The names are kept while their folders are unchanged: a symbol added to the game, one gone
+    from the shared folder, and a game's own symbol linked to a shared file that was renamed (its
+    game folder unchanged) are seen at the next ask."""
+    art = tmp_path / "art"
+    (art / "symbols").mkdir(parents=True)
+    monkeypatch.setattr(symbols, "ART", art)
+    monkeypatch.setattr(symbols, "SHARED_SYMBOLS", art / "symbols")
+    monkeypatch.setattr(symbols, "_SHARED_PLACE", (art / "symbols", (art,)))
+    folder = tmp_path / "game" / "symbols"
+    folder.mkdir(parents=True)
+    square = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>'
+    for name in ("coin", "gem"):
+        (art / "symbols" / f"{name}.svg").write_text(square)
+    (folder / "gold.svg").symlink_to(art / "symbols" / "coin.svg")
+    here = SimpleNamespace(folder=tmp_path / "game")  # symbol_names reads only the game's folder
+    assert symbols.symbol_names(here) == ["coin", "gem", "gold"]
+    (folder / "own.svg").write_text(square)
+    assert symbols.symbol_names(here) == ["coin", "gem", "gold", "own"]
+    (art / "symbols" / "gem.svg").unlink()
+    assert symbols.symbol_names(here) == ["coin", "gold", "own"]
+    (art / "symbols" / "coin.svg").rename(art / "symbols" / "coin2.svg")
+    assert symbols.symbol_names(here) == ["coin2", "own"]  # gold's link leads nowhere now

@@ -377,6 +377,8 @@ class _PatternsByLetters:
 
     def get(self, letters: str) -> tuple[int, tuple[int, ...]] | None:
         if letters not in self.parsed:
-            found = (_pattern_values(line) for line in reversed(self.lines.get(letters, ())))
+            if letters not in self.lines:  # most look-ups (every piece of every word): nothing kept
+                return None
+            found = (_pattern_values(line) for line in reversed(self.lines[letters]))
             self.parsed[letters] = next((values for values in found if values is not None), None)
         return self.parsed[letters]
