@@ -251,13 +251,17 @@ def test_a_fifo_named_like_an_input_file_is_refused_not_waited_for(where, kind, 
      "too large for a template"),
     ('{{ "x"|center(10**9) }}', "too large for a template"),
     ('{{ "x".center(10**9) }}', "too large for a template"),
-    ('{{ "%0999999999d"|format(1) }}', "too large for a template"),
-    ('{{ "{:>999999999}".format(1) }}', "too large for a template"),
+    # a format's width or precision is refused before the string is made (not a gigabyte later)
+    ('{{ "%0999999999d"|format(1) }}', "a format width is too large"),
+    ('{{ "{:>999999999}".format(1) }}', "a format width is too large"),
+    ('{{ "{:.999999999f}".format_map({}) }}', "a format width is too large"),
+    ('{{ "%*d" % (999999999, 1) }}', "the number 999999999 is too large"),
     ("{{ range(90000)|join('x' * 1000) }}", "too large for a template"),
     ('{% extends "' + "rulebook" * 1000 + '.html" %}', "File name too long"),
     ('{% extends "rulebook.html" %}{% extends "rulebook.html" %}', "extended multiple times"),
 ], ids=["nested-range", "nested-string-loops", "doubling-concat", "doubling-list", "center-filter",
-        "center-method", "format-filter", "format-method", "join", "long-template-name", "extends-twice"])
+        "center-method", "format-filter", "format-method", "format-map-method", "percent-star", "join",
+        "long-template-name", "extends-twice"])
 def test_template_loops_and_values_have_limits(body, says, game_with_template, tmp_path):
     folder = game_with_template(body)
     message = refused("rulebook", folder, tmp_path / "out")

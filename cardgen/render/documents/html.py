@@ -284,10 +284,16 @@ class _Sandbox(SandboxedEnvironment):
 
     def call(__self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's own signature
         _check_arguments(args, kwargs)
-        if getattr(__obj, "__name__", "") in ("format", "format_map") and isinstance(
-                getattr(__obj, "__self__", None), str) and _BIG_FORMAT.search(__obj.__self__):
-            raise _too_large("a format width")
         return _check_size(super().call(__context, __obj, *args, **kwargs))
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        """Jinja's own sandboxed `str.format` and `format_map` (what a template gets for them),
+        refused for a format string that asks for a width or precision of a million or more:
+        before the string is made, not after."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is not None and _BIG_FORMAT.search(value.__self__):
+            raise _too_large("a format width")
+        return wrapped
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, (os.PathLike, io.IOBase, types.ModuleType)):
@@ -304,8 +310,11 @@ class _Sandbox(SandboxedEnvironment):
             if any(not isinstance(x, (int, float)) for x in (left, right)) and \
                     sizes[0] * sizes[1] * max([abs(c) for c in counts] or [1]) > self.MAX_SIZE:
                 raise jinja2.exceptions.SecurityError("a repeated value that large is not allowed in a template")
-        if operator == "%" and isinstance(left, str) and _BIG_FORMAT.search(left):
-            raise _too_large("a format width")
+        if operator == "%" and isinstance(left, str):
+            if _BIG_FORMAT.search(left):
+                raise _too_large("a format width")
+            if "*" in left:  # a width or precision taken from the values ("%*d" % (width, n))
+                _check_arguments(right if isinstance(right, tuple) else (right,), {})
         return _check_size(super().call_binop(context, operator, left, right))
 
 
