@@ -48,10 +48,6 @@ _TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def symbol_folders(game: Game) -> list[Path]:
-    return [game.folder / "symbols", SHARED_SYMBOLS]
-
-
 def symbol_path(game: Game, name: str) -> Path | None:
     """<game>/symbols/<name>.svg, else art/symbols/<name>.svg; None if there is none."""
     return _symbol_file(game.folder, name)
