@@ -25,7 +25,9 @@ def inside(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> bool:
     """Whether path, with every symlink followed, lies inside one of the roots."""
     try:
         resolved = Path(path).resolve()
-        return any(resolved.is_relative_to(_OWN_ROOTS.get(root) or Path(root).resolve()) for root in roots)
+        # cardgen's own folders first: resolved already, they answer without a look at the disk
+        ordered = sorted(roots, key=lambda root: root not in _OWN_ROOTS)
+        return any(resolved.is_relative_to(_OWN_ROOTS.get(root) or Path(root).resolve()) for root in ordered)
     except (OSError, ValueError):  # a symlink loop, a NUL byte: nothing that could be read safely
         return False
 

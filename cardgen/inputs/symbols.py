@@ -64,9 +64,8 @@ def _symbol_file(game_folder: Path, name: str) -> Path | None:
 
 
 def _own_place(game_folder: Path) -> tuple[Path, tuple[Path, ...]]:
-    """A game's symbols folder and where its files may lie, symlinks followed (art/ first: it is
-    resolved once)."""
-    return game_folder / "symbols", (ART, game_folder)
+    """A game's symbols folder and where its files may lie, symlinks followed."""
+    return game_folder / "symbols", (game_folder, ART)
 
 
 _SHARED_PLACE = SHARED_SYMBOLS, (ART,)

@@ -190,7 +190,7 @@ def _font_files(folder: Path, reader: Reader, fonts: Mapping[str, str], sections
         if path is None:
             reader.error(node, "font-not-found", f"layout fonts.{role}: font '{file}' not found in "
                          f"{folder.name}/fonts/ or art/fonts/", "put the .ttf file in the game's fonts/ folder")
-        elif not inside(path, (ART, folder)):
+        elif not inside(path, (folder, ART)):
             reader.error(node, "font-outside", f"layout fonts.{role}: font {file} lies outside the game folder and art/",
                          "copy the font into the game's fonts/ folder")
         elif not inside(path, (ART,)) and (problem := font_problem(path)):
