@@ -58,9 +58,15 @@ def _symbol_file(game_folder: Path, name: str) -> Path | None:
         return None
     for folder, roots in (_own_place(game_folder), _SHARED_PLACE):
         path = folder / f"{name}.svg"
-        if path.is_file() and inside(path, roots):
+        if _lies_in(path, roots):
             return path
     return None
+
+
+def _lies_in(path: Path, roots: tuple[Path, ...]) -> bool:
+    """Whether a symbol file is there and lies (symlinks followed) inside the roots: the one rule
+    for a symbol found by name and for the names listed, so that every name listed is found."""
+    return path.is_file() and inside(path, roots)
 
 
 def _own_place(game_folder: Path) -> tuple[Path, tuple[Path, ...]]:
@@ -101,8 +107,7 @@ def _names_in(folder: Path, roots: tuple[Path, ...]) -> tuple[str, ...]:
     """The names of a folder's symbol files that lie (symlinks followed) inside the roots."""
     if not folder.is_dir():
         return ()
-    return tuple(path.stem for path in folder.glob("*.svg")
-                 if _NAME.match(path.stem) and path.is_file() and inside(path, roots))
+    return tuple(path.stem for path in folder.glob("*.svg") if _NAME.match(path.stem) and _lies_in(path, roots))
 
 
 def symbol_where(path: Path) -> str:
