@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+try:
+    import resource
+except ImportError:  # not a POSIX system: the wall-clock timeout still applies
+    resource = None  # type: ignore[assignment]
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -28,3 +33,22 @@ class Limits:
 # the build's ceilings: a run and check's rendering of a game's own templates read them when they
 # start (`limits.LIMITS`, not a copy imported once), so that a test may lower them
 LIMITS = Limits()
+
+
+def lower_limit(name: str, soft: int, hard: int | None = None) -> None:
+    """Lower a resource limit of this process (`name` as in the resource module, RLIMIT_CPU...)
+    to `soft`, and its hard limit to `hard` when given (what an exec'd program must not raise
+    again), never above a hard limit set from outside (`ulimit -H`): there, asking for more than
+    it allows would fail. Nothing where the system has no such limit."""
+    which = getattr(resource, name, None)
+    if which is None:
+        return
+    outside = resource.getrlimit(which)[1]
+    if hard is None or (outside != resource.RLIM_INFINITY and outside < hard):
+        hard = outside
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    try:
+        resource.setrlimit(which, (soft, hard))
+    except (ValueError, OSError):
+        pass

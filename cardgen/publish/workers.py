@@ -30,7 +30,7 @@ from cardgen.model.game import Game
 from cardgen.model.words import speaking
 from cardgen.publish.folder import FULL_DISK, output_error
 from cardgen.publish.kinds import Rendering, kind_of
-from cardgen.publish.limits import LIMITS, Limits
+from cardgen.publish.limits import LIMITS, Limits, lower_limit
 from cardgen.publish.plan import Output
 
 T = TypeVar("T")
@@ -429,12 +429,12 @@ def _enter_worker(limits: Limits, parent: int) -> None:
     _die_with_parent(parent)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
     signal.signal(signal.SIGXCPU, _out_of_time)
-    _lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
+    lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
 
 
 def _cpu_ceiling(limits: Limits) -> None:
     """limits.cpu_seconds more of CPU time from now: for each piece of work a worker takes."""
-    _lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
+    lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
 
 
 def _out_of_time(signum, frame):
@@ -450,24 +450,6 @@ def _address_space() -> int:
             return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
-
-
-def _lower_limit(name: str, value: int) -> None:
-    """Set a resource's soft limit to `value` (never above a hard limit set from outside)."""
-    try:
-        import resource
-    except ImportError:  # not a POSIX system: the wall-clock timeout still applies
-        return
-    which = getattr(resource, name, None)
-    if which is None:
-        return
-    soft, hard = resource.getrlimit(which)
-    if hard != resource.RLIM_INFINITY:
-        value = min(value, hard)
-    try:
-        resource.setrlimit(which, (value, hard))
-    except (ValueError, OSError):
-        pass
 
 
 PR_SET_PDEATHSIG = 1

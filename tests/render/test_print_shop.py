@@ -4,8 +4,10 @@ ghostscript reads them without a word, and `cardgen preflight` passes them and n
 wrong in files seeded with each problem a shop would flag."""
 from __future__ import annotations
 
+import resource
 import shutil
 import subprocess
+import sys
 
 import pikepdf
 import pytest
@@ -196,6 +198,16 @@ def test_preflight_measures_the_total_ink_of_a_cmyk_file(tmp_path):
            for name in ("heavy", "rich")}
     assert ink["heavy"].problems == ["400 % on the darkest spot (page 1)"]
     assert ink["rich"].passed and not ink["rich"].note
+
+    # under hard limits set from outside, lower than cardgen's own ceilings (`ulimit -t 20 -f 32768`),
+    # ghostscript still starts, under the lower of the two
+    def outside_limits():
+        resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (32 << 20, 32 << 20))
+    run = subprocess.run([sys.executable, "-m", "cardgen", "preflight", tmp_path / "heavy.pdf"], capture_output=True,
+                         text=True, preexec_fn=outside_limits, check=False)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "total ink at most 300 %\n        400 % on the darkest spot (page 1)" in run.stdout
 
 
 # Each service's card with its bleed at 300 dpi, from its template (art/export-targets.yaml says

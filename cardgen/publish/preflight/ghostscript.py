@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-import resource
 import shutil
 import signal
 import subprocess
@@ -18,8 +17,8 @@ from typing import IO
 
 from PIL import Image, ImageMath
 
+from cardgen.publish.limits import Limits, lower_limit
 from cardgen.publish.preflight.report import MAX_INK, Point
-from cardgen.publish.workers import Limits
 
 INK_DPI = 30  # the CMYK rendering the ink is measured on: areas, not hairlines
 MAX_PIXELS = 4_000_000  # a page's pixels: a larger page is measured at a lower resolution
@@ -86,10 +85,10 @@ def _most_ink_per_page(gs: str, folder: Path, data: bytes, pages: int, dpi: int,
 
 def _ceilings(ceilings: Limits):
     def limit() -> None:  # in the child, between fork and exec: only setrlimit
-        resource.setrlimit(resource.RLIMIT_CPU, (ceilings.cpu_seconds, ceilings.cpu_seconds + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (ceilings.memory_bytes, ceilings.memory_bytes))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE, FILE_SIZE))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        lower_limit("RLIMIT_CPU", ceilings.cpu_seconds, ceilings.cpu_seconds + 1)
+        lower_limit("RLIMIT_AS", ceilings.memory_bytes, ceilings.memory_bytes)
+        lower_limit("RLIMIT_FSIZE", FILE_SIZE, FILE_SIZE)
+        lower_limit("RLIMIT_CORE", 0, 0)
     return limit
 
 
