@@ -13,7 +13,7 @@ from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import display_path
 from cardgen.load.yaml_nodes import MAX_FILE_BYTES
 from cardgen.model.faces import FIELD_PATTERN, REPEAT, TAGS, TEXT, Face, Faces, single_field
-from cardgen.model.fields import translatable_fields
+from cardgen.model.fields import markup_fields, translatable_fields
 from cardgen.model.game import Card, Game, Setup, Step
 from cardgen.model.where import Passage, Where
 
@@ -100,7 +100,8 @@ def _face_roles(face: Face) -> dict[str, str]:
 def _card_texts(game: Game) -> Iterator[GameText]:
     design = game.layout
     faces = {face.id: _face_roles(face) for face in design.faces.by_id.values()} if design else {}
-    own = {f.id: f.name for f in game.fields}  # the game's own text fields: card markup, named by their names
+    own = {f.id: f.name for f in game.fields}  # the game's own fields, named by their names
+    markup = markup_fields(game.fields)
     for card in game.cards:
         roles = faces[design.faces.of(card).id] if design else {}
         for field in translatable_fields(game.fields):
@@ -108,7 +109,7 @@ def _card_texts(game: Game) -> Iterator[GameText]:
             if isinstance(value, str) and value:
                 yield GameText(value, f"card '{card.name}' ({own.get(field, field)})",
                                in_passage(value, card.places.get(field), card.where),
-                               roles.get(field) if card.printed else None, field in ("flavor", "text") or field in own,
+                               roles.get(field) if card.printed else None, field in markup,
                                prose=field in ("text", "details"), card=card)
     if design:
         yield from _face_words(design.faces)

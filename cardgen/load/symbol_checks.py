@@ -8,7 +8,7 @@ from cardgen.inputs import symbols
 from cardgen.inputs.paths import display_path
 from cardgen.load.reader import did_you_mean
 from cardgen.model import markup
-from cardgen.model.fields import TEXT
+from cardgen.model.fields import markup_fields
 from cardgen.model.game import ERROR, WARNING, Finding, Game
 from cardgen.model.where import Where
 
@@ -42,7 +42,7 @@ def card_symbol_findings(game: Game, known: list[str] | None = None) -> list[Fin
     if starred and symbols.symbol_path(game, STAR) is None:
         findings.append(_missing(game, STAR, starred[0].where, f"card '{starred[0].name}' (star: true)", known))
     for card in game.cards:
-        for field in ("flavor", "text", *(f.id for f in game.fields if f.type == TEXT)):
+        for field in markup_fields(game.fields):
             for name in dict.fromkeys(markup.symbols_named_in(str(card.value(field) or ""))):
                 if symbols.symbol_path(game, name) is None:
                     place = card.places.get(field)

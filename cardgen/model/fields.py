@@ -48,6 +48,12 @@ def translatable_fields(fields: Iterable[CardField]) -> tuple[str, ...]:
     return TRANSLATABLE_BUILTINS + tuple(f.id for f in fields if f.translatable)
 
 
+def markup_fields(fields: Iterable[CardField]) -> tuple[str, ...]:
+    """Every card field printed in card markup (**bold**, :symbol:): the flavor and the effect
+    text, then the game's own text fields (`details`, the rulebook's prose, is Markdown)."""
+    return ("flavor", "text") + tuple(f.id for f in fields if f.type == TEXT)
+
+
 @dataclass(frozen=True)
 class NumberRange:
     """A selector's `{from, to}` for a number field (either bound may be left out)."""

@@ -15,6 +15,7 @@ from cardgen.check.results import CardChange, GameDiff
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import pages
 from cardgen.layout.textfit import Fonts
+from cardgen.model.fields import translatable_fields
 from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM, paper_size_mm
 from cardgen.model.texts import counted
@@ -23,7 +24,6 @@ from cardgen.render.cards.subsets import save_tagged
 from cardgen.render.compact import CompactCanvas
 
 DPI = 110  # the faces' pictures: enough to read them, small enough to draw a few hundred
-TEXT_FIELDS = ("name", "flavor", "text")
 SIZE = 9.0
 OLD_INK, NEW_INK, MARK = (0.75, 0.1, 0.1), (0.05, 0.5, 0.15), (0.9, 0.0, 0.3)
 MARGIN = 15 * MM
@@ -79,8 +79,9 @@ def _changed_page(canvas: Canvas, fonts: Fonts, pictures: _Pictures, change: Car
         if label == "new":
             _mark_changed_pixels(canvas, before, image, x, top - 6 - h, scale)
     y = top - 6 - before.height * scale - 24
-    own = {f.id: f.name for f in pictures.games["new"].fields if f.translatable}
-    for field_name in (*TEXT_FIELDS, *own):
+    fields = pictures.games["new"].fields
+    own = {f.id: f.name for f in fields}
+    for field_name in translatable_fields(fields):
         old_text, new_text = str(was.value(field_name) or ""), str(card.value(field_name) or "")
         if old_text != new_text:
             y = _text_change(canvas, fonts, own.get(field_name, field_name), old_text, new_text, y, page_w)

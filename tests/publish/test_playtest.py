@@ -202,6 +202,20 @@ def test_the_visual_diff_shows_old_and_new_side_by_side(rounds, tmp_path):
     assert any(t.startswith("Removed: 1 card") and "Old Trick" in t for t in texts)
 
 
+def test_the_visual_diff_shows_every_changed_text_the_rulebooks_details_too(game_copy, tmp_path):
+    """A card whose only change is its rulebook explanation (`details`, not printed on the card):
+    the diff names it, and its page shows the words of the explanation that changed."""
+    old, new = game_copy(TINY_GAME, "old"), game_copy(TINY_GAME, "new")
+    for folder, details in ((old, "Then put them back."), (new, "Then put them back in any order.")):
+        edit(folder / "cards.yaml", 'text: "Look at the top (2) cards."}',
+             f'text: "Look at the top (2) cards.", details: "{details}"}}')
+    code, _, err = cardgen("diff", new, "--since", old, "--pdf", "--out", tmp_path)
+    assert code == 0, err
+    texts = [page.extract_text() for page in pypdf.PdfReader(tmp_path / "diff-since-old.pdf").pages]
+    assert len(texts) == 1 and texts[0].startswith("Changed: Peek: details"), texts
+    assert " ".join(texts[0].split()).endswith("details: Then put them back. back in any order.")  # a word struck, three added
+
+
 @pytest.mark.slow
 def test_the_rulebook_ends_with_the_changes_since_a_tag(rounds, tmp_path):
     small, _ = git_repository(tmp_path / "small", *small_versions(tmp_path), tag="v0.1")
