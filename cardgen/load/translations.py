@@ -16,6 +16,7 @@ from cardgen.load.reader import Reader, did_you_mean, leads_out
 from cardgen.load.rules import read_rules
 from cardgen.load.schema import Fields, ListOf, Table, Text
 from cardgen.model.game import WARNING, Finding, Game
+from cardgen.model.texts import ascii_digits
 from cardgen.model.translate import translatable
 from cardgen.model.translation import Translated, Translation
 from cardgen.model.where import Where
@@ -125,7 +126,7 @@ def _unknown(key: str, known: set[str], where: Where) -> Finding:
     section, _, rest = key.partition("/")
     ident = rest.split("/")[0]
     ids = {k.split("/")[1] for k in known if k.startswith(f"{section}/") and k.count("/") >= 2}
-    if ids and ident not in ids and not ident.isdigit():
+    if ids and ident not in ids and not ascii_digits(ident):
         return Finding(WARNING, "unknown-translation", f"{section}: the game has no '{ident}' to translate", where,
                        did_you_mean(ident, ids) or f"the ids are those of the game's files: {', '.join(sorted(ids)[:8])}, …")
     return Finding(WARNING, "unknown-translation", f"'{key}' is no text of the game (its source is empty, or there is "

@@ -17,7 +17,8 @@ from cardgen.model.fields import FieldValue
 
 MAX_LENGTH = 200
 COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
-_TOKEN = re.compile(r"""\s*(?:(?P<number>\d+(?:\.\d+)?)|(?P<string>"[^"]*"|'[^']*')|(?P<op>==|!=|<=|>=|<|>|\(|\))"""
+# numbers in ASCII digits, as in counts ('٣' is a digit to \d and to float())
+_TOKEN = re.compile(r"""\s*(?:(?P<number>[0-9]+(?:\.[0-9]+)?)|(?P<string>"[^"]*"|'[^']*')|(?P<op>==|!=|<=|>=|<|>|\(|\))"""
                     r"""|(?P<name>[A-Za-z_][A-Za-z0-9_-]*))""")
 _WORDS = ("and", "or", "not")
 

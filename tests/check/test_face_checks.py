@@ -48,6 +48,11 @@ def test_a_when_typo_is_an_error_at_its_column_and_an_unknown_field_has_did_you_
     code, out = check(folder, capsys)
     assert code == 1
     assert finding(out, "bad-expression").startswith("tiny_game/layout.yaml:13:25: error: face creature: element when")
+    (folder / "layout.yaml").write_text(CREATURE_FACE.replace("when: number", "when: number >= ٣"), encoding="utf-8")
+    code, out = check(folder, capsys)  # numbers in ASCII digits, as in counts: not Arabic-Indic three
+    assert code == 1
+    assert finding(out, "bad-expression").startswith("tiny_game/layout.yaml:13:25: error: face creature: element when")
+    assert "'٣' cannot be read in a condition" in out
     (folder / "layout.yaml").write_text(CREATURE_FACE.replace("when: number", "when: numbr"), encoding="utf-8")
     code, out = check(folder, capsys)
     line = finding(out, "unknown-field")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conftest import CARD_DATA, loaded
+from conftest import CARD_DATA, TEST_DATA, loaded
 
 from cardgen import cli
 from cardgen.load import load_game
@@ -98,3 +98,12 @@ def test_convert_refuses_what_a_cell_cannot_hold(game_copy, capsys):
     assert cli.main(["convert", str(folder), "--to", "csv"]) == 1
     err = capsys.readouterr().err
     assert "cards.yaml:4:11" in err and "not-a-cell" in err
+
+
+def test_a_range_in_other_digits_than_ascii_ones_is_refused_at_its_cell(game_copy):
+    """'0-٩' (an Arabic-Indic nine) is refused where it is typed, as in counts and conditions."""
+    folder = game_copy(TEST_DATA / "color_burst")
+    text = (folder / "cards.csv").read_text(encoding="utf-8")
+    (folder / "cards.csv").write_text(text.replace(",Yellow {number},0-9,", ",Yellow {number},0-٩,"), encoding="utf-8")
+    errors = [(f.code, f.message, f.where.line, f.where.column) for f in load_game(folder).findings if f.level == "error"]
+    assert errors == [("not-a-whole-number", "to should be a whole number, not '٩'", 3, 3)]

@@ -36,7 +36,7 @@ from cardgen.inputs.paths import TEMPLATES as SHARED_TEMPLATES
 from cardgen.inputs.paths import display_path, has_own_templates, inside, shortened
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER, PAPERS_MM
-from cardgen.model.texts import cards, component_count, kind_count
+from cardgen.model.texts import ascii_digits, cards, component_count, kind_count
 from cardgen.model.words import gettext, ngettext, percent
 from cardgen.render.documents.markdown import markdown_html
 from cardgen.render.documents.weasy import (
@@ -402,5 +402,5 @@ def symbol_context(game: Game) -> dict[str, Any]:
 
 def version_label(version: str) -> str:
     """'v1.1' for a version number, any other version text as written ('Classic')."""
-    return f"v{version}" if version[:1].isdigit() else version
+    return f"v{version}" if ascii_digits(version[:1]) else version
 

@@ -11,6 +11,7 @@ from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
 from cardgen.model.game import ERROR, Finding, Game
 from cardgen.model.sizes import DEFAULT_PAPER
+from cardgen.model.texts import ascii_digits
 from cardgen.model.where import Where
 from cardgen.render.documents.cheatsheet import TEMPLATE as CHEATSHEET
 from cardgen.render.documents.cheatsheet import sheet_context
@@ -52,4 +53,4 @@ def _where(place: object) -> Where | None:
     if not isinstance(place, str) or not place:
         return None
     file, _, line = place.rpartition(":")
-    return Where(file, int(line)) if file and line.isdigit() else Where(place)
+    return Where(file, int(line)) if file and ascii_digits(line) else Where(place)
