@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
+from functools import partial
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -40,13 +41,13 @@ from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import ascii_digits
-from cardgen.publish import cache
+from cardgen.publish import cache, limits
 from cardgen.publish.check import check_folder
 from cardgen.publish.driver import Request, drive
 from cardgen.publish.kinds import kind_of, plan_all
 from cardgen.publish.plan import Plan
 from cardgen.publish.playtest import write_diff_pdf
-from cardgen.publish.workers import Cancelled, cancelled_by
+from cardgen.publish.workers import Cancelled, bounded_all, cancelled_by
 from cardgen.render import card_images, pdfpages
 
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
@@ -257,26 +258,35 @@ class Preview:
             self.documents_due.set()
 
     def _draw_cards(self, inputs: cache.Snapshot, game, report) -> tuple[list[dict], list[dict]]:
+        """Each printed card's picture: those not drawn before, drawn in worker processes under the
+        build's ceilings (the game's symbols, art and texts are untrusted), a few at a time. A
+        card that cannot be drawn keeps its last good picture, marked stale."""
         counts = {s.setup.name: s.print_counts for s in report.setups}
         previous = {card["id"]: card for card in self.state["cards"]}
-        shown, problems = [], []
-        for card in game.cards:
-            if self.stopping.is_set():
-                raise Cancelled()
-            if not card.printed:
-                continue
-            key = cache.sheet_key(inputs, game, "preview", [card])
-            if key not in self.images:
-                try:
-                    self.images[key] = _to_png(pdfpages.page_image(card_images.face_pdf(game, card), 1, CARD_SCALE))
-                except CardgenError as exc:
-                    problems.append(_problem(exc.message, where=exc.where, hint=exc.hint))
-                    if card.id in previous:  # keep the last good picture
-                        shown.append({**previous[card.id], "stale": True})
-                    continue
-            shown.append({"id": card.id, "name": card.name, "color": card.color, "text": card.text,
-                          "flavor": card.flavor, "image": f"/card/{key}.png",
-                          "setups": {name: n for name, c in counts.items() if (n := c.get(card.id, 0))}})
+        printed = [card for card in game.cards if card.printed]
+        keys = {card.id: cache.sheet_key(inputs, game, "preview", [card]) for card in printed}
+        new = [card for card in printed if keys[card.id] not in self.images]
+        problems = []
+        card_images.ready_to_draw()
+        try:
+            pictures = bounded_all([partial(_card_picture, game, card) for card in new], "drawing the cards",
+                                   limits.LIMITS)  # the build's ceilings, read now (a test may lower them)
+        except CardgenError as exc:  # a ceiling passed: no card of this round is drawn
+            pictures, problems = [], [_problem(exc.message, where=exc.where, hint=exc.hint)]
+        for card, picture in zip(new, pictures):
+            if isinstance(picture, bytes):
+                self.images[keys[card.id]] = picture
+            else:
+                problems.append(picture)
+        shown = []
+        for card in printed:
+            key = keys[card.id]
+            if key in self.images:
+                shown.append({"id": card.id, "name": card.name, "color": card.color, "text": card.text,
+                              "flavor": card.flavor, "image": f"/card/{key}.png",
+                              "setups": {name: n for name, c in counts.items() if (n := c.get(card.id, 0))}})
+            elif card.id in previous:  # keep the last good picture
+                shown.append({**previous[card.id], "stale": True})
         return shown, problems
 
     def build_documents(self, inputs: cache.Snapshot, checked: Checked, language: str) -> None:
@@ -367,6 +377,14 @@ def _report(report) -> dict:
                                     "draw_by_kind": {k: figure(v) for k, v in p.draw_by_kind.items()}} for p in s.players],
                        "findings": _findings(s.all_findings())})
     return {"setups": setups, "findings": _findings(report.every_finding())}
+
+
+def _card_picture(game, card) -> bytes | dict:
+    """A card's face as a PNG, or the problem that kept it from being drawn (a worker's task)."""
+    try:
+        return _to_png(pdfpages.page_image(card_images.face_pdf(game, card), 1, CARD_SCALE))
+    except CardgenError as exc:
+        return _problem(exc.message, where=exc.where, hint=exc.hint)
 
 
 def _to_png(image) -> bytes:

@@ -7,6 +7,7 @@ import io
 from PIL import Image
 
 from cardgen.errors import BuildError
+from cardgen.layout.fonts import register_pending
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Sheet
 from cardgen.layout.textfit import Fonts
@@ -18,6 +19,16 @@ from cardgen.render.cards.painter import CardPainter
 from cardgen.render.cards.sheets import place
 from cardgen.render.cards.subsets import save_tagged
 from cardgen.render.compact import CompactCanvas
+
+
+def ready_to_draw() -> None:
+    """What drawing a card's picture loads on first use, loaded now: the fonts check measured
+    (registered with ReportLab) and the libraries that read symbols and rasterise pages. A process
+    that forks a worker for each round of pictures (the live preview) loads them once, not in every
+    worker."""
+    register_pending()
+    import pypdfium2  # noqa: F401
+    import svglib.svglib  # noqa: F401
 
 
 def one_card_sheet(pixels: CardPixels, dpi: int) -> Sheet:

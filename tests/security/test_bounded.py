@@ -14,14 +14,16 @@ import os
 
 import pypdf
 import pytest
-from conftest import TINY_GAME
+from conftest import TINY_GAME, edit
 from fontTools.ttLib import TTFont
 
 from cardgen.check import engine
 from cardgen.load.rules import MAX_RULES_HEADINGS, MAX_TABLE_COLUMNS
 from cardgen.publish import folder
 from cardgen.publish import limits as ceilings
+from cardgen.render import card_images
 from cardgen.render.cards import sheets
+from cardgen.serve import Preview
 from security.conftest import attempt, huge_png, outputs, png_bytes, refused, set_card
 from security.test_failures import run
 
@@ -387,3 +389,29 @@ def test_work_no_limit_foresees_hits_the_ceiling_and_fails_cleanly(body, limits,
     # found by check, which renders the game's own templates under the same ceilings, or by the build
     assert "rendering the game's own templates" in text or "the rulebook" in text and "likely cause" in text
     assert outputs(tmp_path / "out") == []
+
+
+def test_the_live_preview_draws_its_card_pictures_under_the_ceilings(game_copy, tmp_path, monkeypatch):
+    """`cardgen serve` draws each card's picture from the game's untrusted symbols, art and texts:
+    in worker processes under the build's ceilings, like every output. A card whose drawing needs
+    more memory than the ceiling (here 2 GB for Peek) is stopped there: the page says which ceiling,
+    and every card keeps its last good picture."""
+    face_pdf = card_images.face_pdf
+
+    def greedy(game, card):
+        if card.name == "Peek":
+            bytearray(2 << 30)
+        return face_pdf(game, card)
+
+    folder = game_copy()
+    preview = Preview(folder, tmp_path / "serve")
+    preview.rebuild()
+    assert [card["name"] for card in preview.state["cards"]] == ["Boom", "Shield", "Peek", "No"]
+    assert preview.state["errors"] == [] and len(preview.images) == 4
+    edit(folder / "cards.yaml", "Look at the top (2) cards.", "Look at the top (2) cards, then put them back.")
+    monkeypatch.setattr(card_images, "face_pdf", greedy)
+    preview.rebuild()
+    [error] = preview.state["errors"]
+    assert error["message"].startswith("drawing the cards needed more than 1024 MB of memory")
+    assert [(card["name"], card.get("stale", False)) for card in preview.state["cards"]] == [
+        ("Boom", False), ("Shield", False), ("Peek", True), ("No", False)]
