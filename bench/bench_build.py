@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cardgen.publish import run, workers  # noqa: E402
-from cardgen.publish.driver import Request, drive  # noqa: E402
+from cardgen.publish.driver import drive  # noqa: E402
 from cardgen.publish.kinds import plan_all  # noqa: E402
+from cardgen.publish.request import Request  # noqa: E402
 
 
 def timed_outputs():

@@ -25,7 +25,8 @@ import pypdfium2  # noqa: E402
 
 from cardgen import load  # noqa: E402
 from cardgen.check.game import check_game  # noqa: E402
-from cardgen.publish.kinds.render_exports import plan_export  # noqa: E402
+from cardgen.layout.exports import card_pixels, entries  # noqa: E402
+from cardgen.publish.kinds.exports import plan_export  # noqa: E402
 from cardgen.publish.run import Job, render_and_publish  # noqa: E402
 from cardgen.render import exports  # noqa: E402
 
@@ -70,8 +71,8 @@ def main() -> None:
     game = synthetic_game(args.cards)
     report = check_game(game, [])
     target = game.export_targets["tgc"]
-    pixels = exports.card_pixels(game, target)
-    chosen = exports.entries(game, {c.id: 1 for c in game.cards})
+    pixels = card_pixels(target, game.deck(None))
+    chosen = entries(game, {c.id: 1 for c in game.cards})
     pdf = exports.one_up_pdf(game, target, pixels, chosen)  # fronts and backs: keep the fronts
     fronts = pypdfium2.PdfDocument(pdf)
     only = pypdfium2.PdfDocument.new()

@@ -43,10 +43,11 @@ from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import ascii_digits
 from cardgen.publish import cache, limits
 from cardgen.publish.check import check_folder
-from cardgen.publish.driver import Request, drive
+from cardgen.publish.driver import drive
 from cardgen.publish.kinds import kind_of, plan_all
 from cardgen.publish.plan import Plan
 from cardgen.publish.playtest import write_diff_pdf
+from cardgen.publish.request import Request
 from cardgen.publish.workers import Cancelled, bounded_all, cancelled_by
 from cardgen.render import card_images, pdfpages
 

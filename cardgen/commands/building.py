@@ -12,7 +12,8 @@ from cardgen.check.results import Checked
 from cardgen.commands.options import say
 from cardgen.errors import BUG_NOTICE, EXIT_BUG, EXIT_DATA, EXIT_OK
 from cardgen.publish.cache import Snapshot
-from cardgen.publish.driver import PlanOf, Request, drive
+from cardgen.publish.driver import drive
+from cardgen.publish.request import PlanOf, Request
 from cardgen.publish.result import Event, Result
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from cardgen.commands import options
 from cardgen.commands.building import build_outputs
 from cardgen.model.sizes import DPI_RANGE
-from cardgen.publish.kinds.render_exports import plan_export
+from cardgen.publish.kinds.exports import plan_export
 
 
 def add_arguments(p) -> None:

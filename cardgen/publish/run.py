@@ -43,7 +43,6 @@ from cardgen.model.game import Game
 from cardgen.publish import cache
 from cardgen.publish import limits as ceilings
 from cardgen.publish.check import accepted, check_folder
-from cardgen.publish.driver import Built, Request
 from cardgen.publish.folder import (
     commit,
     current_outputs,
@@ -56,6 +55,7 @@ from cardgen.publish.folder import (
 from cardgen.publish.kinds import kind_of, output_key, to_render
 from cardgen.publish.limits import Limits
 from cardgen.publish.plan import Output, Plan
+from cardgen.publish.request import Built, Request
 from cardgen.publish.result import Event, Result
 from cardgen.publish.workers import Done, render_all
 from cardgen.render.cards import placeholder_warning

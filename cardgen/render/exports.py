@@ -18,16 +18,24 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
-from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 
 from cardgen.errors import BuildError
-from cardgen.model.decks import Deck
-from cardgen.model.game import Card, Game
-from cardgen.model.sizes import SAFE_ZONE_MM
+from cardgen.layout.exports import (
+    Entry,
+    TtsGrid,
+    back_id,
+    back_name,
+    card_pixels,
+    deck_of,
+    entries,
+    folder_name,
+    tts_sheets,
+    with_distinct_backs,
+)
+from cardgen.model.game import Game
 from cardgen.model.targets import CardPixels, Target
 from cardgen.model.texts import spreadsheet_cell
 from cardgen.render import card_images
@@ -35,67 +43,6 @@ from cardgen.render.write import atomic_write
 
 TTS_FIRST_ID = 100  # TTS card ids are deck number * 100 + slot
 JPEG_QUALITY = 92
-CARDS_PER_PART = 48  # card images one worker renders at a time
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A card type to export and how many copies of it the deck has."""
-
-    card: Card
-    copies: int
-    number: int  # 1-based, in the game's card order
-
-    @property
-    def stem(self) -> str:
-        return f"{self.number:03d}-{self.card.id}-x{self.copies}"
-
-
-def entries(game: Game, counts: dict[str, int]) -> list[Entry]:
-    """The printed cards with their copies (card id -> count), in the game's order."""
-    printed = [c for c in game.cards if c.printed and counts.get(c.id)]
-    return [Entry(card, counts[card.id], i) for i, card in enumerate(printed, start=1)]
-
-
-def back_name(game: Game, card: Card, extension: str) -> str:
-    """The file of the card's back: back.<ext> for the game's back, back-<id>.<ext> for another."""
-    ident = back_id(game, card)
-    return f"back-{ident}.{extension}" if ident else f"back.{extension}"
-
-
-def back_id(game: Game, card: Card) -> str:
-    """The id of the card's back; "" for the game's."""
-    back = game.back_of(card)
-    return back.id if back else ""
-
-
-def with_distinct_backs(game: Game, chosen: list[Entry]) -> list[Entry]:
-    """The first entry of each back the entries use, in their order."""
-    return list({back_id(game, e.card): e for e in reversed(chosen)}.values())[::-1]
-
-
-def folder_name(target: Target, deck: str) -> str:
-    return f"export-{target.id}-{deck}"
-
-
-def card_pixels(target: Target, deck: Deck) -> CardPixels:
-    """The trim, bleed and safe zone of the deck's cards in pixels at the target's dpi: the
-    vendor's product of the deck's size (turned for a landscape deck)."""
-    if not target.sizes:
-        width, height = deck.size_mm
-        px = target.dpi / 25.4
-        return CardPixels((width * px, height * px), target.bleed_mm * px, SAFE_ZONE_MM * px)
-    size = deck.preset
-    if size is None or size not in target.sizes:
-        problem = target.missing_product(deck.card_size) or f"{target.name} has no product for this card size"
-        raise BuildError(problem, hint=target.product_hint())
-    pixels = target.sizes[size]
-    return CardPixels(pixels.trim[::-1], pixels.bleed, pixels.safe) if deck.landscape else pixels
-
-
-def deck_of(game: Game, chosen: list[Entry]) -> Deck:
-    """The deck the entries are of (an export holds one deck's cards)."""
-    return game.deck_of(chosen[0].card) if chosen else game.deck(None)
 
 
 def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_dir: Path,
@@ -118,16 +65,6 @@ def export(game: Game, target: Target, deck: str, counts: dict[str, int], out_di
             atomic_write(folder / f"{game.id}-{deck}.pdf", one_up_pdf(game, target, pixels, chosen))
     else:
         _export_tts(game, target, chosen, folder, Path(published or out_dir) / folder.name, deck, part, parts)
-
-
-def parts_of(game: Game, target: Target, counts: dict[str, int]) -> int:
-    """How many parts the target's work splits into: the build's workers share them, and each
-    stays well under a worker's ceilings however large the deck."""
-    if target.format == "1up-pdf":
-        return 1
-    if target.format == "tts":
-        return max(1, len(tts_sheets(game, target, entries(game, counts))[1]))
-    return max(1, math.ceil(len(entries(game, counts)) / CARDS_PER_PART))
 
 
 # --------------------------------------------------------------------------- per-card images
@@ -168,36 +105,6 @@ def one_up_pdf(game: Game, target: Target, pixels: CardPixels, chosen: list[Entr
 
 
 # --------------------------------------------------------------------------- Tabletop Simulator
-
-
-@dataclass(frozen=True)
-class TtsGrid:
-    columns: int
-    rows: int
-    card: tuple[int, int]  # pixels of one slot
-
-    @property
-    def slots(self) -> int:
-        return self.columns * self.rows - 1  # the last slot holds the hidden card's image
-
-
-def tts_sheets(game: Game, target: Target, chosen: list[Entry]) -> tuple[TtsGrid, list[list[Entry]]]:
-    """The grid of a sheet and the card types on each sheet: the cards of each back on sheets of
-    their own, in the order the backs first appear."""
-    spec = target.sheet
-    per_sheet = spec.columns * spec.rows - 1
-    columns = min(spec.columns, max(2, len(chosen) + 1))
-    rows = min(spec.rows, max(2, math.ceil((len(chosen) + 1) / columns)))
-    if len(chosen) > per_sheet:
-        columns, rows = spec.columns, spec.rows
-    width, height = deck_of(game, chosen).size_mm
-    slot_w = min(spec.max_pixels // columns, math.floor(spec.max_pixels / rows * width / height))
-    slot_h = math.floor(slot_w * height / width)
-    grid = TtsGrid(columns, rows, (slot_w, slot_h))
-    by_back: dict[str, list[Entry]] = {}
-    for entry in chosen:
-        by_back.setdefault(back_id(game, entry.card), []).append(entry)
-    return grid, [group[i:i + grid.slots] for group in by_back.values() for i in range(0, len(group), grid.slots)]
 
 
 def _export_tts(game: Game, target: Target, chosen: list[Entry], folder: Path, final: Path,

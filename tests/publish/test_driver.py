@@ -11,8 +11,9 @@ from conftest import CARD_DATA, TINY_GAME, cardgen, edit
 
 from cardgen import load
 from cardgen.publish.check import Rejected, check_folder, load_checked
-from cardgen.publish.driver import Request, drive
+from cardgen.publish.driver import drive
 from cardgen.publish.kinds.sheets import plan_cards
+from cardgen.publish.request import Request
 from cardgen.publish.simulate import add_how_it_plays
 
 BROKEN_TEMPLATE = '{% extends "base.html" %}\n{% block body %}\n<p>{{ nosuchvar.x }}</p>\n{% endblock %}\n'

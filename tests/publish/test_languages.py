@@ -17,9 +17,10 @@ from cardgen.inputs.catalogs import load_words
 from cardgen.model.texts import cards
 from cardgen.model.words import ngettext, speaking
 from cardgen.publish.check import check_folder
-from cardgen.publish.driver import Request, drive
+from cardgen.publish.driver import drive
 from cardgen.publish.kinds.documents import plan_rulebook
 from cardgen.publish.limits import Limits
+from cardgen.publish.request import Request
 
 LOCALE = ROOT / "cardgen" / "locale"
 FRENCH_GAME = TEST_DATA / "petit_jeu"

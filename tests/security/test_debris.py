@@ -17,8 +17,9 @@ import pytest
 from conftest import ROOT, TINY_GAME
 
 from cardgen.publish.check import load_checked
-from cardgen.publish.driver import Request, drive
+from cardgen.publish.driver import drive
 from cardgen.publish.folder import MANIFEST, PUBLISH_PREFIX, STAGE_PREFIX
+from cardgen.publish.request import Request
 from security.test_failures import run
 
 OLD = {"rulebook.pdf": b"%PDF-1.4 the last good rulebook", "checklists.pdf": b"%PDF-1.4 the last good checklists",
