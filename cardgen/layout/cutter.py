@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from cardgen.layout.sheet import Rect, Room, Sheet, fit_sheet
 from cardgen.model.sizes import MM
 
-Point = tuple[float, float]
+XY = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Marks:
     stroked line (the corner in the middle), and the width of the line."""
 
     square: Rect
-    corners: tuple[tuple[Point, Point, Point], ...]
+    corners: tuple[tuple[XY, XY, XY], ...]
     line: float
 
 

@@ -14,7 +14,7 @@ from cardgen.load.decks import DeckParts
 from cardgen.load.layout import read_layout
 from cardgen.load.reader import Reader, Values, did_you_mean
 from cardgen.load.rules import read_rules
-from cardgen.load.schema import KIND_ROLES, CountSpec, HexColor, Identifier, Integer, Number, Text, TextList
+from cardgen.load.schema import KIND_ROLES, CountSpecType, HexColor, Identifier, Integer, Number, Text, TextList
 from cardgen.load.setups import SetupParts
 from cardgen.load.steps import StepParts
 from cardgen.load.translations import read_languages
@@ -230,8 +230,8 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
         g = self.g
         components = self._identified(node, schema.COMPONENT, lambda ident, m: Component(
             id=ident, name=m.read("name", Text, ""), plural=m.read("plural", Text) or f"{m.read('name', Text, '')}s",
-            count=m.read("count", CountSpec), meaning=m.read("meaning", Text, ""), each=m.read("each", CountSpec),
-            to_win=m.read("to_win", CountSpec),
+            count=m.read("count", CountSpecType), meaning=m.read("meaning", Text, ""), each=m.read("each", CountSpecType),
+            to_win=m.read("to_win", CountSpecType),
             where=g.where(m["id"]), places={key: g.where(m[key]) for key in COMPONENT_COUNTS if key in m}))
         for component in components:
             if component.id in self.piles or component.id in ("setup", *self.CHECK_PILES):

@@ -22,8 +22,7 @@ import yaml
 
 from cardgen.model import expressions
 from cardgen.model.fields import FIELD_TYPES, TRANSLATABLE_BUILTINS
-from cardgen.model.game import AUTO, LEVELS, PILE_ROLES
-from cardgen.model.game import CountSpec as Count
+from cardgen.model.game import AUTO, LEVELS, PILE_ROLES, CountSpec
 from cardgen.model.sizes import CARD_SIDE_MM, CARD_SIZES_MM, MAX_PLAYERS
 from cardgen.model.turns import SAVED_PLACES
 
@@ -62,7 +61,7 @@ class ScalarReader(Protocol):
     def boolean(self, node: yaml.Node | None, what: str, default: bool = False) -> bool: ...
     def condition(self, node: yaml.Node | None) -> str | None: ...
     def text_list(self, node: yaml.Node | None, what: str) -> tuple[str, ...]: ...
-    def count_spec(self, node: yaml.Node | None, what: str, by: str = "player") -> Count | None: ...
+    def count_spec(self, node: yaml.Node | None, what: str, by: str = "player") -> CountSpec | None: ...
 
 
 class Type:
@@ -193,10 +192,10 @@ class TextList(Scalar[tuple[str, ...]]):
 
 
 @dataclass(frozen=True)
-class CountSpec(Scalar[Count | None]):
+class CountSpecType(Scalar[CountSpec | None]):
     """A number of cards: a whole number, an expression of `players`, or a table by player count."""
 
-    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> Count | None:
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> CountSpec | None:
         return reader.count_spec(node, what)
 
     def json(self, defs: Json) -> Json:
@@ -205,14 +204,14 @@ class CountSpec(Scalar[Count | None]):
 
 
 @dataclass(frozen=True)
-class SeatCount(Scalar[Count | None]):
+class SeatCount(Scalar[CountSpec | None]):
     """A number of cards by seat: a whole number, an expression of `seat` and `players`, or a table by seat."""
 
-    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> Count | None:
+    def read(self, reader: ScalarReader, node: yaml.Node | None, what: str) -> CountSpec | None:
         return reader.count_spec(node, what, by="seat")
 
     def json(self, defs: Json) -> Json:
-        return CountSpec().json(defs)
+        return CountSpecType().json(defs)
 
 
 @dataclass(frozen=True)
@@ -383,12 +382,12 @@ SELECT.fields.update({  # a selector holds selectors (any, not): its fields come
 })
 
 _PILE_MOVE = {"from": Field(Text(), doc="the pile to take from (default: deck)"),
-              "select": Field(SELECT), "count": Field(CountSpec()),
+              "select": Field(SELECT), "count": Field(CountSpecType()),
               "extras": Field(Boolean()), "up_to": Field(Boolean()), "random": Field(Boolean())}
 MOVE = Fields("move", {**_PILE_MOVE, "to": Field(Text(), True, doc="the pile to put the cards on")})
 DEAL = Fields("deal", {
     **_PILE_MOVE, "to": Field(Text(), doc="default: hands"),
-    "seat": Field(CountSpec(), doc="deal to this seat only (1: the first player; an expression of players, "
+    "seat": Field(CountSpecType(), doc="deal to this seat only (1: the first player; an expression of players, "
                                    "e.g. players for the last)"),
     "by_seat": Field(SeatCount(), doc="each seat's count instead of count: a table by seat ({1: 3, 2: 4}) or an "
                                       "expression of seat (and players)"),
@@ -398,7 +397,7 @@ DEAL = Fields("deal", {
 STEP_ACTIONS = ("move", "deal", "shuffle", "set", "first_player")
 STEP = Fields("step", {
     "move": Field(MOVE), "deal": Field(DEAL), "shuffle": Field(Text(), label="pile"),
-    "set": Field(Table(Identifier(), CountSpec()), doc="each player's starting value of components, "
+    "set": Field(Table(Identifier(), CountSpecType()), doc="each player's starting value of components, "
                                                       "e.g. {health: 20}"),
     "first_player": Field(Text(), doc="how the first player is chosen: random, or in the game's words"),
     "text": Field(Text(), doc="the step as the checklist prints it; alone, a step that is only its text"),
@@ -410,7 +409,7 @@ CHECK = Fields("check", {
     "level": Field(Text(choices=LEVELS), True, doc="error stops the build; warning and info are reported"),
     "on": Field(TextList(), True, doc="setup, pile names, or component ids"),
     "message": Field(Text(), True), "select": Field(SELECT),
-    **{key: Field(CountSpec()) for key in ("at_least", "at_most", "equals")},
+    **{key: Field(CountSpecType()) for key in ("at_least", "at_most", "equals")},
     "source": Field(Text()), "when": Field(Expression()),
 })
 VARIATION = Fields("variation", {"name": Field(Text(), True, "variation name"),
@@ -454,11 +453,11 @@ PILE = Fields("pile", {
 COMPONENT = Fields("component", {
     **_named("component"),
     "plural": Field(Text(), doc="the name of several (default: the name with an s)"),
-    "count": Field(CountSpec(), True, "component count", "how many the game uses: a number, an expression of "
+    "count": Field(CountSpecType(), True, "component count", "how many the game uses: a number, an expression of "
                                                            "players or a table by player count"),
-    "each": Field(CountSpec(), label="component each", doc="how many each player starts with; the rest stays "
+    "each": Field(CountSpecType(), label="component each", doc="how many each player starts with; the rest stays "
                                                             "in the supply"),
-    "to_win": Field(CountSpec(), label="component to_win", doc="how many a player needs to win, e.g. {2: 7, 3: 5, 4: 4}"),
+    "to_win": Field(CountSpecType(), label="component to_win", doc="how many a player needs to win, e.g. {2: 7, 3: 5, 4: 4}"),
 })
 PLAY = Fields("play", {
     "skip": Field(Boolean(), doc="end the turn without drawing"),
@@ -581,10 +580,10 @@ CARDS = Fields("cards.yaml", {"cards": Field(ListOf(CARD), True)}, doc="a cardge
 
 PLAYERS = Fields("players", {"min": Field(Integer(1, MAX_PLAYERS), True, "players: min"),
                              "max": Field(Integer(1, MAX_PLAYERS), True, "players: max")})
-HAND = Fields("hand", {"deal": Field(CountSpec(), label="hand: deal",
+HAND = Fields("hand", {"deal": Field(CountSpecType(), label="hand: deal",
                                      doc="cards dealt to each player: a number, an expression of players or "
                                          "a table by player count, e.g. {2: 10, 3: 9, 4: 8}"),
-                       "extras": Field(Table(Text(), CountSpec()), doc="card name: extra copies each player gets "
+                       "extras": Field(Table(Text(), CountSpecType()), doc="card name: extra copies each player gets "
                                                                         "(a number, an expression or a player table)")})
 EACH = Fields("each", {"select": Field(SELECT, True), "count": Field(Integer(), True)})
 SETUP_WAIVER = Fields("waive", {"check": Field(Text(), True), "reason": Field(Text(), True)})
@@ -593,7 +592,7 @@ SETUP = Fields("setup", {
     "players": Field(PLAYERS, True), "extra_rules": Field(TextList()), "hand": Field(HAND),
     "cards": Field(Table(Text(), Integer(nullable=True)), doc="card name: copies (empty: the engine decides)"),
     "each": Field(ListOf(EACH), doc="copies of every card a selector picks"),
-    "waive": Field(ListOf(SETUP_WAIVER)), "copies": Field(CountSpec()),
+    "waive": Field(ListOf(SETUP_WAIVER)), "copies": Field(CountSpecType()),
 })
 SETUPS = Fields("setups.yaml", {"setups": Field(ListOf(SETUP), True)}, doc="a cardgen game's setups")
 

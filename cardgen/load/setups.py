@@ -78,7 +78,7 @@ class SetupParts(Parts):
     @staticmethod
     def _copies(m: Values) -> CountSpec:
         """A setup's copies (default 1, as where the value is unreadable: then reported)."""
-        copies = m.read("copies", schema.CountSpec, 1)
+        copies = m.read("copies", schema.CountSpecType, 1)
         return 1 if copies is None else copies
 
     def _setup_places(self, m: Values) -> dict[str, Passage]:
@@ -152,7 +152,7 @@ class SetupParts(Parts):
         if node is None:
             return Hand()
         m = s.mapping(node, schema.HAND)
-        deal = m.read("deal", schema.CountSpec)
+        deal = m.read("deal", schema.CountSpecType)
         if expressions.uses(deal, "hand"):
             s.error(m["deal"], "bad-expression", "hand: deal cannot use hand (it is the hand size itself)",
                     "e.g. deal: 7, deal: 12 - players or deal: {2: 10, 3: 9, 4: 8}")
@@ -162,7 +162,7 @@ class SetupParts(Parts):
         if "extras" in m and not is_null(m["extras"]):
             for key_node, value_node in s.free_mapping(m["extras"], "hand: extras"):
                 ident = self._resolve_card(key_node, index, names, "hand: extras")
-                count = schema.declared(schema.HAND, "extras", schema.Table).value.as_(schema.CountSpec).read(
+                count = schema.declared(schema.HAND, "extras", schema.Table).value.as_(schema.CountSpecType).read(
                     s, value_node, f"extras count of '{key_node.value}'")
                 if ident and count is not None and count != 0:
                     extras.append((ident, count))

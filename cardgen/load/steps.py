@@ -58,12 +58,12 @@ class StepParts(Parts):
                 source=source,
                 target=target,
                 select=self._selector(spec.get("select")),
-                count=spec.read("count", schema.CountSpec),
+                count=spec.read("count", schema.CountSpecType),
                 per_player=action == "deal",
                 extras=spec.read("extras", Boolean, False),
                 up_to=spec.read("up_to", Boolean, False),
                 random=spec.read("random", Boolean, False),
-                seat=spec.read("seat", schema.CountSpec) if action == "deal" else None,
+                seat=spec.read("seat", schema.CountSpecType) if action == "deal" else None,
                 by_seat=spec.read("by_seat", SeatCount) if action == "deal" else None,
                 split_by=(spec.read("split_by", Identifier, "") or "") if action == "deal" else "",  # None: reported
                 action=action, when=when, text=text, where=g.where(item),
@@ -163,7 +163,7 @@ class StepParts(Parts):
                         "e.g. on: draw_pile, on: hand, on: [draw_pile, box]")
                 continue
             self._check_piles(m.get("on"), on, "select" in m)
-            bounds = {k: m.read(k, schema.CountSpec) for k in ("at_least", "at_most", "equals") if k in m}
+            bounds = {k: m.read(k, schema.CountSpecType) for k in ("at_least", "at_most", "equals") if k in m}
             if not bounds:
                 g.error(item, "bad-check", "a check needs at_least, at_most or equals")
                 continue

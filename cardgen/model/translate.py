@@ -30,7 +30,7 @@ from cardgen.model.texts import plural
 from cardgen.model.translation import Translation, Untranslated
 from cardgen.model.where import Passage, Where
 
-Named = TypeVar("Named", Color, Tag)
+ColorOrTag = TypeVar("ColorOrTag", Color, Tag)
 
 
 def translated(game: Game, language: str, texts: _Texts | None = None) -> tuple[Game, list[Untranslated]]:
@@ -105,7 +105,7 @@ class _Texts:
         return out
 
 
-def _named(item: Named, section: str, what: str, texts: _Texts) -> Named:
+def _named(item: ColorOrTag, section: str, what: str, texts: _Texts) -> ColorOrTag:
     key, label = f"{section}/{item.id}", f"{what} '{item.name}'"
     return replace(item, name=texts.text(f"{key}/name", item.name, f"{label}: name", None),
                    meaning=texts.text(f"{key}/meaning", item.meaning, f"{label}: meaning", None))

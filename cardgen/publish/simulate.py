@@ -27,8 +27,7 @@ from cardgen.publish.cache import simulation_key
 from cardgen.publish.plan import chosen_setup
 from cardgen.publish.workers import LIMITS, Limits, bounded_all
 from cardgen.render.write import atomic_write
-from cardgen.simulate.simulation import DEFAULT_POLICY, Simulation, nothing_to_simulate, simulate_all
-from cardgen.simulate.simulation import Task as Batch
+from cardgen.simulate.simulation import DEFAULT_POLICY, Batch, Simulation, nothing_to_simulate, simulate_all
 
 Task = tuple[SetupReport, PlayerCount]
 DOCUMENT_GAMES = 2000  # per player count for the documents' lines: rates within about ±2 points

@@ -187,11 +187,11 @@ def _group(code_of: dict[Play, int], belongs: Callable[[Play], bool]) -> slice:
     return slice(codes[0], codes[-1] + 1) if codes else slice(PLAYS, PLAYS)
 
 
-Task = Callable[[], list[Played]]
-Runner = Callable[[Sequence[Task], Callable[[int, int], None]], Sequence[list[Played]]]
+Batch = Callable[[], list[Played]]
+Runner = Callable[[Sequence[Batch], Callable[[int, int], None]], Sequence[list[Played]]]
 
 
-def here(tasks: Sequence[Task], done: Callable[[int, int], None]) -> list[list[Played]]:
+def here(tasks: Sequence[Batch], done: Callable[[int, int], None]) -> list[list[Played]]:
     """Run the tasks in this process, one after the other (publish/simulate runs them on workers)."""
     results = []
     for task in tasks:

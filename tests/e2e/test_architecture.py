@@ -1,10 +1,12 @@
 """The stage packages keep their order: no import circle, no import from a lower stage to a
-higher one, no cardgen import hidden inside a function, no module over 600 lines, no public name
-given to two things by two modules (docs/architecture.md)."""
+higher one (a module imported by its name, "cardgen.publish.run", counts as imported), no cardgen
+import hidden inside a function, no module over 600 lines, no public name (a function, a class or
+a type's alias) given to two things by two modules (docs/architecture.md)."""
 from __future__ import annotations
 
 import ast
 import functools
+import re
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -49,6 +51,15 @@ def cardgen_imports(tree: ast.AST, importer: str = "", is_package: bool = False)
     return found
 
 
+_BY_NAME = re.compile(r"cardgen(?:\.\w+)+(?::\w+)?")  # a module named as data: "cardgen.publish.run[:built]"
+
+
+def named_modules(tree: ast.AST) -> set[str]:
+    """The cardgen modules a module names in a string, to import them when it needs them."""
+    return {name for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and _BY_NAME.fullmatch(node.value) and is_module(name := node.value.split(":")[0])}
+
+
 def stage(module: str) -> int | None:
     """The stage's place in STAGES; None for the faces (cli, serve, terminal, scaffold)."""
     if module == "cardgen":
@@ -69,7 +80,9 @@ def imports_of(name: str) -> list[tuple[ast.stmt, str]]:
 
 @functools.cache
 def graph() -> dict[str, set[str]]:
-    return {name: {target for _, target in imports_of(name)} for name in MODULES}
+    """Each module's cardgen imports, those by name included."""
+    return {name: {target for _, target in imports_of(name)}
+            | named_modules(ast.parse(MODULES[name].read_text(encoding="utf-8"))) for name in MODULES}
 
 
 STAGE_MODULES = sorted(name for name in MODULES if stage(name) is not None)  # the faces may call any stage
@@ -132,6 +145,9 @@ def test_the_checker_catches_what_it_looks_for(tmp_path):
     assert sorted(target for _, target in cardgen_imports(relative, "cardgen.publish.folder")) == [
         "cardgen.publish.cache", "cardgen.publish.plan", "cardgen.render.write"]
     assert [target for _, target in cardgen_imports(relative, "cardgen.publish", is_package=True)][0] == "cardgen.render.write"
+    by_name = ast.parse('"""Names cardgen.publish.cache in prose."""\nRUN = "cardgen.publish.run"\n'
+                        'SHARED = "cardgen.render.write:atomic_write"\nPOT = "cardgen.pot"\n')
+    assert named_modules(by_name) == {"cardgen.publish.run", "cardgen.render.write"}
 
 
 def test_every_folder_of_tests_is_collected(pytestconfig):
@@ -149,13 +165,20 @@ def test_every_folder_of_tests_is_collected(pytestconfig):
 ROLES = {"add_arguments": "cardgen.commands.", "run": "cardgen.commands.", "install": "cardgen.render.documents."}
 
 
+_TYPE_NAME = re.compile(r"[A-Z][a-z0-9]+\w*")  # Step, CountSpec: not a constant (MAX_LINES), not a TypeVar's T
+
+
 def public_definitions(sources: dict[str, str]) -> dict[str, list[str]]:
-    """Each public top-level function or class name, with the modules that define it."""
+    """Each public top-level function, class or type alias name, with the modules that define it."""
     defined: dict[str, list[str]] = {}
     for module, source in sources.items():
         for node in ast.parse(source).body:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
                 defined.setdefault(node.name, []).append(module)
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            for target in targets:
+                if isinstance(target, ast.Name) and _TYPE_NAME.fullmatch(target.id):
+                    defined.setdefault(target.id, []).append(module)
     return defined
 
 
@@ -170,8 +193,10 @@ def test_no_two_modules_give_one_public_name_to_two_things():
 
 
 def test_the_name_check_finds_a_name_two_modules_define():
-    sources = {"cardgen.model.a": "def parse(text): ...\n", "cardgen.load.b": "class parse: ...\ndef _own(): ...\n",
+    sources = {"cardgen.model.a": "def parse(text): ...\nStep = tuple[str, int]\nMAX = 1\nT = TypeVar('T')\n",
+               "cardgen.load.b": "class parse: ...\ndef _own(): ...\nclass Step: ...\nMAX = 2\nT = TypeVar('T')\n",
                "cardgen.commands.x": "def run(args): ...\n", "cardgen.commands.y": "def run(args): ...\n",
                "cardgen.render.z": "def run(): ...\n"}
     assert names_of_two_things(sources) == {"parse": ["cardgen.model.a", "cardgen.load.b"],
+                                            "Step": ["cardgen.model.a", "cardgen.load.b"],
                                             "run": ["cardgen.commands.x", "cardgen.commands.y", "cardgen.render.z"]}

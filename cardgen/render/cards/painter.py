@@ -49,7 +49,7 @@ def _digest(keys: tuple[str, ...]) -> str:
 
 
 # a face as drawn: runs of elements alike on every card of a color (one form each), or one element
-Step = Union[tuple[str, tuple[Element, ...]], Element]
+DrawStep = Union[tuple[str, tuple[Element, ...]], Element]
 
 
 def back_side(game: Game, card: Card, back: Back | None) -> Card:
@@ -73,7 +73,7 @@ class CardPainter(ElementDrawing):
         self.fonts, self.scale = self.texts.fonts, self.texts.scale
         self.sheet_bleed = sheet.bleed
         self.forms: set[str] = set()
-        self._plans: dict[str, list[Step]] = {}
+        self._plans: dict[str, list[DrawStep]] = {}
         self._backs: dict[str, str] = {}  # each card's back form, by card id
         self._symbol_colors = {c.symbol: c.hex for c in game.colors}
         self._inline_default = "#000000"
@@ -143,12 +143,12 @@ class CardPainter(ElementDrawing):
         self.forms.add(name)
         return name
 
-    def _plan(self, face: Face) -> list[Step]:
+    def _plan(self, face: Face) -> list[DrawStep]:
         """The face as drawn: runs of elements alike on every card of a color and symbol (one
         form each, per color and symbol) and the elements each card draws itself. Made once per
         face: a card only evaluates the `when:`s and fills in the texts."""
         if face.id not in self._plans:
-            steps: list[Step] = []
+            steps: list[DrawStep] = []
             for index, element in enumerate(face.elements):
                 last = steps[-1] if steps else None
                 if not is_static(element):
@@ -160,15 +160,15 @@ class CardPainter(ElementDrawing):
             self._plans[face.id] = steps
         return self._plans[face.id]
 
-    def _steps(self, card: Card, face: Face) -> list[Step]:
+    def _steps(self, card: Card, face: Face) -> list[DrawStep]:
         """The steps of the face's plan the card shows."""
         return [step for step in self._plan(face) if self._shown(step, card)]
 
-    def _shown(self, step: Step, card: Card) -> bool:
+    def _shown(self, step: DrawStep, card: Card) -> bool:
         when = step[1][0].when if isinstance(step, tuple) else step.when
         return when is None or when.holds(card.value)
 
-    def _prepare(self, card: Card, steps: list[Step]) -> None:
+    def _prepare(self, card: Card, steps: list[DrawStep]) -> None:
         """Forms a face uses must exist before its own form starts (forms do not nest)."""
         color = self.game.color(card.color)
         symbol = self.game.symbol_of(card)
@@ -226,7 +226,7 @@ class CardPainter(ElementDrawing):
 
     # -- the face
 
-    def _draw_face(self, card: Card, steps: list[Step]) -> None:
+    def _draw_face(self, card: Card, steps: list[DrawStep]) -> None:
         color = self.game.color(card.color)
         symbol = self.game.symbol_of(card)
         for step in steps:
