@@ -276,6 +276,7 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
         balance=balance_of(game, draw, piles.by_group("hands"), players),
         components=components,
         pile_kinds={pile.id: _kinds_in(piles, pile.id) for pile in game.piles},
+        expected_kinds={pile.id: piles.expected_kinds(pile.id) for pile in game.piles},
         seats=[_seat(game, piles, seat) for seat in range(players)],
         first_player=next((s.step.first_player for s in reversed(steps) if s.step.first_player), ""),
     )
@@ -296,7 +297,8 @@ def _seat(game: Game, piles: Piles, seat: int) -> SeatReport:
     """One seat after setup (0: the first player): its hand and its own piles."""
     own = [p.id for p in game.piles if p.each_player and p.id != HANDS]
     return SeatReport(seat + 1, settle(piles.size(HANDS, seat)), {name: settle(piles.size(name, seat)) for name in own},
-                      {name: _kinds_in(piles, name, seat) for name in [HANDS, *own]})
+                      {name: _kinds_in(piles, name, seat) for name in [HANDS, *own]},
+                      {name: piles.expected_kinds(name, seat) for name in [HANDS, *own]})
 
 
 def _merged(piles: Iterable[Mapping[str, float]]) -> dict[str, float]:
@@ -341,10 +343,10 @@ def _run_step(game: Game, setup: Setup, step: Step, piles: Piles, players: int, 
         gathered: dict[int, float] = {}
         for card_id, per_player in extras.items():
             copies = per_player * players
-            taken, available = piles.take(step.source, {"card": [card_id]}, copies)
+            taken, available, expected = piles.take(step.source, {"card": [card_id]}, copies)
             if available + EPSILON < copies:
                 findings.append(_short(context, label, copies, available, step, game.card(card_id).name))
-            piles.put(step.target, taken)
+            piles.put(step.target, taken, expected=expected)
             for group, n in taken.items():
                 gathered[group] = gathered.get(group, 0.0) + n
         moved = sum(gathered.values())
@@ -357,10 +359,10 @@ def _run_step(game: Game, setup: Setup, step: Step, piles: Piles, players: int, 
     if wanted is not None and wanted < 0:
         findings.append(Finding(ERROR, "negative-count", f"{context}: '{label}' asks for {wanted} cards", step.where))
         return StepReport(step, count, 0.0, [0.0] * players)
-    taken, available = piles.take(step.source, step.select, wanted)
+    taken, available, expected = piles.take(step.source, step.select, wanted)
     if wanted is not None and available + EPSILON < wanted and not step.up_to:
         findings.append(_short(context, label, wanted, available, step))
-    piles.put(step.target, taken)
+    piles.put(step.target, taken, expected=expected)
     moved = sum(taken.values())
     return StepReport(step, count, settle(moved), _evenly(piles, step, moved), settle_all(piles.kinds_of(taken)))
 
@@ -397,11 +399,11 @@ def _deal_by_seat(game: Game, step: Step, piles: Piles, variables: Variables, co
             findings.append(Finding(ERROR, "negative-count", f"{context}: '{label}' asks for {wanted} cards",
                                     step.where))
             continue
-        taken, available = piles.take(step.source, step.select, wanted,
-                                      seat if piles.is_seated(step.source) else None, owners[seat])
+        taken, available, expected = piles.take(step.source, step.select, wanted,
+                                                seat if piles.is_seated(step.source) else None, owners[seat])
         if wanted is not None and available + EPSILON < wanted and not step.up_to:
             findings.append(_short(f"{context}, seat {seat + 1}", label, wanted, available, step))
-        piles.put(step.target, taken, seat if piles.is_seated(step.target) else None)
+        piles.put(step.target, taken, seat if piles.is_seated(step.target) else None, expected)
         received[seat] = settle(sum(taken.values()))
         for group, n in taken.items():
             moved[group] = moved.get(group, 0.0) + n

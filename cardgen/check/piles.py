@@ -96,6 +96,9 @@ class Piles:
         self.shared: dict[str, Counts] = {"deck": start}
         self.seats: dict[str, list[Counts]] = {name: [Counts() for _ in range(players)]
                                                for name in {HANDS, *seated}}
+        # (pile, seat) -> the kinds whose count there is an expectation: a random pick (dealing
+        # from a shuffled pile holding cards of several kinds) split them, here or before
+        self.expected: dict[tuple[str, int | None], set[str]] = {}
 
     def is_seated(self, name: str) -> bool:
         return name in self.seats
@@ -124,9 +127,10 @@ class Piles:
         return {g: n for g, n in self.pile(name, seat).items() if n > EPSILON and g in picked}
 
     def take(self, name: str, selector: Selector | None, amount: float | None, seat: int | None = None,
-             value: SeatValue | None = None) -> tuple[dict[int, float], float]:
+             value: SeatValue | None = None) -> tuple[dict[int, float], float, frozenset[str]]:
         """Take `amount` selected cards (all when None), in proportion, from one seat's pile or from
-        the pile (every seat's share alike); returns (taken, available)."""
+        the pile (every seat's share alike); returns (taken, available, the kinds whose count
+        among the taken cards is an expectation)."""
         chosen = self.selected(name, selector, seat, value)
         available = sum(chosen.values())
         amount = available if amount is None else min(amount, available)
@@ -136,17 +140,41 @@ class Piles:
             share = n / chosen[group]
             for source in sources:
                 source[group] -= source[group] * share
-        return taken, available
+        kinds = {self.first_kind(group) for group in chosen}
+        if len(kinds) > 1 and EPSILON < amount < available - EPSILON:  # which kinds come is chance
+            for place in self._places(name, seat):
+                self.expected.setdefault(place, set()).update(kinds)
+            return taken, available, frozenset(kinds)
+        whole = amount >= available - EPSILON  # the count taken is the count there was
+        return taken, available, frozenset(kinds & self.expected_kinds(name, seat)) if whole else frozenset()
 
-    def put(self, name: str, cards: Mapping[int, float], seat: int | None = None) -> None:
-        """Put cards on a pile: on one seat's, or shared evenly among the seats of a pile every player has."""
+    def put(self, name: str, cards: Mapping[int, float], seat: int | None = None,
+            expected: frozenset[str] = frozenset()) -> None:
+        """Put cards on a pile: on one seat's, or shared evenly among the seats of a pile every
+        player has; `expected`: the kinds whose count among them is an expectation."""
         if name in self.seats and seat is None:
             for each in range(self.players):
-                self.put(name, {g: n / self.players for g, n in cards.items()}, each)
+                self.put(name, {g: n / self.players for g, n in cards.items()}, each, expected)
             return
         target = self.pile(name, seat)
         for group, n in cards.items():
             target[group] += n
+        if expected:
+            self.expected.setdefault(self._places(name, seat)[0], set()).update(expected)
+
+    def expected_kinds(self, name: str, seat: int | None = None) -> frozenset[str]:
+        """The kinds whose count in a pile (one seat's, or every seat's together) is an expectation."""
+        return frozenset(kind for place in self._places(name, seat) for kind in self.expected.get(place, ()))
+
+    def _places(self, name: str, seat: int | None) -> list[tuple[str, int | None]]:
+        if name not in self.seats:
+            return [(name, None)]
+        return [(name, seat)] if seat is not None else [(name, each) for each in range(self.players)]
+
+    def first_kind(self, group: int) -> str:
+        """The first kind of a group's cards ('' for a card of no kind): what a pile's cards are counted by."""
+        kinds = self.groups.kinds[group]
+        return kinds[0] if kinds else ""
 
     def size(self, name: str, seat: int | None = None) -> float:
         return sum(n for n in self.pile(name, seat).values() if n > EPSILON)
@@ -160,8 +188,7 @@ class Piles:
         """Cards (by group) counted by their first kind ('' for a card of no kind)."""
         out: dict[str, float] = {}
         for group, n in cards.items():
-            kinds = self.groups.kinds[group]
-            kind = kinds[0] if kinds else ""
+            kind = self.first_kind(group)
             out[kind] = out.get(kind, 0.0) + n
         return out
 

@@ -44,6 +44,7 @@ class SeatReport:
     hand: float  # the cards in its hand
     piles: dict[str, float]  # its own piles besides the hand (each player's): pile id -> cards
     kinds: dict[str, dict[str, float]]  # its hand and own piles by the cards' first kind ('': none)
+    expected_kinds: dict[str, frozenset[str]] = field(default_factory=dict)  # pile -> kinds whose count is an expectation
 
     def as_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "hand": figure(self.hand), "piles": {k: figure(v) for k, v in self.piles.items()},
@@ -110,6 +111,8 @@ class PlayerCount:
     plays: HowItPlays | None = None  # simulated, for the documents (build/simulate.py)
     components: dict[str, ComponentCount] = field(default_factory=dict)  # component id -> its counts
     pile_kinds: dict[str, dict[str, float]] = field(default_factory=dict)  # pile id -> its cards by first kind
+    # pile id -> the kinds whose count there is an expectation (cards picked at random), not a certainty
+    expected_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
     seats: list[SeatReport] = field(default_factory=list)  # in turn order
     first_player: str = ""  # how the first player is chosen ("random", or the game's words); "": not said
 

@@ -35,11 +35,12 @@ def format_number(value: float) -> str:
     return str(int(rounded)) if rounded == int(rounded) else decimal(f"{rounded:.1f}")
 
 
-def format_count(value: float) -> str:
+def format_count(value: float, expected: bool = False) -> str:
     """A count of things as players read it: whole ('7'), or '~7' for an expected count (cards
-    picked at random), never a fraction of a card."""
+    picked at random: `expected`, which a whole count may be too, or any count not whole), never
+    a fraction of a card."""
     rounded = round(value)
-    return str(rounded) if abs(value - rounded) < 0.005 else f"~{rounded}"
+    return f"~{rounded}" if expected or abs(value - rounded) >= 0.005 else str(rounded)
 
 
 def plural(noun: str) -> str:
@@ -65,13 +66,13 @@ def cards(n: float) -> str:
     return ngettext("%(num)s card", "%(num)s cards", n) % {"num": format_count(n)}
 
 
-def noun_count(n: float, singular: str, several: str) -> str:
+def noun_count(n: float, singular: str, several: str, expected: bool = False) -> str:
     """A count with a noun of the game's own ('2 Welpen'), by the language's plural rule."""
-    return f"{format_count(n)} {singular if is_one(n) else several}"
+    return f"{format_count(n, expected)} {singular if is_one(n) else several}"
 
 
-def kind_count(n: float, kind: Kind) -> str:
-    return noun_count(n, kind.name, kind.plural or plural(kind.name))
+def kind_count(n: float, kind: Kind, expected: bool = False) -> str:
+    return noun_count(n, kind.name, kind.plural or plural(kind.name), expected)
 
 
 def component_count(n: float, component: Component) -> str:

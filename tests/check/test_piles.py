@@ -97,3 +97,23 @@ def test_kind_counts_a_player_reads_are_whole_and_plural(data_document):
     text = flat(" ".join(page_texts(data_document(COLOR_BURST.name, "checklists.pdf"))))
     assert "of which ~26 Number cards, ~8 Action cards, ~3 Wild cards (~: expected after shuffling)" in text
     assert not re.search(r"\d\.\d", text.replace("v1.0", ""))
+
+
+def test_a_count_left_to_chance_is_expected_even_when_whole_and_a_count_kept_out_of_the_deal_is_exact():
+    """Exploding Puppy at 8 players: the hands are dealt from the shuffled deck without its Puppies
+    and Defuses, so the draw pile holds exactly 8 Puppies and 2 Defuses, and 10 Dogs only on
+    average (25 Dogs x 32 of the 80 cards dealt from): an expectation, though a whole one. A deal
+    from a pile of one kind leaves that kind's count exact (Task Tricks' deck)."""
+    basic = report_for("exploding_puppy").setup("Basic")
+    eight = next(p for p in basic.players if p.players == 8)
+    assert eight.pile_kinds["deck"]["dog"] == 10 and eight.pile_kinds["deck"]["puppy"] == 8
+    assert eight.expected_kinds["deck"] == {"dog", ""} and all(s.expected_kinds["hands"] == {"dog", ""} for s in eight.seats)
+    tricks = report_for(TEST_DATA / "task_tricks").setups[0].players[0]
+    assert tricks.pile_kinds["deck"] == {"suit": 3} and tricks.expected_kinds["deck"] == frozenset()
+
+
+def test_the_checklists_mark_a_whole_expected_count_as_expected(puppy_checklists):
+    _, _, pdf = puppy_checklists
+    pages = [flat(text) for text in page_texts(pdf)]
+    basic_for_eight = next(text for text in pages if "deck-setup checklist Basic" in text and "Set up for 8 players" in text)
+    assert "of which 8 Puppies, ~10 Dogs, 2 Defuses (~: expected after shuffling)" in basic_for_eight
