@@ -21,7 +21,7 @@ class UnreadableInput(ValueError):
     """A file that cannot be used as input; the message says why (no path: callers name the file)."""
 
 
-def read_input(path: str | os.PathLike, limit: int, roots: Iterable[str | os.PathLike] | None = None) -> bytes:
+def read_input(path: str | os.PathLike[str], limit: int, roots: Iterable[str | os.PathLike[str]] | None = None) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (inside `roots` when given)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -57,7 +57,7 @@ def _read_all(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _opened_path(fd: int, path) -> str:
+def _opened_path(fd: int, path: str | os.PathLike[str]) -> str:
     """The path of the file behind an open descriptor (Linux); elsewhere the path it was opened by."""
     try:
         return os.readlink(f"/proc/self/fd/{fd}")
@@ -73,7 +73,7 @@ MANIFEST = "cardgen-manifest.json"  # marks a folder cardgen publishes outputs i
 _NOT_INPUTS = (".git", ".hg", ".svn", "__pycache__")
 
 
-def folder_files(root: Path, roots: Iterable[str | os.PathLike]) -> Iterator[tuple[str, Path, str]]:
+def folder_files(root: Path, roots: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[str, Path, str]]:
     """Every file under `root` a build may read, as (path relative to root, path, problem): dot
     files too, links to files and folders inside `roots` followed, never a link out of them, a
     file that is not a regular one, nor an output folder of cardgen's inside the game folder
@@ -118,7 +118,7 @@ def _link_problem(path: Path, roots: list[str]) -> str:
 # --------------------------------------------------------------------------- writing
 
 
-def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write bytes to path via a temp file in the same folder and an atomic rename."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,10 +18,16 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardgen.errors import BuildError
 from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import game_roots, local_file
+
+if TYPE_CHECKING:  # the parsers themselves are imported where used: `cardgen --version` reads no image
+    from xml.etree.ElementTree import Element
+
+    from PIL.Image import Image
 
 MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000
@@ -50,7 +56,7 @@ class BadImage(ValueError):
         self.hint = hint
 
 
-def checked(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> bytes:
+def checked(path: str | os.PathLike[str], roots: Iterable[str | os.PathLike[str]]) -> bytes:
     """The bytes of the image file at path (.png, .jpg, .jpeg or .svg), read once and checked;
     BadImage says why it may not be drawn. A file already checked and unchanged is not read again."""
     path = Path(path)
@@ -80,10 +86,10 @@ def checked(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> byte
     return data
 
 
-_checked: OrderedDict = OrderedDict()
+_checked: OrderedDict[tuple[str, int, int, int] | None, bytes] = OrderedDict()
 
 
-def checked_url(url: str, game_folder: str | os.PathLike, origin: str) -> bytes:
+def checked_url(url: str, game_folder: str | os.PathLike[str], origin: str) -> bytes:
     """The image a document names by URL (a Markdown image): the local file it points to
     (paths.local_file), checked; BuildError naming the URL and where it is from."""
     try:
@@ -118,7 +124,7 @@ def raster_check(data: bytes, expected: str) -> None:
         raise BadImage(f"is not a valid image ({exc.__class__.__name__}: {exc})") from None
 
 
-def svg_check(text: str, max_elements: int = MAX_SVG_ELEMENTS, max_numbers: int = MAX_SVG_NUMBERS):
+def svg_check(text: str, max_elements: int = MAX_SVG_ELEMENTS, max_numbers: int = MAX_SVG_NUMBERS) -> Element:
     """Parse an SVG and refuse one whose drawing would cost more than a picture should; the root
     element. DOCTYPE and entities are refused before parsing (they could expand without end)."""
     import xml.etree.ElementTree as ElementTree
@@ -139,7 +145,7 @@ def svg_check(text: str, max_elements: int = MAX_SVG_ELEMENTS, max_numbers: int 
     return root
 
 
-def _check_sizes(root) -> None:
+def _check_sizes(root: Element) -> None:
     for name in ("viewBox", "width", "height"):
         for raw in _NUMBER.findall(root.get(name, "")):
             value = float(raw)
@@ -148,12 +154,12 @@ def _check_sizes(root) -> None:
                                SVG_HINT)
 
 
-def _expanded_size(root, elements: list, limit: int) -> int:
+def _expanded_size(root: Element, elements: list[Element], limit: int) -> int:
     """The number of elements drawn, each <use> counted as the elements it repeats."""
     by_id = {e.get("id"): e for e in elements if e.get("id")}
     sizes: dict[int, int] = {}
 
-    def size(element, depth: int, chain: tuple) -> int:
+    def size(element: Element, depth: int, chain: tuple[Element, ...]) -> int:
         if id(element) in sizes:
             return sizes[id(element)]
         total = 1
@@ -178,22 +184,23 @@ def _expanded_size(root, elements: list, limit: int) -> int:
         raise BadImage("has elements nested too deep", SVG_HINT) from None
 
 
-def _use_target(element) -> str:
+def _use_target(element: Element) -> str:
     for name, value in element.attrib.items():
         if name.rsplit("}", 1)[-1] == "href" and value.startswith("#"):
             return value[1:]
     return ""
 
 
-def pixel_size(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> tuple[int, int]:
+def pixel_size(path: str | os.PathLike[str], roots: Iterable[str | os.PathLike[str]]) -> tuple[int, int]:
     """An image's width and height in pixels, from the bytes checked() accepts (BadImage if not)."""
     from PIL import Image
 
     with Image.open(io.BytesIO(checked(path, roots))) as image:
-        return image.size
+        size: tuple[int, int] = image.size
+        return size
 
 
-def drawable(data: bytes):
+def drawable(data: bytes) -> io.BytesIO | Image:
     """What the card renderer draws for the bytes of an image checked() accepted: the bytes, or
     for 16-bit gray its pixels scaled to 8 bits (ReportLab would clip them to white)."""
     from PIL import Image

@@ -21,7 +21,7 @@ LOCALE = _PACKAGE / "locale"  # the catalogs of cardgen's own words, <lang>.po (
 _OWN_ROOTS: dict[object, Path] = {TEMPLATES: TEMPLATES.resolve(), ART: ART.resolve()}
 
 
-def inside(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> bool:
+def inside(path: str | os.PathLike[str], roots: Iterable[str | os.PathLike[str]]) -> bool:
     """Whether path, with every symlink followed, lies inside one of the roots."""
     try:
         resolved = Path(path).resolve()
@@ -32,7 +32,7 @@ def inside(path: str | os.PathLike, roots: Iterable[str | os.PathLike]) -> bool:
         return False
 
 
-def display_path(path: str | os.PathLike, game_folder: str | os.PathLike) -> str:
+def display_path(path: str | os.PathLike[str], game_folder: str | os.PathLike[str]) -> str:
     """A file as messages name it: a game's file relative to the game folder's parent, so the same
     game gives the same messages (and `check --json`) from any working directory; one of cardgen's
     own (templates/, art/) relative to where they are installed."""
@@ -45,17 +45,17 @@ def display_path(path: str | os.PathLike, game_folder: str | os.PathLike) -> str
         return str(path)
 
 
-def has_own_templates(game_folder: str | os.PathLike) -> bool:
+def has_own_templates(game_folder: str | os.PathLike[str]) -> bool:
     """Whether a game has its own templates/ folder (which comes before the shipped one)."""
     return (Path(game_folder) / "templates").is_dir()
 
 
-def game_roots(game_folder: str | os.PathLike) -> list[Path]:
+def game_roots(game_folder: str | os.PathLike[str]) -> list[Path]:
     """Where the files a game's documents use may lie: the game folder, templates/ and art/."""
     return [Path(game_folder), TEMPLATES, ART]
 
 
-def local_file(url: str, game_folder: str | os.PathLike, origin: str) -> Path:
+def local_file(url: str, game_folder: str | os.PathLike[str], origin: str) -> Path:
     """The local file a URL (absolute file: or relative to the game folder) points to; BuildError
     when it is not a local file inside game_roots or does not exist."""
     from urllib.request import url2pathname  # here, not at the top: urllib.request imports http, email and ssl

@@ -16,16 +16,25 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from cardgen.errors import BuildError
 from cardgen.inputs import images
 from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.inputs.paths import ART, inside
 from cardgen.model.game import Game
+
+if TYPE_CHECKING:  # the SVG and font libraries are imported where used: `cardgen check` draws no symbol
+    import logging
+
+    import pathops
+    from fontTools.misc.transform import Transform
+    from fontTools.pens.basePen import AbstractPen
+    from reportlab.graphics.shapes import Drawing
 
 SHARED_SYMBOLS = ART / "symbols"
 FONT_FAMILY = "CardgenSymbols"
@@ -137,7 +146,7 @@ def check_svg(path: Path) -> str:
 
 
 @cache
-def drawing(path: Path):
+def drawing(path: Path) -> Drawing:
     """The symbol as a ReportLab drawing (what the card renderer draws), parsed from the checked
     text: svglib would otherwise read the images, entities and files a symbol points to."""
     from svglib.svglib import svg2rlg
@@ -159,14 +168,14 @@ def drawing(path: Path):
 
 
 @contextmanager
-def _svglib_errors():
+def _svglib_errors() -> Iterator[list[str]]:
     """The error lines svglib logs while the block runs."""
     import logging
 
     errors: list[str] = []
 
     class Collect(logging.Handler):
-        def emit(self, record):
+        def emit(self, record: logging.LogRecord) -> None:
             errors.append(record.getMessage())
 
     logger, handler = logging.getLogger("svglib.svglib"), Collect(logging.ERROR)
@@ -259,7 +268,7 @@ def _font(files: tuple[tuple[int, Path, int, int], ...]) -> bytes:
     return out.getvalue()
 
 
-def _draw_symbol(path: Path, pen) -> tuple[float, float, float, float] | None:
+def _draw_symbol(path: Path, pen: AbstractPen) -> tuple[float, float, float, float] | None:
     """Draw the symbol's outline, scaled into the em square, with y pointing up; its bounds."""
     import pathops
     from fontTools.misc import etree
@@ -300,7 +309,7 @@ def _leading_number(text: str) -> float:
     return float(found.group())
 
 
-def _view_box(root) -> tuple[float, float, float, float]:
+def _view_box(root: Any) -> tuple[float, float, float, float]:
     box = root.get("viewBox")
     if box:
         x, y, width, height = (float(n) for n in _NUMBER.findall(box))
@@ -315,14 +324,14 @@ def _view_box(root) -> tuple[float, float, float, float]:
 class _Style:
     """The presentation attributes a shape inherits: fill, fill rule, stroke, and the transform so far."""
 
-    def __init__(self, values: dict | None = None, transform=None):
+    def __init__(self, values: dict[str, str] | None = None, transform: Transform | None = None) -> None:
         from fontTools.misc.transform import Identity
 
         self.values = values or {"fill": "#000", "fill-rule": "nonzero", "stroke": "none", "stroke-width": "1",
                                  "stroke-linecap": "butt", "stroke-linejoin": "miter", "stroke-miterlimit": "4"}
         self.transform = transform or Identity
 
-    def child(self, element) -> _Style:
+    def child(self, element: Any) -> _Style:
         values = dict(self.values)
         declarations = (d.split(":", 1) for d in element.get("style", "").split(";") if ":" in d)
         own = {**element.attrib, **{k.strip(): v.strip() for k, v in declarations}}
@@ -333,7 +342,7 @@ class _Style:
         return _Style(values, transform)
 
 
-def _shapes(element, style: _Style):
+def _shapes(element: Any, style: _Style) -> Iterator[pathops.Path]:
     """pathops paths of every painted shape under element, in the symbol's own coordinates."""
     import pathops
 
@@ -363,7 +372,7 @@ def _shapes(element, style: _Style):
             raise ValueError(f"<{tag}> is not a shape a symbol can use")
 
 
-def _outline(element, style: _Style, evenodd: bool, transformed: bool = True):
+def _outline(element: Any, style: _Style, evenodd: bool, transformed: bool = True) -> pathops.Path:
     import pathops
     from fontTools.svgLib.path import parse_path
     from fontTools.svgLib.path.shapes import PathBuilder
@@ -378,7 +387,7 @@ def _outline(element, style: _Style, evenodd: bool, transformed: bool = True):
     return _simplified(path) if transformed else path
 
 
-def _without_transform(element):
+def _without_transform(element: Any) -> Any:
     """PathBuilder reads only matrix() transforms; ours are applied separately."""
     if "transform" not in element.attrib:
         return element
@@ -386,14 +395,14 @@ def _without_transform(element):
     return copy
 
 
-def _simplified(path):
+def _simplified(path: pathops.Path) -> pathops.Path:
     import pathops
 
     path.simplify(fix_winding=True)
     return path if path.fillType == pathops.FillType.WINDING else _as_winding(path)
 
 
-def _as_winding(path):
+def _as_winding(path: pathops.Path) -> pathops.Path:
     import pathops
 
     result = pathops.Path()
@@ -401,13 +410,13 @@ def _as_winding(path):
     return result
 
 
-def _transformed_pen(pen, transform):
+def _transformed_pen(pen: AbstractPen, transform: Transform) -> AbstractPen:
     from fontTools.pens.transformPen import TransformPen
 
     return TransformPen(pen, transform)
 
 
-def _parse_transform(text: str):
+def _parse_transform(text: str) -> Transform:
     from fontTools.misc.transform import Identity, Transform
 
     result = Identity
@@ -430,7 +439,7 @@ def _parse_transform(text: str):
     return result
 
 
-def _caps_and_joins():
+def _caps_and_joins() -> tuple[dict[str, Any], dict[str, Any]]:
     import pathops
 
     caps = {"butt": pathops.LineCap.BUTT_CAP, "round": pathops.LineCap.ROUND_CAP,
