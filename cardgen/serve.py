@@ -41,7 +41,7 @@ from cardgen.errors import CardgenError, UsageError
 from cardgen.model.game import ERROR, INFO, WARNING, Finding
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.model.texts import ascii_digits
-from cardgen.publish import cache, limits
+from cardgen.publish import cache
 from cardgen.publish.check import check_folder
 from cardgen.publish.driver import drive
 from cardgen.publish.kinds import kind_of, plan_all
@@ -270,8 +270,7 @@ class Preview:
         problems = []
         card_images.ready_to_draw()
         try:
-            pictures = bounded_all([partial(_card_picture, game, card) for card in new], "drawing the cards",
-                                   limits.LIMITS)  # the build's ceilings, read now (a test may lower them)
+            pictures = bounded_all([partial(_card_picture, game, card) for card in new], "drawing the cards")
         except CardgenError as exc:  # a ceiling passed: no card of this round is drawn
             pictures, problems = [], [_problem(exc.message, where=exc.where, hint=exc.hint)]
         for card, picture in zip(new, pictures):

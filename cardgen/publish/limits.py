@@ -30,9 +30,14 @@ class Limits:
         return f"needed more than {self.memory_bytes >> 20} MB of memory"
 
 
-# the build's ceilings: a run and check's rendering of a game's own templates read them when they
-# start (`limits.LIMITS`, not a copy imported once), so that a test may lower them
+# the build's ceilings: work under ceilings reads them when it starts (`current`, not a copy
+# imported once), so that a test may lower them
 LIMITS = Limits()
+
+
+def current(limits: Limits | None) -> Limits:
+    """The ceilings given, or the build's own (LIMITS as it is now)."""
+    return LIMITS if limits is None else limits
 
 
 def lower_limit(name: str, soft: int, hard: int | None = None) -> None:

@@ -21,8 +21,9 @@ from cardgen.model.game import Game, slugify
 from cardgen.model.words import gettext, speaking
 from cardgen.publish.cache import Snapshot, snapshot
 from cardgen.publish.check import accepted, check_folder
+from cardgen.publish.limits import Limits
 from cardgen.publish.plan import SheetOptions, chosen_setup
-from cardgen.publish.workers import LIMITS, Limits, bounded
+from cardgen.publish.workers import bounded
 from cardgen.render import diffpdf
 from cardgen.render.write import atomic_write, output_dir
 
@@ -61,7 +62,7 @@ class Round:
         return Round(report.game, report, self.old, changes_in(self.diff, self.game, report.game), self.checked,
                      self.inputs)
 
-    def write_pdf(self, out_dir: str | Path | None, since: str, paper: str, limits: Limits = LIMITS) -> Path:
+    def write_pdf(self, out_dir: str | Path | None, since: str, paper: str, limits: Limits | None = None) -> Path:
         """diff-since-<ref>.pdf in the game's output folder: the visual diff, drawn in a worker
         under the ceilings of every output (it draws every changed face twice)."""
         path = output_dir(self.game, out_dir) / f"diff-since-{slugify(Path(since).name or since)[:60]}.pdf"

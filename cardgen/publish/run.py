@@ -123,7 +123,7 @@ def render_and_publish(jobs: Sequence[Job], out: str | os.PathLike | None = None
     (unless `clean`). `inputs` is the snapshot of the input files taken before the game was
     loaded (taken here if not given); `request`, the command's options, lets `reuse` answer
     the same command on unchanged files without loading the game."""
-    limits = limits or ceilings.LIMITS
+    limits = ceilings.current(limits)
     inputs = inputs or cache.snapshot(jobs[0].game.folder)
     with ExitStack() as stack:
         runs: list[_Run] = []

@@ -24,8 +24,9 @@ from cardgen.errors import UsageError
 from cardgen.inputs.files import UnreadableInput, read_input
 from cardgen.model.game import Game
 from cardgen.publish.cache import simulation_key
+from cardgen.publish.limits import Limits
 from cardgen.publish.plan import chosen_setup
-from cardgen.publish.workers import LIMITS, Limits, bounded_all
+from cardgen.publish.workers import bounded_all
 from cardgen.render.write import atomic_write
 from cardgen.simulate.simulation import DEFAULT_POLICY, Batch, Simulation, nothing_to_simulate, simulate_all
 
@@ -36,7 +37,7 @@ CACHE_FILE = "cardgen-simulation.json"
 MAX_CACHE_BYTES = 8 * 1024 * 1024  # far above the figures of any game's setups and player counts
 
 
-def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits = LIMITS,
+def add_how_it_plays(game: Game, report: GameReport, out: Path, limits: Limits | None = None,
                      clean: bool = False) -> GameReport:
     """For a game whose turns: say documents: the report with the simulated figures on each of its
     player counts, for the rulebook and the checklists (a new report: the one given is never
@@ -107,7 +108,7 @@ def _figure(value: Any, most: float = math.inf) -> float:
 
 def simulate_game(game: Game, report: GameReport, *, setup: str | None = None, players: int | None = None,
                   games: int | None = None, seed: str = "0", policy: str = DEFAULT_POLICY,
-                  limits: Limits = LIMITS, done: Callable[[int, int], None] = lambda done, total: None) -> list[Simulation]:
+                  limits: Limits | None = None, done: Callable[[int, int], None] = lambda done, total: None) -> list[Simulation]:
     """Every setup (or the one named) at every player count (or the one given), in the game's
     order; `done` hears how many games of how many planned so far are played, as they are. The
     caller has made sure the game can be simulated (simulate.nothing_to_simulate)."""

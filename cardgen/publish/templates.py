@@ -7,7 +7,6 @@ from __future__ import annotations
 from cardgen.check.results import GameReport
 from cardgen.errors import BuildError
 from cardgen.model.game import ERROR, Finding
-from cardgen.publish import limits
 from cardgen.publish.workers import bounded
 from cardgen.render.documents.templates_check import template_findings
 
@@ -16,7 +15,6 @@ def findings(report: GameReport) -> list[Finding]:
     """A finding per document the game's own templates cannot render, or one for the worker that
     ran over a ceiling."""
     try:
-        return bounded(lambda: template_findings(report.game, report), "rendering the game's own templates",
-                       limits.LIMITS)  # the build's own ceilings, read now (a test may lower them)
+        return bounded(lambda: template_findings(report.game, report), "rendering the game's own templates")
     except BuildError as exc:
         return [Finding(ERROR, "template-error", exc.message, None, exc.hint)]

@@ -30,7 +30,7 @@ from cardgen.model.game import Game
 from cardgen.model.words import speaking
 from cardgen.publish.folder import FULL_DISK, output_error
 from cardgen.publish.kinds import Rendering, kind_of
-from cardgen.publish.limits import LIMITS, Limits, lower_limit
+from cardgen.publish.limits import Limits, current, lower_limit
 from cardgen.publish.plan import Output
 
 T = TypeVar("T")
@@ -234,14 +234,14 @@ def _render_one(output: Output, game: Game, report: GameReport, stage: Path, lim
     return done
 
 
-def bounded(task: Callable[[], T], what: str, limits: Limits = LIMITS) -> T:
+def bounded(task: Callable[[], T], what: str, limits: Limits | None = None) -> T:
     """task() in a forked process under the ceilings (work that untrusted data drives, outside a
     build: `check` rendering a game's own templates, `diff --pdf` drawing the faces); its result,
     or a BuildError naming `what` and the ceiling it passed."""
     return bounded_all([task], what, limits)[0]
 
 
-def bounded_all(tasks: Sequence[Callable[[], T]], what: str, limits: Limits = LIMITS,
+def bounded_all(tasks: Sequence[Callable[[], T]], what: str, limits: Limits | None = None,
                 done: Callable[[int, int], None] = lambda done, total: None) -> list[T]:
     """Each task in a forked worker process under the ceilings, in the order given, on
     limits.workers processes at most, each taking the next task when it has finished one (so that
@@ -250,6 +250,7 @@ def bounded_all(tasks: Sequence[Callable[[], T]], what: str, limits: Limits = LI
     first that fails stops the others: a BuildError naming `what` and the ceiling it passed, or the
     CardgenError the task raised. `done` hears how many tasks of how many are finished, as each
     one is."""
+    limits = current(limits)
     context = multiprocessing.get_context("fork")
     pending = list(range(len(tasks)))
     idle: list[_Pooled] = []

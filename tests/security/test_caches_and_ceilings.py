@@ -22,6 +22,7 @@ import pytest
 from conftest import ROOT, TINY_GAME, edit, page_texts
 
 from cardgen.errors import BuildError, UsageError
+from cardgen.publish import limits as ceilings
 from cardgen.publish.cache import simulation_key
 from cardgen.publish.check import check_folder
 from cardgen.publish.limits import Limits
@@ -236,6 +237,15 @@ def test_cpu_time_is_the_ceiling_and_wall_clock_time_only_a_guard_against_hangs(
     with pytest.raises(BuildError) as raised:
         bounded(task, "trying", limits)
     assert str(raised.value).startswith(f"error: trying {says}")
+
+
+def test_work_under_ceilings_reads_the_builds_ceilings_when_it_starts(monkeypatch):
+    """Without ceilings of its own, work takes the build's as they are when it starts (a test, or
+    a future option, may lower them), not those of when cardgen was imported."""
+    monkeypatch.setattr(ceilings, "LIMITS", Limits(wall_seconds=0.5))
+    with pytest.raises(BuildError) as raised:
+        bounded(sleep, "trying")
+    assert str(raised.value).startswith("error: trying did not finish within 0.5 s of wall-clock time")
 
 
 def test_a_tasks_own_error_is_its_own_and_a_bug_is_a_bug():

@@ -22,6 +22,7 @@ import pypdfium2
 
 from cardgen.errors import BuildError, UsageError
 from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.publish.limits import Limits, current
 from cardgen.publish.preflight.document import check_annotations, check_boxes, check_catalog, check_objects, page_box
 from cardgen.publish.preflight.ghostscript import check_ink
 from cardgen.publish.preflight.report import (
@@ -52,7 +53,7 @@ from cardgen.publish.preflight.report import (
     TooComplex,
 )
 from cardgen.publish.preflight.walk import Drawing, Walker, walk_safe_zone
-from cardgen.publish.workers import LIMITS, Limits, bounded
+from cardgen.publish.workers import bounded
 
 __all__ = ["Point", "Report", "preflight"]
 
@@ -78,8 +79,9 @@ class _Examined:
         return self.pages > 0 and all(self.points[name].passed for name in (CMYK, WELL_FORMED))
 
 
-def preflight(path: Path, limits: Limits = LIMITS) -> Report:
-    """Every point of the file, checked."""
+def preflight(path: Path, limits: Limits | None = None) -> Report:
+    """Every point of the file, checked (under `limits`, or the build's ceilings)."""
+    limits = current(limits)
     data = _read(path)
     try:
         examined = bounded(lambda: examine(data), "its preflight", limits)
