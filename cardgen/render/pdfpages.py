@@ -1,6 +1,6 @@
-"""render/pdfpages: the one place a PDF's pages are counted and rasterised (pypdfium2): the
-sheets' PNG pages, the export and diagram images, the playtest diff's faces, the cheat sheet's
-fit and the live preview's pictures."""
+"""render/pdfpages: the one place a PDF is opened in pypdfium2, to count its pages and rasterise
+them (the sheets' PNG pages, the export and diagram images, the playtest diff's faces, the cheat
+sheet's fit and the live preview's pictures) or to read where its characters are (preflight)."""
 from __future__ import annotations
 
 import os
@@ -30,7 +30,8 @@ if hasattr(os, "register_at_fork"):  # POSIX
 
 
 @contextmanager
-def _opened(pdf: bytes) -> Iterator[pypdfium2.PdfDocument]:
+def opened(pdf: bytes) -> Iterator[pypdfium2.PdfDocument]:
+    """The PDF open in pypdfium2, alone in this process while the block runs."""
     import pypdfium2  # here, not at the top: `cardgen check` reaches this module and never opens a PDF
 
     with _PDFIUM:
@@ -42,14 +43,14 @@ def _opened(pdf: bytes) -> Iterator[pypdfium2.PdfDocument]:
 
 
 def page_count(pdf: bytes) -> int:
-    with _opened(pdf) as document:
+    with opened(pdf) as document:
         return len(document)
 
 
 def page_image(pdf: bytes, number: int, scale: float) -> Image.Image:
     """Page `number` (from 1) as an RGB image, `scale` pixels a point; IndexError when the PDF
     has no such page."""
-    with _opened(pdf) as document:
+    with opened(pdf) as document:
         if not 1 <= number <= len(document):
             raise IndexError(f"the PDF has {len(document)} pages, not a page {number}")
         return _rgb(document[number - 1], scale)
@@ -57,7 +58,7 @@ def page_image(pdf: bytes, number: int, scale: float) -> Image.Image:
 
 def page_images(pdf: bytes, scale: float) -> Iterator[Image.Image]:
     """Each page in turn as an RGB image, `scale` pixels a point: one page in memory at a time."""
-    with _opened(pdf) as document:
+    with opened(pdf) as document:
         for page in document:
             yield _rgb(page, scale)
 

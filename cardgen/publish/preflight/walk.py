@@ -16,6 +16,7 @@ from cardgen.layout.sheet import Rect
 from cardgen.model.sizes import MM, SAFE_ZONE_MM
 from cardgen.publish.preflight.document import color_kind, inherited, number, numbers, page_box
 from cardgen.publish.preflight.report import MAX_NESTING, MIN_LINE_PT, Budget, Malformed, Point, TooComplex
+from cardgen.render import pdfpages
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1, 0, 0, 1, 0, 0)
@@ -182,8 +183,7 @@ def _space_kind(resources: pikepdf.Object | None, name: pikepdf.Object) -> str:
 def walk_safe_zone(data: bytes, pdf: pikepdf.Pdf, drawings: list[Drawing], point: Point) -> None:
     """Each character drawn on a card (or its bleed) lies inside the card's trim less the safe
     zone; the card's trim is its placed box less the page's bleed."""
-    document = pypdfium2.PdfDocument(data)
-    try:
+    with pdfpages.opened(data) as document:
         for number_, (page, drawing) in enumerate(zip(pdf.pages, drawings), start=1):
             if not drawing.cards:
                 continue
@@ -194,8 +194,6 @@ def walk_safe_zone(data: bytes, pdf: pikepdf.Pdf, drawings: list[Drawing], point
                     if _centre_in(box, card) and not _inside(box, inner):
                         point.fail(f"'{text}' at ({box.x / MM:.1f}, {box.y / MM:.1f}) mm from the page's bottom left",
                                    number_)
-    finally:
-        document.close()
 
 
 def _page_bleed(page: pikepdf.Page) -> float:
