@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from cardgen.check.results import CardChange, CountChange, GameDiff, GameReport, SetupReport
 from cardgen.inputs import images, symbols
-from cardgen.inputs.files import UnreadableInput, read_input
+from cardgen.inputs.files import UnreadableInput, input_digest
 from cardgen.model.fields import CardField
 from cardgen.model.game import Card, Game
 from cardgen.model.words import gettext, marked
@@ -117,7 +116,7 @@ def _file_digest(path: Path | None) -> str | None:
     if path is None:
         return None
     try:
-        return hashlib.sha256(read_input(path, images.MAX_BYTES)).hexdigest()  # the largest of the three
+        return input_digest(path, images.MAX_BYTES)  # the largest of the three
     except UnreadableInput:
         return None
 

@@ -6,10 +6,12 @@ a check and the read cannot lead outside). Callers check the bytes returned and 
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from cardgen.inputs.paths import inside
@@ -23,6 +25,31 @@ class UnreadableInput(ValueError):
 
 def read_input(path: str | os.PathLike[str], limit: int, roots: Iterable[str | os.PathLike[str]] | None = None) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (inside `roots` when given)."""
+    with _regular_file(path, limit, roots) as fd:
+        data = _read_all(fd, limit)
+    if len(data) > limit:  # the file grew while it was read
+        raise UnreadableInput(f"is larger than {_size(limit)}")
+    return data
+
+
+def input_digest(path: str | os.PathLike[str], limit: int | None = None) -> str:
+    """The SHA-256 of a regular file's content (of at most `limit` bytes when given), read a
+    megabyte at a time: a game folder may hold a file of any size."""
+    digest, size = hashlib.sha256(), 0
+    with _regular_file(path, limit, None) as fd:
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+            if limit is not None and size > limit:  # the file grew while it was read
+                raise UnreadableInput(f"is larger than {_size(limit)}")
+    return digest.hexdigest()
+
+
+@contextmanager
+def _regular_file(path: str | os.PathLike[str], limit: int | None,
+                  roots: Iterable[str | os.PathLike[str]] | None) -> Iterator[int]:
+    """The file open for reading, if it is a regular one (never a pipe that would block) of at
+    most `limit` bytes, inside `roots` when given; UnreadableInput saying why not."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -32,18 +59,15 @@ def read_input(path: str | os.PathLike[str], limit: int, roots: Iterable[str | o
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableInput("is not a regular file (a folder, pipe or device cannot be read as input)")
-        if info.st_size > limit:
+        if limit is not None and info.st_size > limit:
             raise UnreadableInput(f"is larger than {_size(limit)}")
         if roots is not None and not inside(_opened_path(fd, path), roots):
             raise UnreadableInput("leads outside the game folder, templates/ and art/")
-        data = _read_all(fd, limit)
+        yield fd
     except OSError as exc:
         raise UnreadableInput(f"cannot be read ({exc.strerror or exc})") from None
     finally:
         os.close(fd)
-    if len(data) > limit:  # the file grew while it was read
-        raise UnreadableInput(f"is larger than {_size(limit)}")
-    return data
 
 
 def _read_all(fd: int, limit: int) -> bytes:

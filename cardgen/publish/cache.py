@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import __version__
-from cardgen.inputs.files import folder_files
+from cardgen.inputs.files import UnreadableInput, folder_files, input_digest
 from cardgen.inputs.paths import ART, TEMPLATES, game_roots
 
 # the files of a game folder that load parses: their content reaches a key through the model
@@ -113,15 +113,12 @@ def _draws(label: str) -> bool:
 
 
 def _file_digest(path: Path) -> str:
-    """A file's SHA-256, read a megabyte at a time: a game folder may hold any file, of any size."""
-    digest = hashlib.sha256()
+    """A file's SHA-256: "unreadable" for one that vanished or cannot be read (load reports it;
+    the key just differs)."""
     try:
-        with open(path, "rb") as file:
-            for chunk in iter(lambda: file.read(1 << 20), b""):
-                digest.update(chunk)
-    except OSError:  # vanished or unreadable: load reports it; the key just differs
+        return input_digest(path)
+    except UnreadableInput:
         return "unreadable"
-    return digest.hexdigest()
 
 
 @lru_cache(maxsize=1)
