@@ -21,11 +21,13 @@ from cardgen.model.game import Game, slugify
 from cardgen.model.words import gettext, speaking
 from cardgen.publish.cache import Snapshot, snapshot
 from cardgen.publish.check import accepted, check_folder
+from cardgen.publish.imports import import_kept
 from cardgen.publish.limits import Limits
 from cardgen.publish.plan import SheetOptions, chosen_setup
 from cardgen.publish.workers import bounded
-from cardgen.render import diffpdf
 from cardgen.render.write import atomic_write, output_dir
+
+DIFF_PDF = "cardgen.render.diffpdf"  # imported by name when a PDF is drawn: `cardgen diff` alone draws none
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class Round:
         """diff-since-<ref>.pdf in the game's output folder: the visual diff, drawn in a worker
         under the ceilings of every output (it draws every changed face twice)."""
         path = output_dir(self.game, out_dir) / f"diff-since-{slugify(Path(since).name or since)[:60]}.pdf"
-        pdf = bounded(partial(diffpdf.diff_pdf, self.old.game, self.game, self.diff, since, paper),
+        pdf = bounded(partial(import_kept(DIFF_PDF).diff_pdf, self.old.game, self.game, self.diff, since, paper),
                       f"drawing the changes since {since}", limits)
         return atomic_write(path, pdf)
 
