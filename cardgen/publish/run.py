@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,6 +40,7 @@ from cardgen.check.results import GameReport
 from cardgen.errors import UsageError
 from cardgen.layout.fonts import register_pending
 from cardgen.model.game import Game
+from cardgen.model.texts import counted
 from cardgen.publish import cache
 from cardgen.publish import limits as ceilings
 from cardgen.publish.check import accepted, check_folder
@@ -58,7 +59,6 @@ from cardgen.publish.plan import Output, Plan
 from cardgen.publish.request import Built, Request
 from cardgen.publish.result import Event, Result
 from cardgen.publish.workers import Done, render_all
-from cardgen.render.cards import placeholder_warning
 from cardgen.render.write import language_dir
 
 PLAYS = "cardgen.publish.simulate"  # the simulated figures of a document that shows them: `add_how_it_plays`
@@ -73,6 +73,8 @@ class Job:
     plan: Plan
     others: tuple[str, ...] = ()  # the other languages the command makes, each in its folder inside this one's
 
+
+PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without art
 
 # --------------------------------------------------------------------------- the driver's half
 
@@ -226,3 +228,14 @@ class _Run:
 def _revisions(game: Game, report: GameReport) -> dict[str, str]:
     """The git revisions a run read, each with the commit it resolved to."""
     return {game.changes_since: report.changes.revision} if report.changes and report.changes.revision else {}
+
+
+def placeholder_warning(game: Game, names: Iterable[str]) -> str:
+    """The warning about cards that have no art and are drawn with placeholders: the first few
+    names, so that a deck with no art yet gets one readable line, not a hundred names."""
+    names = list(names)
+    shown = ", ".join(names[:PLACEHOLDERS_NAMED])
+    if len(names) > PLACEHOLDERS_NAMED:
+        shown += f" and {len(names) - PLACEHOLDERS_NAMED} more"
+    return (f"warning: {game.id}: {counted(len(names), 'card')} {'has' if len(names) == 1 else 'have'} no art, "
+            f"drawn with placeholders: {shown}")

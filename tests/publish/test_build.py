@@ -6,7 +6,7 @@ import pytest
 from conftest import TINY_GAME, edit, page_texts
 
 from cardgen import cli
-from cardgen.render.cards import PLACEHOLDERS_NAMED
+from cardgen.publish.run import PLACEHOLDERS_NAMED
 
 
 def run(capsys, *argv) -> tuple[int, str]:

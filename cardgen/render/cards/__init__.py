@@ -9,9 +9,7 @@ from cardgen.layout.colors import back_design, name_color
 from cardgen.render.cards.calibration import write_calibration
 from cardgen.render.cards.painter import CardPainter, form_name
 from cardgen.render.cards.sheets import (
-    PLACEHOLDERS_NAMED,
     PNG_DPI,
-    placeholder_warning,
     placing_order,
     render_sheets,
     write_proof_sheet,
@@ -19,6 +17,6 @@ from cardgen.render.cards.sheets import (
 )
 
 __all__ = [
-    "PLACEHOLDERS_NAMED", "PNG_DPI", "CardPainter", "back_design", "form_name", "name_color", "placeholder_warning",
+    "PNG_DPI", "CardPainter", "back_design", "form_name", "name_color",
     "placing_order", "render_sheets", "write_calibration", "write_proof_sheet", "write_setup_sheets",
 ]

@@ -26,7 +26,6 @@ from cardgen.layout.textfit import Fonts
 from cardgen.model.game import Card, Game, sheet_file_name
 from cardgen.model.sizes import MM
 from cardgen.model.texts import cards as cards_of
-from cardgen.model.texts import counted
 from cardgen.model.words import gettext, marked
 from cardgen.render import pdfpages, print_color
 from cardgen.render.cards.cutfiles import write_cut_files
@@ -41,7 +40,6 @@ CROP_MARK_HALO = 1.5  # the white line under marks over the bleed
 FOLD_LINE_WIDTH = 0.4
 RULER_LINE_WIDTH = 0.25
 HINT_SIZE = 5.0  # points: two lines fill the ruler's strip
-PLACEHOLDERS_NAMED = 8  # cards named in the warning about cards drawn without art
 
 
 # --------------------------------------------------------------------------- public entry points
@@ -400,17 +398,6 @@ def _note_placeholders(cards: Iterable[Card], placeholders: set[str] | None = No
     about them once, for all its sheets."""
     if placeholders is not None:
         placeholders.update(card.name for card in cards if card.art_file is None)
-
-
-def placeholder_warning(game: Game, names: Iterable[str]) -> str:
-    """The warning about cards that have no art and are drawn with placeholders: the first few
-    names, so that a deck with no art yet gets one readable line, not a hundred names."""
-    names = list(names)
-    shown = ", ".join(names[:PLACEHOLDERS_NAMED])
-    if len(names) > PLACEHOLDERS_NAMED:
-        shown += f" and {len(names) - PLACEHOLDERS_NAMED} more"
-    return (f"warning: {game.id}: {counted(len(names), 'card')} {'has' if len(names) == 1 else 'have'} no art, "
-            f"drawn with placeholders: {shown}")
 
 
 # --------------------------------------------------------------------------- fonts, symbols, art
