@@ -51,6 +51,7 @@ from cardgen.publish.request import Request
 from cardgen.publish.workers import Cancelled, bounded_all, cancelled_by
 from cardgen.render import card_images, pdfpages
 
+DOCUMENT_TYPES = {".pdf": "application/pdf", ".html": "text/html; charset=utf-8"}  # what /documents/ serves
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
 PAGE_SCALE = 0.75  # document pages at 54 dpi: a readable thumbnail
 POLL_SECONDS = 25.0  # a long poll answers at the latest after this long (then the page asks again)
@@ -312,8 +313,9 @@ class Preview:
         for name in sorted(self.built):
             path = self.shown_dir / name
             if path.suffix == ".pdf" and path.is_file():
+                edition = path.with_suffix(".html").name  # a document's HTML edition, built beside it
                 shown.append({"file": name, "built": self.built[name], "pages": pdfpages.page_count(path.read_bytes()),
-                              "sha": _short_sha(path)})
+                              "sha": _short_sha(path), "html": edition if edition in self.built else None})
         current = {(d["file"], d["sha"]) for d in shown}
         self.pages = {key: image for key, image in self.pages.items() if key[:2] in current}
         with self.changed:
@@ -330,9 +332,21 @@ class Preview:
 
     # -- what the handler serves
 
-    def page_image(self, name: str, page: int) -> bytes | None:
+    def document(self, name: str) -> tuple[bytes, str] | None:
+        """A document the preview built (a PDF, or an HTML edition: self-contained, it asks the
+        preview for nothing else) and its content type; None for any other name."""
+        path = self._built(name)
+        kind = DOCUMENT_TYPES.get(path.suffix) if path else None
+        return (path.read_bytes(), kind) if path and kind else None
+
+    def _built(self, name: str) -> Path | None:
+        """The file of a document the preview built, by its name; None for any other name."""
         path = self.shown_dir / name
-        if not path.is_file() or path.suffix != ".pdf":
+        return path if name in self.built and "/" not in name and not name.startswith(".") and path.is_file() else None
+
+    def page_image(self, name: str, page: int) -> bytes | None:
+        path = self._built(name)
+        if path is None or path.suffix != ".pdf":
             return None
         key = (name, _short_sha(path), page)
         if key not in self.pages:
@@ -435,13 +449,9 @@ def _handler(preview: Preview):
             if len(parts) == 2 and parts[0] == "card" and parts[1].endswith(".png"):
                 image = preview.images.get(parts[1][:-4])
                 return self._send(image, "image/png", cache=True) if image else self._missing()
-            if len(parts) == 2 and parts[0] == "documents" and parts[1].endswith(".pdf"):
-                pdf = preview.shown_dir / parts[1]
-                if pdf.is_file() and "/" not in parts[1] and not parts[1].startswith("."):
-                    return self._send(pdf.read_bytes(), "application/pdf")
-            if parts == ["documents", "rulebook.html"] and (preview.shown_dir / "rulebook.html").is_file():
-                # the rulebook's HTML edition: self-contained, it asks the preview for nothing else
-                return self._send((preview.shown_dir / "rulebook.html").read_bytes(), "text/html; charset=utf-8")
+            if len(parts) == 2 and parts[0] == "documents":
+                document = preview.document(parts[1])
+                return self._send(*document) if document else self._missing()
             if len(parts) == 3 and parts[0] == "documents" and parts[2].endswith(".png") \
                     and _number(parts[2][:-4]) is not None:
                 image = preview.page_image(parts[1], _number(parts[2][:-4]) or 0)
