@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from cardgen.check.balance import balance_of
 from cardgen.check.piles import Groups, Piles, SeatValue, split_values
@@ -110,18 +111,17 @@ def check_setup(game: Game, setup: Setup, picks: dict[tuple[str, str], bool] | N
             ERROR, "too-many-to-print", f"{setup.name}: {sum(print_counts.values())} cards to print; "
             f"the limit is {MAX_PRINT_CARDS}", setup.where, "check the counts and 'copies' of this setup"))
     findings = waived(setup, findings)
-    report = SetupReport(
+    found = {f.code for f in findings} | {f.code for played in player_reports for f in played.findings}
+    findings += [Finding(WARNING, "unused-waiver", f"{setup.name}: the waiver of '{w.check}' waives nothing: "
+                         "no player count of the setup has that finding", w.where,
+                         "remove the waiver (the setup meets the check now)") for w in setup.waivers
+                 if w.check not in found]
+    return SetupReport(
         setup=setup, total=total,
         by_color=_by_color(game, table), by_kind=_by_kind(game, table),
         print_counts=print_counts,
         unknown_counts=unknown, players=player_reports, findings=findings,
     )
-    found = {f.code for f in report.all_findings()}
-    report.findings += [Finding(WARNING, "unused-waiver", f"{setup.name}: the waiver of '{w.check}' waives nothing: "
-                                "no player count of the setup has that finding", w.where,
-                                "remove the waiver (the setup meets the check now)") for w in setup.waivers
-                        if w.check not in found]
-    return report
 
 
 def known_table(setup: Setup) -> Counter[str]:
@@ -253,11 +253,15 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
     for carried_out in steps:
         for component_id, value in carried_out.values.items():
             if component_id in components:
-                components[component_id].start = value
+                components[component_id] = replace(components[component_id], start=value)
     shared_draw = [p.id for p in game.shared_draw_piles]
     draw = _merged(piles.by_group(name) for name in shared_draw)
     sizes = {pile.id: piles.size(pile.id) for pile in game.piles}
-    report = PlayerCount(
+    findings += _empty_draw_piles(game, setup, players, piles)
+    findings += _pile_checks(game, setup, players, piles, components, variables)
+    if setup_has_unknown_counts(setup):
+        findings = [_uncertain(f) for f in findings]
+    return PlayerCount(
         players=players,
         copies=copies,
         hand=variables.get("hand"),
@@ -272,7 +276,7 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
         piles=settle_all(sizes),
         set_aside=settle(sum(sizes[p.id] for p in game.piles if p.role in (ASIDE, BOX))),
         pile_cards={p.id: piles.cards_in(p.id, deck) for p in game.piles if p.role == SUPPLY},
-        findings=findings,
+        findings=waived(setup, findings),
         balance=balance_of(game, draw, piles.by_group("hands"), players),
         components=components,
         pile_kinds={pile.id: _kinds_in(piles, pile.id) for pile in game.piles},
@@ -280,12 +284,6 @@ def _play_out(game: Game, setup: Setup, table: Counter[str], players: int, group
         seats=[_seat(game, piles, seat) for seat in range(players)],
         first_player=next((s.step.first_player for s in reversed(steps) if s.step.first_player), ""),
     )
-    findings += _empty_draw_piles(game, setup, players, piles)
-    findings += _pile_checks(game, setup, players, piles, components, variables)
-    if setup_has_unknown_counts(setup):
-        findings = [_uncertain(f) for f in findings]
-    report.findings = waived(setup, findings)
-    return report
 
 
 def _kinds_in(piles: Piles, name: str, seat: int | None = None) -> dict[str, float]:

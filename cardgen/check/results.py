@@ -12,7 +12,7 @@ from cardgen.model.game import ERROR, Component, Finding, Game, Setup, Step
 EPSILON = 1e-6
 
 
-@dataclass
+@dataclass(frozen=True)
 class StepReport:
     """One setup step as carried out at a player count (steps whose `when` is false are left out)."""
 
@@ -36,7 +36,7 @@ class StepReport:
         return self.step.moves_cards and self.moved < EPSILON
 
 
-@dataclass
+@dataclass(frozen=True)
 class SeatReport:
     """One seat after setup, in turn order (seat 1 is the first player)."""
 
@@ -51,7 +51,7 @@ class SeatReport:
                 "by_kind": {pile: {k: figure(v) for k, v in kinds.items()} for pile, kinds in self.kinds.items()}}
 
 
-@dataclass
+@dataclass(frozen=True)
 class ComponentCount:
     """A component (coins, tokens...) at one player count; None where its spec could not be evaluated."""
 
@@ -90,7 +90,7 @@ class HowItPlays:
                 "seat_wins": list(self.seat_wins), "early": self.early}
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlayerCount:
     players: int
     copies: int  # how many times the setup's table is laid out
@@ -144,7 +144,7 @@ class PlayerCount:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class SetupReport:
     setup: Setup
     total: int
