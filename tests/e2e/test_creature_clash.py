@@ -160,3 +160,27 @@ def test_the_cheat_sheet_lists_every_step_of_the_setup_in_order(built):
              "Each player sets their health counter to 20."]
     places = [text.find(step) for step in steps]
     assert -1 not in places and places == sorted(places), places
+
+
+def test_a_pocket_copy_of_two_cards_folds_on_their_edge_and_no_word_lies_on_the_fold(shipped_document):
+    """The pocket cheat sheet needs two cards: each copy is a strip of two poker cards side by
+    side, folded on a dashed line exactly at the first card's edge, and the text runs down one
+    card and on in the next, so that no word lies on a fold."""
+    import pdfplumber
+
+    mm = 72 / 25.4
+    with pdfplumber.open(shipped_document("creature_clash", "cheatsheet-pocket.pdf")) as pdf:
+        page = pdf.pages[0]
+        edges = sorted({round(e["x0"], 1) for e in page.edges if e["orientation"] == "v" and e["height"] > 50 * mm})
+        folds = [r for r in page.rects if 0 < r["width"] < 1 and r["height"] > 50 * mm]  # the dashed rules
+        words = page.extract_words()
+    left, right = edges[0] - 0.2, edges[-1] + 0.2  # the dashed border, 0.4 pt wide, lies inside the copy's edge
+    assert round((right - left) / mm) == 126  # two cards of 63 mm
+    assert len(folds) == 3  # a fold on each of the page's three copies
+    for fold in folds:
+        assert abs((fold["x0"] + fold["x1"]) / 2 - left - 63 * mm) < 0.1  # on the first card's edge
+        on_it = [w["text"] for w in words if w["x0"] < fold["x1"] and w["x1"] > fold["x0"]
+                 and w["bottom"] > fold["top"] and w["top"] < fold["bottom"]]
+        assert on_it == []
+    texts = " ".join(w["text"] for w in words)
+    assert texts.count("Storm Gull") == 3 and texts.count("Coral Guardian") == 3

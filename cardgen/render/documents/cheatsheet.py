@@ -125,9 +125,9 @@ def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Calla
 
 
 def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
-    """A page of pocket copies, each as many cards tall as its text needs (a strip folded between
+    """A page of pocket copies, each as many cards wide as its text needs (a strip folded between
     its panels): the shortest that shows all of it (a longer strip laid out on one copy first)."""
-    most = pocket_layout(game, paper)["rows"]
+    most = pocket_layout(game, paper)["cols"]
     pocket = dict(context, pocket=True, pt=_pt(1.0))
     try:
         return render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper)), paper)
@@ -140,7 +140,7 @@ def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
         except LostContent:
             continue
         return render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels)), paper)
-    raise BuildError(f"the pocket cheat sheet does not fit {most} cards' height ({paper} paper)",
+    raise BuildError(f"the pocket cheat sheet does not fit {most} cards side by side ({paper} paper)",
                      hint="shorten the card texts (a pocket copy shows the bold phrase a text starts with), "
                           "the combos or the first list of reference: cheatsheet: sections, or group the cards "
                           "by text (card_group_by: text)")
@@ -233,17 +233,17 @@ def _count(value: float | None, blank: str) -> str:
 
 
 def pocket_layout(game: Game, paper: str, panels: int = 1, copies: int | None = None) -> dict[str, Any]:
-    """Size of a pocket copy (`panels` cards one above the other; a card: the game's size, at least
-    poker) and how many fit a page (or `copies` of them)."""
+    """Size of a pocket copy (`panels` cards side by side, folded between them; a card: the
+    game's size, at least poker) and how many fit a page (or `copies` of them)."""
     width, height = card_size_mm(game.card_size)
     width, height = max(width, POCKET_MIN_MM[0]), max(height, POCKET_MIN_MM[1])
     page_w, page_h = PAPERS_MM[paper]
     cols = max(1, int((page_w - 2 * POCKET_MARGIN_MM) // width))
     rows = max(1, int((page_h - 2 * POCKET_MARGIN_MM) // height))
-    per_column = max(1, rows // panels)
+    per_row = max(1, cols // panels)
     return {
-        "width": width, "height": round(height * panels, 2), "panel_height": height, "panels": panels,
-        "cols": cols, "rows": rows, "count": copies or per_column * cols,
-        "margin_x": round((page_w - cols * width) / 2, 2),
-        "margin_y": round((page_h - per_column * panels * height) / 2, 2),
+        "width": round(width * panels, 2), "height": height, "panels": panels,
+        "cols": cols, "rows": rows, "count": copies or per_row * rows,
+        "margin_x": round((page_w - per_row * panels * width) / 2, 2),
+        "margin_y": round((page_h - rows * height) / 2, 2),
     }
