@@ -3,8 +3,12 @@ element of it that the cards show (the shipped face's in cardgen's words), none 
 the face leaves out."""
 from __future__ import annotations
 
+import math
+
 import pytest
-from conftest import TINY_GAME, cardgen, page_lines
+from conftest import CARD_DATA, TINY_GAME, cardgen, loaded, page_lines
+
+from cardgen.render.documents.diagram import callouts, example_card
 
 NO_TEXT_BOX = """\
 faces:
@@ -39,3 +43,20 @@ def test_a_face_without_a_text_box_has_no_effect_callout_and_its_own_labels(game
     text = _diagram_text(folder, tmp_path)
     assert "Effect" not in text
     assert "Name, at the top." in text and "Cost, in the gem at the bottom" in text
+
+
+def test_the_shipped_faces_callouts_sit_by_their_own_part_not_on_the_badges_beside_it():
+    """The name's callout sits above the middle of the name (at the box's left corner it lay on the
+    symbol badge, or a game's cost gem, beside the name); the flavor's at its right end (at the
+    left it lay on the star below the symbol)."""
+    game = loaded(CARD_DATA / "starter").game
+    card = example_card(game)
+    face = game.design.faces.of(card)
+    width, height = game.design.design.width, game.design.design.height
+    at = {c.label: (c.left * width / 100, c.top * height / 100) for c in callouts(game) if c.shown}
+    by_label = {element.label: element for element in face.elements if element.label}
+    name, flavor = by_label["name"], by_label["flavor"]
+    x, y = at["name"]
+    assert name.x + name.width / 4 < x < name.x + 3 * name.width / 4 and y < name.y
+    x, y = at["flavor"]
+    assert x > flavor.x + flavor.width / 2 and math.dist(at["flavor"], at["star"]) > 10  # mm on the card
