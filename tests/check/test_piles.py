@@ -117,3 +117,12 @@ def test_the_checklists_mark_a_whole_expected_count_as_expected(puppy_checklists
     pages = [flat(text) for text in page_texts(pdf)]
     basic_for_eight = next(text for text in pages if "deck-setup checklist Basic" in text and "Set up for 8 players" in text)
     assert "of which 8 Puppies, ~10 Dogs, 2 Defuses (~: expected after shuffling)" in basic_for_eight
+
+
+def test_a_pile_of_one_kind_alone_gets_no_breakdown_a_pile_of_several_does(data_document):
+    """Task Tricks' draw pile holds playing cards only: 'of which 3 Playing cards' would say the
+    count again. Color Burst's holds three kinds and says which."""
+    alone = flat(" ".join(page_texts(data_document("task_tricks", "checklists.pdf"))))
+    assert "Draw pile 3 cards" in alone and "of which" not in alone
+    several = flat(" ".join(page_texts(data_document(COLOR_BURST.name, "checklists.pdf"))))
+    assert "of which ~26 Number cards" in several
