@@ -111,3 +111,12 @@ def test_a_task_text_that_fits_at_poker_but_not_at_mini_is_an_error_at_its_line(
     edit(folder / "game.yaml", "Task cards, card_size: mini", "Task cards, card_size: poker")
     code, out = check(folder, capsys)
     assert code == 0, out
+
+
+def test_a_checklist_that_runs_onto_a_second_page_names_itself_there(shipped_document):
+    """The whole deck is gathered on a list two pages long: the second page says at its top which
+    setup and player count it continues (a loose page is still known); a first page does not."""
+    with pdfplumber.open(shipped_document("star_tricks", "checklists.pdf")) as pdf:
+        tops = [" ".join((page.crop((0, 0, page.width, 36)).extract_text() or "").split()) for page in pdf.pages]
+    assert tops[1::2] == [f"Star Tricks · Standard · {n} players (continued)" for n in (3, 4, 5)]
+    assert not any("continued" in top for top in tops[0::2])
