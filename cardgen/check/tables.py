@@ -23,6 +23,13 @@ class FigureRow:
     expected: list[frozenset[str]] = field(default_factory=list)  # the kinds whose count is an expectation, like the kinds
     seat: int | None = None  # a row of one seat (1: the first player); None: of every seat alike
 
+    def by_kind(self, column: int) -> list[tuple[str, float]]:
+        """The pile's cards by kind at one player count (kinds of cards only), when that says
+        more than its count: none for a pile of cards of one kind alone."""
+        kinds = [(kind, n) for kind, n in self.kinds[column].items() if kind and n]
+        alone = len(kinds) == 1 and abs(kinds[0][1] - (self.values[column] or 0.0)) < 0.005
+        return [] if alone else kinds
+
     @property
     def blank(self) -> str:
         """What a table shows for a value of None: a seat a player count does not have, or an unknown."""

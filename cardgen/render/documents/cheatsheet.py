@@ -215,7 +215,7 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
         rows.append(PlayerRow(copies_label or gettext("Copies"), [str(c) for c in copies]))
     for row in pile_rows(game, report):
         rows.append(PlayerRow(row.label, [_count(v, row.blank) for v in row.values]))
-        if row.pile is not None and row.pile.role == DRAW:
+        if row.pile is not None and row.pile.role == DRAW and any(row.by_kind(c) for c in range(len(row.values))):
             for kind in game.kinds:
                 values = [kinds.get(kind.id, 0) for kinds in row.kinds]
                 if any(values):
