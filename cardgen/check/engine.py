@@ -344,7 +344,7 @@ def _run_step(game: Game, setup: Setup, step: Step, piles: Piles, players: int, 
             taken, available, expected = piles.take(step.source, {"card": [card_id]}, copies)
             if available + EPSILON < copies:
                 findings.append(_short(context, label, copies, available, step, game.card(card_id).name))
-            piles.put(step.target, taken, expected=expected)
+            piles.put(step.target, taken, expected_kinds=expected)
             for group, n in taken.items():
                 gathered[group] = gathered.get(group, 0.0) + n
         moved = sum(gathered.values())
@@ -360,7 +360,7 @@ def _run_step(game: Game, setup: Setup, step: Step, piles: Piles, players: int, 
     taken, available, expected = piles.take(step.source, step.select, wanted)
     if wanted is not None and available + EPSILON < wanted and not step.up_to:
         findings.append(_short(context, label, wanted, available, step))
-    piles.put(step.target, taken, expected=expected)
+    piles.put(step.target, taken, expected_kinds=expected)
     moved = sum(taken.values())
     return StepReport(step, count, settle(moved), _evenly(piles, step, moved), settle_all(piles.kinds_of(taken)))
 

@@ -98,7 +98,7 @@ class Piles:
                                                for name in {HANDS, *seated}}
         # (pile, seat) -> the kinds whose count there is an expectation: a random pick (dealing
         # from a shuffled pile holding cards of several kinds) split them, here or before
-        self.expected: dict[tuple[str, int | None], set[str]] = {}
+        self._expected: dict[tuple[str, int | None], set[str]] = {}
 
     def is_seated(self, name: str) -> bool:
         return name in self.seats
@@ -143,28 +143,39 @@ class Piles:
         kinds = {self.first_kind(group) for group in chosen}
         if len(kinds) > 1 and EPSILON < amount < available - EPSILON:  # which kinds come is chance
             for place in self._places(name, seat):
-                self.expected.setdefault(place, set()).update(kinds)
+                self._expected.setdefault(place, set()).update(kinds)
             return taken, available, frozenset(kinds)
-        whole = amount >= available - EPSILON  # the count taken is the count there was
-        return taken, available, frozenset(kinds & self.expected_kinds(name, seat)) if whole else frozenset()
+        # a count taken from one that is an expectation is one too (the pile may hold fewer)
+        moved = frozenset(kinds & self.expected_kinds(name, seat))
+        if amount >= available - EPSILON:
+            self._forget_gone(name, seat)
+        return taken, available, moved
 
     def put(self, name: str, cards: Mapping[int, float], seat: int | None = None,
-            expected: frozenset[str] = frozenset()) -> None:
+            expected_kinds: frozenset[str] = frozenset()) -> None:
         """Put cards on a pile: on one seat's, or shared evenly among the seats of a pile every
-        player has; `expected`: the kinds whose count among them is an expectation."""
+        player has; `expected_kinds`: the kinds whose count among them is an expectation."""
         if name in self.seats and seat is None:
             for each in range(self.players):
-                self.put(name, {g: n / self.players for g, n in cards.items()}, each, expected)
+                self.put(name, {g: n / self.players for g, n in cards.items()}, each, expected_kinds)
             return
         target = self.pile(name, seat)
         for group, n in cards.items():
             target[group] += n
-        if expected:
-            self.expected.setdefault(self._places(name, seat)[0], set()).update(expected)
+        if expected_kinds:
+            self._expected.setdefault(self._places(name, seat)[0], set()).update(expected_kinds)
 
     def expected_kinds(self, name: str, seat: int | None = None) -> frozenset[str]:
         """The kinds whose count in a pile (one seat's, or every seat's together) is an expectation."""
-        return frozenset(kind for place in self._places(name, seat) for kind in self.expected.get(place, ()))
+        return frozenset(kind for place in self._places(name, seat) for kind in self._expected.get(place, ()))
+
+    def _forget_gone(self, name: str, seat: int | None) -> None:
+        """A kind a pile no longer holds has no count left to be uncertain of: cards of it put
+        there later are counted afresh."""
+        for place in self._places(name, seat):
+            if place in self._expected:
+                held = {self.first_kind(g) for g, n in self.pile(*place).items() if n > EPSILON}
+                self._expected[place] &= held
 
     def _places(self, name: str, seat: int | None) -> list[tuple[str, int | None]]:
         if name not in self.seats:

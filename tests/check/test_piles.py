@@ -126,3 +126,22 @@ def test_a_pile_of_one_kind_alone_gets_no_breakdown_a_pile_of_several_does(data_
     assert "Draw pile 3 cards" in alone and "of which" not in alone
     several = flat(" ".join(page_texts(data_document(COLOR_BURST.name, "checklists.pdf"))))
     assert "of which ~26 Number cards" in several
+
+
+def test_a_pile_emptied_and_filled_again_counts_its_new_cards_afresh(game_copy):
+    """Two Booms are set aside, the hands are dealt at random from the deck (how many Booms stay
+    in it is chance), the rest of the deck goes to the box, and the two Booms come back: the deck
+    holds two Booms for certain, not two on average."""
+    folder = game_copy()
+    steps = """setup:
+  steps:
+    - move: {from: deck, to: hazards, select: {kind: hazard}, count: 2}
+    - deal: {from: deck, count: hand}
+    - move: {from: deck, to: box}
+    - move: {from: hazards, to: deck}
+checks:"""
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(text[:text.index("setup:")] + steps + text.split("checks:", 1)[1], encoding="utf-8")
+    for played in report_for(folder).setups[0].players:
+        assert played.pile_kinds["deck"] == {"hazard": 2} and played.expected_kinds["deck"] == frozenset()
+        assert {"hazard", "shield", ""} <= played.expected_kinds["box"]  # what the box holds of each is chance
