@@ -11,7 +11,7 @@ import shutil
 import pypdfium2
 import pytest
 import yaml
-from conftest import CARD_DATA, edit, page_texts, page_words
+from conftest import CARD_DATA, cardgen, edit, page_texts, page_words
 
 from cardgen import cli
 from cardgen.load import load_game
@@ -184,3 +184,23 @@ def test_a_pocket_copy_of_two_cards_folds_on_their_edge_and_no_word_lies_on_the_
         assert on_it == []
     texts = " ".join(w["text"] for w in words)
     assert texts.count("Storm Gull") == 3 and texts.count("Coral Guardian") == 3
+
+
+def test_cards_too_wide_for_two_side_by_side_get_their_pocket_strips_on_a_landscape_page(game_copy, tmp_path):
+    """At 120 x 70 mm two cards do not fit across an upright A4 page: the page of pocket copies
+    is turned landscape, and each strip of two still folds on its first card's edge."""
+    import pdfplumber
+
+    folder = game_copy("creature_clash")
+    edit(folder / "game.yaml", "card_size: poker", "card_size: {width_mm: 120, height_mm: 70}")
+    code, out, err = cardgen("cheatsheet", folder, "--out", tmp_path)
+    assert code == 0, err
+    mm = 72 / 25.4
+    with pdfplumber.open(tmp_path / "cheatsheet-pocket.pdf") as pdf:
+        page = pdf.pages[0]
+        assert page.width > page.height  # landscape
+        edges = sorted({round(e["x0"], 1) for e in page.edges if e["orientation"] == "v" and e["height"] > 50 * mm})
+        folds = [r for r in page.rects if 0 < r["width"] < 1 and r["height"] > 50 * mm]
+    left = edges[0] - 0.2
+    assert round((edges[-1] + 0.2 - left) / mm) == 240 and folds  # two cards of 120 mm
+    assert all(abs((fold["x0"] + fold["x1"]) / 2 - left - 120 * mm) < 0.1 for fold in folds)

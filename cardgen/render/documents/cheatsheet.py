@@ -42,7 +42,7 @@ from cardgen.errors import BuildError
 from cardgen.model.fields import TEXT, labelled_values
 from cardgen.model.game import DRAW, Card, CheatSheet, Color, Game
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_PAPER, PAPERS_MM, card_size_mm
-from cardgen.model.texts import format_count, players_label, plural
+from cardgen.model.texts import counted, format_count, players_label, plural
 from cardgen.model.words import gettext, lower_first
 from cardgen.render.documents.checklists import hand_label, step_text
 from cardgen.render.documents.html import render_pdf, render_pdf_if, symbol_context
@@ -126,8 +126,8 @@ def render_one_page(game: Game, context: dict[str, Any], paper: str, warn: Calla
 
 def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
     """A page of pocket copies, each as many cards wide as its text needs (a strip folded between
-    its panels): the shortest that shows all of it (a longer strip laid out on one copy first)."""
-    most = pocket_layout(game, paper)["cols"]
+    its panels): the narrowest that shows all of it (a longer strip laid out on one copy first)."""
+    most = pocket_layout(game, paper)["most"]
     pocket = dict(context, pocket=True, pt=_pt(1.0))
     try:
         return render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper)), paper)
@@ -140,7 +140,7 @@ def render_pocket(game: Game, context: dict[str, Any], paper: str) -> bytes:
         except LostContent:
             continue
         return render_pdf(game, TEMPLATE, dict(pocket, pocket_layout=pocket_layout(game, paper, panels)), paper)
-    raise BuildError(f"the pocket cheat sheet does not fit {most} cards side by side ({paper} paper)",
+    raise BuildError(f"the pocket cheat sheet does not fit a strip of {counted(most, 'card')} ({paper} paper)",
                      hint="shorten the card texts (a pocket copy shows the bold phrase a text starts with), "
                           "the combos or the first list of reference: cheatsheet: sections, or group the cards "
                           "by text (card_group_by: text)")
@@ -234,16 +234,18 @@ def _count(value: float | None, blank: str) -> str:
 
 def pocket_layout(game: Game, paper: str, panels: int = 1, copies: int | None = None) -> dict[str, Any]:
     """Size of a pocket copy (`panels` cards side by side, folded between them; a card: the
-    game's size, at least poker) and how many fit a page (or `copies` of them)."""
+    game's size, at least poker) and how many fit a page (or `copies` of them). The page is turned
+    landscape for a strip wider than it is upright (cards too wide for two of them side by side)."""
     width, height = card_size_mm(game.card_size)
     width, height = max(width, POCKET_MIN_MM[0]), max(height, POCKET_MIN_MM[1])
-    page_w, page_h = PAPERS_MM[paper]
-    cols = max(1, int((page_w - 2 * POCKET_MARGIN_MM) // width))
-    rows = max(1, int((page_h - 2 * POCKET_MARGIN_MM) // height))
-    per_row = max(1, cols // panels)
+    short, long = PAPERS_MM[paper]
+    landscape = width * panels > short - 2 * POCKET_MARGIN_MM
+    page_w, page_h = (long, short) if landscape else (short, long)
+    per_row = max(1, int((page_w - 2 * POCKET_MARGIN_MM) // (width * panels)))
+    per_column = max(1, int((page_h - 2 * POCKET_MARGIN_MM) // height))
     return {
-        "width": round(width * panels, 2), "height": height, "panels": panels,
-        "cols": cols, "rows": rows, "count": copies or per_row * rows,
-        "margin_x": round((page_w - per_row * panels * width) / 2, 2),
-        "margin_y": round((page_h - rows * height) / 2, 2),
+        "width": round(width * panels, 2), "height": height, "panels": panels, "landscape": landscape,
+        "most": max(1, int((long - 2 * POCKET_MARGIN_MM) // width)), "count": copies or per_row * per_column,
+        "margin_x": round((page_w - per_row * width * panels) / 2, 2),
+        "margin_y": round((page_h - per_column * height) / 2, 2),
     }
