@@ -48,7 +48,7 @@ from cardgen.publish.kinds import kind_of, plan_all
 from cardgen.publish.plan import Plan
 from cardgen.publish.playtest import write_diff_pdf
 from cardgen.publish.request import Request
-from cardgen.publish.workers import Cancelled, bounded_all, cancelled_by
+from cardgen.publish.workers import Cancelled, bounded, bounded_all, cancelled_by, out_of_memory
 from cardgen.render import card_images, pdfpages
 
 DOCUMENT_TYPES = {".pdf": "application/pdf", ".html": "text/html; charset=utf-8"}  # what /documents/ serves
@@ -269,12 +269,7 @@ class Preview:
         keys = {card.id: cache.sheet_key(inputs, game, "preview", [card]) for card in printed}
         new = [card for card in printed if keys[card.id] not in self.images]
         problems = []
-        card_images.ready_to_draw()
-        try:
-            pictures = bounded_all([partial(_card_picture, game, card) for card in new], "drawing the cards")
-        except CardgenError as exc:  # a ceiling passed: no card of this round is drawn
-            pictures, problems = [], [_problem(exc.message, where=exc.where, hint=exc.hint)]
-        for card, picture in zip(new, pictures):
+        for card, picture in zip(new, _card_pictures(game, new)):
             if isinstance(picture, bytes):
                 self.images[keys[card.id]] = picture
             else:
@@ -393,11 +388,32 @@ def _report(report) -> dict:
     return {"setups": setups, "findings": _findings(report.every_finding())}
 
 
+def _card_pictures(game, cards: list) -> list[bytes | dict]:
+    """Each card's face as a PNG, or the problem that kept it from being drawn: on a few worker
+    processes at once; when one of them passes a ceiling, card by card, to name the card and
+    still draw the others."""
+    card_images.ready_to_draw()
+    try:
+        return bounded_all([partial(_card_picture, game, card) for card in cards], "drawing the cards")
+    except CardgenError:
+        return [_one_card_picture(game, card) for card in cards]
+
+
+def _one_card_picture(game, card) -> bytes | dict:
+    try:
+        return bounded(partial(_card_picture, game, card), f"drawing card '{card.name}'")
+    except CardgenError as exc:  # a ceiling passed
+        return _problem(exc.message, where=card.where, hint=exc.hint)
+
+
 def _card_picture(game, card) -> bytes | dict:
-    """A card's face as a PNG, or the problem that kept it from being drawn (a worker's task)."""
+    """A card's face as a PNG, or the problem in its data that kept it from being drawn (a
+    worker's task; running out of memory is the ceiling's, not the card's)."""
     try:
         return _to_png(pdfpages.page_image(card_images.face_pdf(game, card), 1, CARD_SCALE))
     except CardgenError as exc:
+        if out_of_memory(exc):
+            raise
         return _problem(exc.message, where=exc.where, hint=exc.hint)
 
 

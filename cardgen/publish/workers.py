@@ -356,12 +356,16 @@ def _answer(task: Callable[[], object], limits: Limits) -> tuple[str, object]:
         return "time", limits.cpu_spent
     except MemoryError:
         return "memory", limits.memory_spent
-    except CardgenError as exc:  # a library's failure, worded as a problem of the data, may be a MemoryError
-        return (("memory", limits.memory_spent)
-                if isinstance(exc.__context__, MemoryError)
+    except CardgenError as exc:
+        return (("memory", limits.memory_spent) if out_of_memory(exc)
                 else ("error", (isinstance(exc, UsageError), exc.message, exc.where, exc.hint)))
     except Exception:  # noqa: BLE001 - a bug in cardgen: its traceback goes to the parent
         return "bug", traceback.format_exc()
+
+
+def out_of_memory(exc: CardgenError) -> bool:
+    """Whether a library's failure, worded as a problem of the data, was running out of memory."""
+    return isinstance(exc.__context__, MemoryError)
 
 
 class Cancelled(Exception):

@@ -394,8 +394,8 @@ def test_work_no_limit_foresees_hits_the_ceiling_and_fails_cleanly(body, limits,
 def test_the_live_preview_draws_its_card_pictures_under_the_ceilings(game_copy, tmp_path, monkeypatch):
     """`cardgen serve` draws each card's picture from the game's untrusted symbols, art and texts:
     in worker processes under the build's ceilings, like every output. A card whose drawing needs
-    more memory than the ceiling (here 2 GB for Peek) is stopped there: the page says which ceiling,
-    and every card keeps its last good picture."""
+    more memory than the ceiling (here 2 GB for Peek) is stopped there: the page names the card and
+    the ceiling, the other cards are drawn, and a card drawn before keeps its last good picture."""
     face_pdf = card_images.face_pdf
 
     def greedy(game, card):
@@ -405,6 +405,12 @@ def test_the_live_preview_draws_its_card_pictures_under_the_ceilings(game_copy, 
 
     folder = game_copy()
     preview = Preview(folder, tmp_path / "serve")
+    monkeypatch.setattr(card_images, "face_pdf", greedy)
+    preview.rebuild()
+    [error] = preview.state["errors"]
+    assert error["message"].startswith("drawing card 'Peek' needed more than 1024 MB of memory")
+    assert [card["name"] for card in preview.state["cards"]] == ["Boom", "Shield", "No"]
+    monkeypatch.undo()
     preview.rebuild()
     assert [card["name"] for card in preview.state["cards"]] == ["Boom", "Shield", "Peek", "No"]
     assert preview.state["errors"] == [] and len(preview.images) == 4
@@ -412,6 +418,6 @@ def test_the_live_preview_draws_its_card_pictures_under_the_ceilings(game_copy, 
     monkeypatch.setattr(card_images, "face_pdf", greedy)
     preview.rebuild()
     [error] = preview.state["errors"]
-    assert error["message"].startswith("drawing the cards needed more than 1024 MB of memory")
+    assert error["message"].startswith("drawing card 'Peek' needed more than 1024 MB of memory")
     assert [(card["name"], card.get("stale", False)) for card in preview.state["cards"]] == [
         ("Boom", False), ("Shield", False), ("Peek", True), ("No", False)]
