@@ -29,6 +29,7 @@ from cardgen.inputs import images
 from cardgen.load.reader import did_you_mean
 from cardgen.model import markup
 from cardgen.model.game import ERROR, INFO, WARNING, Component, Finding, Game, Step, Waiver
+from cardgen.model.texts import ascii_digits
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
@@ -46,10 +47,10 @@ SINGLE_WORD_CUTOFF = 0.8  # a lone quoted word is a name only when it nearly spe
 
 _WORD = re.compile(r"[A-Za-z0-9][\w'’!]*")
 _MARKED = re.compile(r"»([^«\n]{1,80})«|\*\*([^*\n]{1,80})\*\*")
-_NUMBER_AFTER = re.compile(r"\s*\((\d+)\)")
-_BRACKETED = re.compile(r"\((\d+)\)")
-_LINE_OPENING = re.compile(r"\s*(?:[-*+]|\d+\.|#+[\s\d.]*)?\s*")  # indentation, list marker, heading
-_NUMBER = r"(\d+|" + "|".join(NUMBER_WORDS) + r")"
+_NUMBER_AFTER = re.compile(r"\s*\(([0-9]+)\)")
+_BRACKETED = re.compile(r"\(([0-9]+)\)")
+_LINE_OPENING = re.compile(r"\s*(?:[-*+]|[0-9]+\.|#+[\s0-9.]*)?\s*")  # indentation, list marker, heading
+_NUMBER = r"([0-9]+|" + "|".join(NUMBER_WORDS) + r")"  # ASCII digits, as in the data
 _DEAL = re.compile(r"\bdeal(?:s|t)?\s+(?:each player\s+|every player\s+|everyone\s+)?(?:the\s+)?" + _NUMBER
                    + r"\s+cards\b", re.I)
 _BELOW = re.compile(r"\bfor each player below\s+" + _NUMBER, re.I)
@@ -175,7 +176,7 @@ def references(text: str, names: Names) -> list[Reference]:
 
 
 def _split_number(content: str) -> tuple[str, int | None]:
-    match = re.search(r"\s*\((\d+)\)$", content)
+    match = re.search(r"\s*\(([0-9]+)\)$", content)
     return (content[:match.start()], int(match.group(1))) if match else (content, None)
 
 
@@ -350,7 +351,7 @@ def _own_numbers(text: GameText, refs: list[Reference]) -> list[Spotted]:
 
 
 def _figure(word: str) -> int:
-    return int(word) if word.isdigit() else NUMBER_WORDS[word.casefold()]
+    return int(word) if ascii_digits(word) else NUMBER_WORDS[word.casefold()]
 
 
 def _in_scope(setups: Sequence[SetupReport], text: GameText) -> list[SetupReport]:

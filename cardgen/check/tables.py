@@ -20,7 +20,7 @@ class FigureRow:
     values: list[float | None]
     pile: Pile | None = None
     kinds: list[dict[str, float]] = field(default_factory=list)  # the pile's cards by first kind, like the values
-    expected: list[frozenset[str]] = field(default_factory=list)  # the kinds whose count is an expectation, like the kinds
+    expected_kinds: list[frozenset[str]] = field(default_factory=list)  # the kinds whose count is an expectation, like the kinds
     seat: int | None = None  # a row of one seat (1: the first player); None: of every seat alike
 
     def by_kind(self, column: int) -> list[tuple[str, float]]:
@@ -90,15 +90,15 @@ def pile_rows(game: Game, report: SetupReport) -> list[FigureRow]:
         if pile.id != HANDS and not any(values) and not (pile.id == START_PILE and pile.role == DRAW):
             continue
         kinds = [{k: v / n for k, v in p.pile_kinds.get(pile.id, {}).items()} for p, n in zip(report.players, shares)]
-        expected = [p.expected_kinds.get(pile.id, frozenset()) for p in report.players]
+        expected_kinds = [p.expected_kinds.get(pile.id, frozenset()) for p in report.players]
         label = pile_label(pile)
         if label in rows:
             row = rows[label]
             row.values = [(a or 0.0) + (b or 0.0) for a, b in zip(row.values, values)]
             row.kinds = [{k: a.get(k, 0.0) + b.get(k, 0.0) for k in {**a, **b}} for a, b in zip(row.kinds, kinds)]
-            row.expected = [a | b for a, b in zip(row.expected, expected)]
+            row.expected_kinds = [a | b for a, b in zip(row.expected_kinds, expected_kinds)]
         else:
-            rows[label] = FigureRow(label, list(values), pile, kinds, expected)
+            rows[label] = FigureRow(label, list(values), pile, kinds, expected_kinds)
     return list(rows.values())
 
 

@@ -26,23 +26,28 @@ class UnreadableInput(ValueError):
 def read_input(path: str | os.PathLike[str], limit: int, roots: Iterable[str | os.PathLike[str]] | None = None) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (inside `roots` when given)."""
     with _regular_file(path, limit, roots) as fd:
-        data = _read_all(fd, limit)
-    if len(data) > limit:  # the file grew while it was read
-        raise UnreadableInput(f"is larger than {_size(limit)}")
-    return data
+        return b"".join(_chunks(fd, limit))
 
 
 def input_digest(path: str | os.PathLike[str], limit: int | None = None) -> str:
     """The SHA-256 of a regular file's content (of at most `limit` bytes when given), read a
     megabyte at a time: a game folder may hold a file of any size."""
-    digest, size = hashlib.sha256(), 0
+    digest = hashlib.sha256()
     with _regular_file(path, limit, None) as fd:
-        while chunk := os.read(fd, 1 << 20):
+        for chunk in _chunks(fd, limit):
             digest.update(chunk)
-            size += len(chunk)
-            if limit is not None and size > limit:  # the file grew while it was read
-                raise UnreadableInput(f"is larger than {_size(limit)}")
     return digest.hexdigest()
+
+
+def _chunks(fd: int, limit: int | None) -> Iterator[bytes]:
+    """The file's content a megabyte at a time; UnreadableInput once it is past `limit` (a file
+    that grew while it was read)."""
+    size = 0
+    while chunk := os.read(fd, 1 << 20 if limit is None else min(1 << 20, limit + 1 - size)):
+        size += len(chunk)
+        if limit is not None and size > limit:
+            raise UnreadableInput(f"is larger than {_size(limit)}")
+        yield chunk
 
 
 @contextmanager
@@ -68,17 +73,6 @@ def _regular_file(path: str | os.PathLike[str], limit: int | None,
         raise UnreadableInput(f"cannot be read ({exc.strerror or exc})") from None
     finally:
         os.close(fd)
-
-
-def _read_all(fd: int, limit: int) -> bytes:
-    chunks, size = [], 0
-    while size <= limit:
-        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 def _opened_path(fd: int, path: str | os.PathLike[str]) -> str:

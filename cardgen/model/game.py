@@ -533,7 +533,7 @@ def sheet_file_name(setup_name: str, deck: str | None = None) -> str:
 
 def card_file_name(card_id: str) -> str:
     """The longest file name an export derives from a card's id (a card image's temporary name;
-    see render.exports)."""
+    see layout.exports)."""
     return f".999-{card_id}-x99999-front.png.XXXXXXXX.tmp"
 
 

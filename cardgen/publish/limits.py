@@ -40,11 +40,12 @@ def current(limits: Limits | None) -> Limits:
     return LIMITS if limits is None else limits
 
 
-def lower_limit(name: str, soft: int, hard: int | None = None) -> None:
-    """Lower a resource limit of this process (`name` as in the resource module, RLIMIT_CPU...)
-    to `soft`, and its hard limit to `hard` when given (what an exec'd program must not raise
-    again), never above a hard limit set from outside (`ulimit -H`): there, asking for more than
-    it allows would fail. Nothing where the system has no such limit."""
+def set_limit(name: str, soft: int, hard: int | None = None) -> None:
+    """Set a resource limit of this process (`name` as in the resource module, RLIMIT_CPU...) to
+    `soft`, and its hard limit to `hard` when given (what an exec'd program must not raise again),
+    never above a hard limit set from outside (`ulimit -H`): there, asking for more than it allows
+    would fail. The soft limit is set, not only lowered: a worker sets each task's CPU time from
+    where its last task left it. Nothing where the system has no such limit."""
     which = getattr(resource, name, None)
     if which is None:
         return

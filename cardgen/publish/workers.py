@@ -30,7 +30,7 @@ from cardgen.model.game import Game
 from cardgen.model.words import speaking
 from cardgen.publish.folder import FULL_DISK, output_error
 from cardgen.publish.kinds import Rendering, kind_of
-from cardgen.publish.limits import Limits, current, lower_limit
+from cardgen.publish.limits import Limits, current, set_limit
 from cardgen.publish.plan import Output
 
 T = TypeVar("T")
@@ -434,12 +434,12 @@ def _enter_worker(limits: Limits, parent: int) -> None:
     _die_with_parent(parent)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit becomes an OSError, reported
     signal.signal(signal.SIGXCPU, _out_of_time)
-    lower_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
+    set_limit("RLIMIT_AS", _address_space() + limits.memory_bytes)
 
 
 def _cpu_ceiling(limits: Limits) -> None:
     """limits.cpu_seconds more of CPU time from now: for each piece of work a worker takes."""
-    lower_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
+    set_limit("RLIMIT_CPU", math.ceil(time.process_time()) + limits.cpu_seconds)
 
 
 def _out_of_time(signum, frame):

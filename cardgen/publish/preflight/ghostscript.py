@@ -17,7 +17,7 @@ from typing import IO
 
 from PIL import Image, ImageMath
 
-from cardgen.publish.limits import Limits, lower_limit
+from cardgen.publish.limits import Limits, set_limit
 from cardgen.publish.preflight.report import MAX_INK, Point
 
 INK_DPI = 30  # the CMYK rendering the ink is measured on: areas, not hairlines
@@ -85,10 +85,10 @@ def _most_ink_per_page(gs: str, folder: Path, data: bytes, pages: int, dpi: int,
 
 def _ceilings(ceilings: Limits):
     def limit() -> None:  # in the child, between fork and exec: only setrlimit
-        lower_limit("RLIMIT_CPU", ceilings.cpu_seconds, ceilings.cpu_seconds + 1)
-        lower_limit("RLIMIT_AS", ceilings.memory_bytes, ceilings.memory_bytes)
-        lower_limit("RLIMIT_FSIZE", FILE_SIZE, FILE_SIZE)
-        lower_limit("RLIMIT_CORE", 0, 0)
+        set_limit("RLIMIT_CPU", ceilings.cpu_seconds, ceilings.cpu_seconds + 1)
+        set_limit("RLIMIT_AS", ceilings.memory_bytes, ceilings.memory_bytes)
+        set_limit("RLIMIT_FSIZE", FILE_SIZE, FILE_SIZE)
+        set_limit("RLIMIT_CORE", 0, 0)
     return limit
 
 

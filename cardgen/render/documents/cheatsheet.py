@@ -220,7 +220,7 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
                 values = [kinds.get(kind.id, 0) for kinds in row.kinds]
                 if any(values):
                     rows.append(PlayerRow(kind.plural or plural(kind.name),
-                                          [format_count(v, kind.id in expected) for v, expected in zip(values, row.expected)],
+                                          [format_count(v, kind.id in uncertain) for v, uncertain in zip(values, row.expected_kinds)],
                                           part=True))
     rows += [PlayerRow(row.label, [_count(v, row.blank) for v in row.values]) for row in component_rows(report)]
     # by identity: two piles' rows of one kind may read the same ("Creatures 6") and stay two rows
