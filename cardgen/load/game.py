@@ -151,15 +151,25 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
 
     def _colors(self, node: yaml.Node | None) -> tuple[Color, ...]:
         g = self.g
-        colors = self._identified(node, schema.COLOR, self._color)
+        owners: dict[str, str] = {}  # symbol -> the first color that shows it
+        colors = self._identified(node, schema.COLOR, lambda cid, m: self._color(cid, m, owners))
         if not colors:
             g.error(node, "missing-field", "game.yaml defines no colors", "add a colors: list")
         return colors
 
-    def _color(self, cid: str, m: Values) -> Color:
+    def _color(self, cid: str, m: Values, owners: dict[str, str]) -> Color:
         name, meaning, hex_color = m.read("name", Text, ""), m.read("meaning", Text, ""), m.read("hex", HexColor)
+        symbol = self._symbol(m, f"color '{cid}'") or ""
+        if symbol in owners:  # the symbol is what tells the colors apart in black and white
+            self.g.findings.append(Finding(
+                WARNING, "shared-symbol", f"color '{cid}' has the symbol '{symbol}' of color '{owners[symbol]}': "
+                "printed in black and white, or seen by a color-blind player, their cards look alike",
+                self.g.where(m["symbol"]), "give each color a symbol of its own (docs/symbols.md lists the "
+                "built-in ones; a game's own go in its symbols/ folder)"))
+        if symbol:
+            owners.setdefault(symbol, cid)
         return Color(id=cid, name=name, meaning=meaning, hex=hex_color or "#888888",
-                     symbol=self._symbol(m, f"color '{cid}'") or "", text_hex=m.read("text_hex", HexColor),
+                     symbol=symbol, text_hex=m.read("text_hex", HexColor),
                      title_hex=m.read("title_hex", HexColor), back=self._back_id(self.g, m.get("back")))
 
     def _kinds(self, node: yaml.Node | None) -> tuple[Kind, ...]:

@@ -343,3 +343,15 @@ def test_a_setup_with_no_card_to_print_is_found_at_check(game_copy, capsys):
     code, out = check(folder, capsys)
     assert code == 1
     assert_finding(out, "tiny_game/setups.yaml", 2, "nothing-to-print", "Starter: no card", "print: false")
+
+
+def test_two_colors_with_one_symbol_are_a_warning_at_the_second(game_copy, capsys):
+    """The symbol is what tells a color's cards apart in black and white or to a color-blind
+    player: a color that takes another's symbol is a warning at its symbol, naming both."""
+    folder = game_copy()
+    edit(folder / "game.yaml", 'hex: "#2e86c1", symbol: gear}', 'hex: "#2e86c1", symbol: bomb}')
+    code, out = check(folder, capsys)
+    line = next(line.strip() for line in out.splitlines() if "[shared-symbol]" in line)
+    assert code == 0 and line.startswith("tiny_game/game.yaml:10:") and "warning: color 'blue' has the symbol 'bomb' of color 'red'" in line
+    edit(folder / "game.yaml", 'hex: "#2e86c1", symbol: bomb}', 'hex: "#2e86c1", symbol: gear}')
+    assert "[shared-symbol]" not in check(folder, capsys)[1]
