@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from cardgen.check.results import PlayerCount, SetupReport
 from cardgen.model.game import ASIDE, BOX, DISCARD, DRAW, HANDS, START_PILE, SUPPLY, Card, Game, Pile
+from cardgen.model.texts import apportioned
 from cardgen.model.words import gettext, lower_first, marked
 
 PILE_ORDER = (DRAW, SUPPLY, DISCARD, ASIDE, BOX)  # how a table lists the piles after the hands
@@ -23,11 +24,19 @@ class FigureRow:
     expected_kinds: list[frozenset[str]] = field(default_factory=list)  # the kinds whose count is an expectation, like the kinds
     seat: int | None = None  # a row of one seat (1: the first player); None: of every seat alike
 
-    def by_kind(self, column: int) -> list[tuple[str, float]]:
-        """The pile's cards by kind at one player count (kinds of cards only), when that says
-        more than its count: none for a pile of cards of one kind alone."""
+    def kind_counts(self, column: int) -> list[tuple[str, int, bool]]:
+        """The pile's cards by kind at one player count (kinds of cards only): (kind, count,
+        whether the count is an expectation), the counts whole and adding up as their sum does."""
         kinds = [(kind, n) for kind, n in self.kinds[column].items() if kind and n]
-        alone = len(kinds) == 1 and abs(kinds[0][1] - (self.values[column] or 0.0)) < 0.005
+        uncertain = self.expected_kinds[column] if self.expected_kinds else frozenset()
+        return [(kind, whole, kind in uncertain or abs(n - round(n)) >= 0.005)
+                for (kind, n), whole in zip(kinds, apportioned([n for _, n in kinds]))]
+
+    def by_kind(self, column: int) -> list[tuple[str, int, bool]]:
+        """kind_counts when it says more than the pile's count: none for a pile of cards of one
+        kind alone."""
+        kinds = self.kind_counts(column)
+        alone = len(kinds) == 1 and abs(self.kinds[column][kinds[0][0]] - (self.values[column] or 0.0)) < 0.005
         return [] if alone else kinds
 
     @property

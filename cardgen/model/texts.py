@@ -1,7 +1,9 @@
 """Text for people: control characters escaped for terminals, labels shared by every output."""
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 
 from cardgen.model.game import Component, Kind, Setup
 from cardgen.model.words import decimal, is_one, ngettext
@@ -41,6 +43,16 @@ def format_count(value: float, expected: bool = False) -> str:
     a fraction of a card."""
     rounded = round(value)
     return f"~{rounded}" if expected or abs(value - rounded) >= 0.005 else str(rounded)
+
+
+def apportioned(values: Sequence[float]) -> list[int]:
+    """Whole numbers near `values` that add up to their sum, rounded: each rounded down, one more
+    for the largest remainders (ties: the larger value, then the first). Rounded one by one,
+    '3.5 Treasures and 1.5 Lands' would read '~4 and ~2' in a deck of 5."""
+    floors = [math.floor(value + 1e-9) for value in values]
+    rest = round(sum(values)) - sum(floors)
+    order = sorted(range(len(values)), key=lambda i: (-(values[i] - floors[i]), -values[i], i))
+    return [floor + (order.index(i) < rest) for i, floor in enumerate(floors)]
 
 
 def plural(noun: str) -> str:

@@ -61,7 +61,7 @@ def test_the_documents_describe_the_starting_decks_and_supply_truthfully(market,
     checklist = flat(" ".join(page_texts(
         documents.write_checklists(game, report, tmp_path, players=2))))
     assert "Give each player 7 Coins and 3 Fields as their own deck. → 10 cards to each player" in checklist
-    assert "Each player's deck 5 cards" in checklist
+    assert "Each player's deck 5 cards of which ~4 Treasures, ~1 Land" in checklist  # the parts add up to 5
     assert "Supply 170 cards Coin 46 · Silver 40 · Gold 30 · Field 8" in checklist
     assert "Left in the box 18 cards" in checklist
 

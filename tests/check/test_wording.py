@@ -10,7 +10,7 @@ from conftest import CARD_DATA, TEST_DATA, TINY_GAME, checked, edit, page_texts,
 
 from cardgen.load import load_game
 from cardgen.model import expressions
-from cardgen.model.texts import counted, plural
+from cardgen.model.texts import apportioned, counted, plural
 from cardgen.render import documents
 from cardgen.render.cards import render_sheets
 
@@ -109,3 +109,11 @@ def test_a_pattern_counts_its_noun():
     texts = {card.name: card.text for card in game.cards}
     assert any(text == "Worth 1 point." for text in texts.values())
     assert not any("1 points" in text for text in texts.values())
+
+
+@pytest.mark.parametrize("values, whole", [([3.5, 1.5], [4, 1]), ([8, 6.88, 2], [8, 7, 2]), ([0.4, 0.4], [1, 0]),
+                                           ([26.4, 8.2, 2.9], [26, 8, 3]), ([5, 5], [5, 5])])
+def test_expected_counts_are_rounded_to_add_up_as_their_sum(values, whole):
+    """'of which ~4 Treasures, ~2 Lands' of a deck of 5 would not add up: the parts are rounded
+    together, the largest remainders rounded up."""
+    assert apportioned(values) == whole and sum(whole) == round(sum(values))

@@ -215,13 +215,14 @@ def setup_table(game: Game, report: SetupReport, copies_label: str) -> SetupTabl
         rows.append(PlayerRow(copies_label or gettext("Copies"), [str(c) for c in copies]))
     for row in pile_rows(game, report):
         rows.append(PlayerRow(row.label, [_count(v, row.blank) for v in row.values]))
-        if row.pile is not None and row.pile.role == DRAW and any(row.by_kind(c) for c in range(len(row.values))):
+        columns = range(len(row.values))
+        if row.pile is not None and row.pile.role == DRAW and any(row.by_kind(c) for c in columns):
+            breakdowns = [{kind: (n, approximate) for kind, n, approximate in row.kind_counts(c)} for c in columns]
             for kind in game.kinds:
-                values = [kinds.get(kind.id, 0) for kinds in row.kinds]
-                if any(values):
+                cells = [at.get(kind.id) for at in breakdowns]
+                if any(cells):
                     rows.append(PlayerRow(kind.plural or plural(kind.name),
-                                          [format_count(v, kind.id in uncertain) for v, uncertain in zip(values, row.expected_kinds)],
-                                          part=True))
+                                          [format_count(*cell) if cell else "0" for cell in cells], part=True))
     rows += [PlayerRow(row.label, [_count(v, row.blank) for v in row.values]) for row in component_rows(report)]
     # by identity: two piles' rows of one kind may read the same ("Creatures 6") and stay two rows
     constant = {id(r) for r in rows if len(set(r.values)) == 1 and len(counts) > 1 and not r.part}
