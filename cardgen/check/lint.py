@@ -33,7 +33,8 @@ from cardgen.model.texts import ascii_digits
 
 TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME = "text-number", "card-number", "text-unknown-name"
 DEAL, SET_ASIDE, UNUSED_WAIVER = "text-deal", "text-set-aside", "text-waiver-unused"
-CODES = (TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME, DEAL, SET_ASIDE, UNUSED_WAIVER)
+UNPRINTED = "text-unprinted-card"
+CODES = (TEXT_NUMBER, CARD_NUMBER, UNKNOWN_NAME, DEAL, SET_ASIDE, UNUSED_WAIVER, UNPRINTED)
 
 CARD_WORDS = {"card", "cards"}
 # small words a capitalised name may hold in lower case ("Jack of all Trades", "See the Future")
@@ -307,7 +308,26 @@ def check_text(game: Game, setups: Sequence[SetupReport]) -> list[Finding]:
             raw += _own_numbers(text, refs)
         if not text.changes_rules:
             raw += _figures(game, text, setups)
+        else:
+            raw += _unprinted(game, text, refs, setups)
     return _waive(game, raw)
+
+
+def _unprinted(game: Game, text: GameText, refs: list[Reference], setups: Sequence[SetupReport]) -> list[Spotted]:
+    """A card a variation names that nothing prints (no setup, no deck printed whole): the
+    players of the variation would not have it."""
+    printed = {card_id for s in setups for card_id, n in s.print_counts.items() if n}
+    printed |= {card.id for card in game.cards if game.deck_of(card).print_all}
+    found, seen = [], set()
+    for ref in refs:
+        if ref.target is None or ref.target.what != "card" or ref.target.id in printed or ref.target.id in seen:
+            continue
+        seen.add(ref.target.id)
+        found.append(Spotted(text, ref.start, ref.end, Finding(
+            WARNING, UNPRINTED, f"{text.label}: needs card '{game.card(ref.target.id).name}', which no setup prints",
+            text.place(ref.start, ref.end), "add it to a setup's cards, or to a deck with print: all, so that the "
+            "players of the variation have it")))
+    return found
 
 
 def _reference_findings(game: Game, text: GameText, ref: Reference, names: Names) -> list[Spotted]:

@@ -169,3 +169,16 @@ def test_check_json_carries_the_text_findings():
     assert code == 0
     found = {(f["where"], f["level"]) for f in json.loads(out)["findings"] if f["code"] == "text-number"}
     assert (f"{IN_PUPPY}/cards.yaml:{_line('Alliance', 'See the future (4)')}:234", "warning") in found
+
+
+def test_a_variation_needing_a_card_no_setup_prints_is_reported_at_its_name(puppy, game_copy):
+    """Exploding Puppy's Criminal Mind variation sorts out the Kleptomaniac card, which no setup
+    prints: its players would not have it. Once a setup prints it, the warning goes."""
+    [finding] = [f for f in puppy.findings if f.code == "text-unprinted-card"]
+    assert finding.level == "warning" and str(finding.where) == f"{IN_PUPPY}/game.yaml:207:25"
+    assert finding.message == "variation 'Criminal Mind': needs card 'Kleptomaniac', which no setup prints"
+    folder = game_copy("exploding_puppy")
+    setups = folder / "setups.yaml"
+    setups.write_text(setups.read_text(encoding="utf-8").replace('      "Nope": 8\n', '      "Nope": 8\n      "Kleptomaniac": 1\n', 1),
+                      encoding="utf-8")
+    assert text_findings(folder, "text-unprinted-card") == []
