@@ -135,14 +135,15 @@ class Piles:
         available = sum(chosen.values())
         amount = available if amount is None else min(amount, available)
         taken = {g: n * amount / available for g, n in chosen.items()} if available else {}
-        sources = [self.pile(name, seat)] if seat is not None or name not in self.seats else self.seats[name]
+        places = self._places(name, seat)  # one seat's pile, a shared one, or every seat's share alike
+        sources = [self.pile(*place) for place in places]
         for group, n in taken.items():
             share = n / chosen[group]
             for source in sources:
                 source[group] -= source[group] * share
         kinds = {self.first_kind(group) for group in chosen}
         if len(kinds) > 1 and EPSILON < amount < available - EPSILON:  # which kinds come is chance
-            for place in self._places(name, seat):
+            for place in places:
                 self._expected.setdefault(place, set()).update(kinds)
             return taken, available, frozenset(kinds)
         # a count taken from one that is an expectation is one too (the pile may hold fewer)

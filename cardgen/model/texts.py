@@ -51,8 +51,8 @@ def apportioned(values: Sequence[float]) -> list[int]:
     '3.5 Treasures and 1.5 Lands' would read '~4 and ~2' in a deck of 5."""
     floors = [math.floor(value + 1e-9) for value in values]
     rest = round(sum(values)) - sum(floors)
-    order = sorted(range(len(values)), key=lambda i: (-(values[i] - floors[i]), -values[i], i))
-    return [floor + (order.index(i) < rest) for i, floor in enumerate(floors)]
+    raised = set(sorted(range(len(values)), key=lambda i: (-(values[i] - floors[i]), -values[i], i))[:rest])
+    return [floor + (i in raised) for i, floor in enumerate(floors)]
 
 
 def plural(noun: str) -> str:

@@ -4,10 +4,10 @@
 A request (publish/request.py) names the game, how to plan its outputs, its languages, the
 output folder and the options; `drive` answers with what was built. When the input files and the
 command's options are those of its last run in the output folder, and that run's outputs are
-unchanged there, nothing is loaded: the last run's outputs are the answer (`publish/reuse.py`). Only otherwise is the
-build's half imported, by its name (RUN, below): the check, the output kinds' planning, the
-worker pool and the renderers. So this module, and a build with nothing to do, import none of
-them. The full check of a game folder is `publish/check.py`'s `check_folder`."""
+unchanged there, nothing is loaded: the last run's outputs are the answer (`publish/reuse.py`).
+Only otherwise is the build's half imported, by its name (RUN, below): the check, the output
+kinds' planning, the worker pool and the renderers. So this module, and a build with nothing to
+do, import none of them. The full check of a game folder is `publish/check.py`'s `check_folder`."""
 from __future__ import annotations
 
 from cardgen.inputs.games import find_game_folder
