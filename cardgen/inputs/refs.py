@@ -88,6 +88,8 @@ def _unzipped(path: Path, target: Path) -> Path:
 
 
 def _check_entry(entry: zipfile.ZipInfo, path: Path) -> None:
+    if not entry.filename:
+        raise BadRef(f"{path} holds an entry with no name; zip the game folder again")
     if entry.flag_bits & 0x1:
         raise BadRef(f"{path}: '{entry.filename}' is encrypted; a game's zip holds plain files")
     if entry.compress_type not in ZIP_METHODS:

@@ -272,7 +272,7 @@ def patched(data: bytes, name: str, local: dict[int, tuple[str, int]], central: 
     return bytes(out)
 
 
-def zip_of(entries: list[tuple[str, bytes]]) -> bytes:
+def zip_of(entries: list[tuple[str | zipfile.ZipInfo, bytes]]) -> bytes:
     data = io.BytesIO()
     with warnings.catch_warnings(), zipfile.ZipFile(data, "w") as archive:
         warnings.simplefilter("ignore")  # a name twice, on purpose
@@ -295,6 +295,7 @@ def broken_zips() -> dict[str, tuple[bytes, str]]:
         "long name": (zip_of([(f"game/{'n' * 300}", b"1")]), "longer than 255 bytes"),
         "twice": (zip_of([("game/x", b"1"), ("game/x", b"2")]), "'game/x' is twice in it"),
         "control character": (zip_of([("game/x\x01", b"1")]), "control character"),
+        "unnamed entry": (zip_of([(zipfile.ZipInfo(""), b"1")]), "an entry with no name"),
         "broken directory": (good[:cd_at] + b"\xff" * (directory - cd_at) + good[directory:], "not a zip cardgen can read"),
         "huge directory": (good[:directory + 12] + struct.pack("<I", 100 << 20) + good[directory + 16:],
                            "its list of entries takes 102400 KB"),
@@ -306,7 +307,7 @@ def broken_zips() -> dict[str, tuple[bytes, str]]:
 
 
 ZIP_CASES = ["encrypted", "deflate64", "bad crc", "file and folder", "long name", "twice", "control character",
-             "broken directory", "huge directory", "bomb", "link", "no zip"]
+             "unnamed entry", "broken directory", "huge directory", "bomb", "link", "no zip"]
 
 
 def test_every_zip_case_is_tried():
