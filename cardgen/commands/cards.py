@@ -18,8 +18,8 @@ from cardgen.model.sizes import (
     PRINT_MODES,
     SPACINGS,
 )
+from cardgen.publish.kinds.options import SheetOptions
 from cardgen.publish.kinds.sheets import plan_cards
-from cardgen.publish.plan import SheetOptions
 
 PLAYTEST = "cardgen.publish.playtest"  # a reprint's round (the diff, the earlier version): imported for one only
 

@@ -11,15 +11,17 @@ import dataclasses
 import importlib.util
 import json
 import shutil
+import sys
 
 import pytest
 from conftest import CARD_DATA, cardgen, checked, edit
 
+from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.publish import cache
 from cardgen.publish.check import check_folder
 from cardgen.publish.folder import MANIFEST
 from cardgen.publish.kinds import KINDS, OutputKind, kind_of, plan_all
-from cardgen.publish.plan import Output, Plan
+from cardgen.publish.plan import Output, PaperOptions, Plan
 from cardgen.publish.result import Event
 from cardgen.publish.run import Job, render_and_publish
 from cardgen.publish.simulate import CACHE_FILE
@@ -34,20 +36,28 @@ def run(game, report, plan, out, **options):
 
 # The recipe's module, as a game designer would write it into cardgen/publish/kinds/stickers.py.
 STICKERS = '''
-"""publish/kinds/stickers: a sheet of stickers, one line per card (a throw-away kind for a test)."""
+"""publish/kinds/stickers: a sheet of stickers, one line per card and a colour of their own (a
+throw-away kind for a test)."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from cardgen.publish import cache
 from cardgen.publish.kinds.kind import OutputKind
 from cardgen.publish.plan import Output, Plan
-from cardgen.publish.result import Event
-from cardgen.publish.run import Job, render_and_publish
 from cardgen.render.write import atomic_write
+
+
+@dataclass(frozen=True)
+class StickerOptions:
+    paper: str
+    colour: str = "yellow"
 
 
 def _render(output, game, report, to):
     figures = [str(played.plays) for s in report.setups for played in s.players]
-    lines = [f"{game.title} on {output.paper}", *(card.name for card in game.cards), *figures]
+    lines = [f"{game.title} on {output.options.colour} {output.options.paper}", *(card.name for card in game.cards),
+             *figures]
     atomic_write(to.folder / "stickers.txt", ("\\n".join(lines) + "\\n").encode("utf-8"))
 
 
@@ -57,21 +67,23 @@ def _key(inputs, game, report, output):
 
 
 def _build(game, report, wanted):
-    return Plan((Output(STICKERS.name, "the stickers", wanted.paper),))
+    return Plan((Output(STICKERS.name, "the stickers", StickerOptions(wanted.paper)),))
 
 
-STICKERS = OutputKind("stickers", ("stickers.txt",), _key, _render, "the number of stickers", build=_build)
+STICKERS = OutputKind("stickers", ("stickers.txt",), _key, _render, "the number of stickers",
+                      options=StickerOptions, build=_build)
 '''
 
 
 @pytest.fixture
-def stickers(tmp_path):
+def stickers(tmp_path, monkeypatch):
     """The recipe's module, imported from where it was written: its OutputKind, not yet registered."""
     path = tmp_path / "stickers.py"
     path.write_text(STICKERS, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("cardgen_test_stickers", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # as an import would (its dataclass looks itself up)
     spec.loader.exec_module(module)
     return module.STICKERS
 
@@ -102,13 +114,13 @@ def test_the_recipe_s_kind_is_planned_built_published_listed_and_reused_until_it
     folder, out = game_copy(), tmp_path / "out"
     game, report = checked(folder)
     plan = plan_all(game, report, paper="letter")
-    assert plan.outputs == (Output("stickers", "the stickers", "letter"),)  # nothing planned past the registry
+    assert plan.outputs == (Output("stickers", "the stickers", stickers.options("letter")),)  # nothing past the registry
 
     result = run(game, report, plan, out)
     assert result.ok, result.failures + result.bugs
     assert result.written == (out / "stickers.txt",)
     lines = (out / "stickers.txt").read_text(encoding="utf-8").splitlines()
-    assert lines[0] == "Tiny Hazards on letter" and lines[1:1 + len(game.cards)] == [c.name for c in game.cards]
+    assert lines[0] == "Tiny Hazards on yellow letter" and lines[1:1 + len(game.cards)] == [c.name for c in game.cards]
     listed = manifest(out)
     assert set(listed["outputs"]) == {"stickers.txt"}
     assert listed["outputs"]["stickers.txt"]["bytes"] == (out / "stickers.txt").stat().st_size
@@ -125,6 +137,11 @@ def test_the_recipe_s_kind_is_planned_built_published_listed_and_reused_until_it
     edit(folder / "cards.yaml", "text: \"You are out.\"", "text: \"You are out, sorry.\"")
     game, report = checked(folder)
     assert run(game, report, plan, out).written == (out / "stickers.txt",)
+
+    # an option of its own, declared in its module: on its key and read by its renderer
+    blue = Plan((Output("stickers", "the stickers", stickers.options("letter", colour="blue")),))
+    assert run(game, report, blue, out).written == (out / "stickers.txt",)
+    assert (out / "stickers.txt").read_text(encoding="utf-8").startswith("Tiny Hazards on blue letter\n")
 
 
 def test_cardgen_build_makes_the_kind_beside_nothing_else_and_then_reuses_it(stickers, registry, game_copy,
@@ -143,7 +160,7 @@ def test_beside_the_shipped_kinds_it_comes_last_in_the_plan(stickers, registry, 
     shipped = plan_all(game, report)
     registry(stickers, alone=False)
     plan = plan_all(game, report)
-    assert plan.outputs == (*shipped.outputs, Output("stickers", "the stickers"))
+    assert plan.outputs == (*shipped.outputs, Output("stickers", "the stickers", stickers.options(DEFAULT_PAPER)))
     assert (plan.skipped, plan.notes) == (shipped.skipped, shipped.notes)
 
 
@@ -176,25 +193,33 @@ def test_a_file_its_kind_does_not_declare_is_a_bug_and_nothing_is_published(stic
     assert not (out / "stickers.txt").exists()
 
 
-def test_an_output_setting_an_option_its_kind_does_not_read_is_refused(stickers, registry, game_copy, tmp_path):
+def test_an_output_planned_with_another_kind_s_options_is_refused(stickers, registry, game_copy, tmp_path):
     registry(stickers)
     game, report = checked(game_copy())
-    with pytest.raises(ValueError, match="a stickers output reads no setup, players"):
-        run(game, report, Plan((Output("stickers", "the stickers", setup="x", players=2),)), tmp_path / "out")
+    with pytest.raises(ValueError, match="a stickers output's options are StickerOptions, not PaperOptions"):
+        run(game, report, Plan((Output("stickers", "the stickers", PaperOptions("letter")),)), tmp_path / "out")
     with pytest.raises(KeyError, match="no output kind 'posters'"):
-        kind_of(Output("posters", "the posters"))
-    with pytest.raises(ValueError, match="no Output option colour"):
-        dataclasses.replace(stickers, options=("paper", "colour"))
+        kind_of(Output("posters", "the posters", PaperOptions()))
+    with pytest.raises(ValueError, match=r"its options \(dict\) are not a frozen dataclass"):
+        dataclasses.replace(stickers, options=dict)
+    with pytest.raises(ValueError, match=r"its options \(Part\) are not a frozen dataclass"):
+        dataclasses.replace(stickers, options=dataclasses.make_dataclass("Part", ["deck"]))
+
+
+@dataclasses.dataclass(frozen=True)
+class Part:
+    deck: str
 
 
 def parts(salt: dict[str, int], together: bool) -> OutputKind:
     """A kind of two parts (decks a and b), each keyed on its own salt."""
     def render(output, game, report, to):
         (to.folder / "parts").mkdir()
-        (to.folder / "parts" / f"{output.deck}.txt").write_text(f"part {output.deck}")
+        (to.folder / "parts" / f"{output.options.deck}.txt").write_text(f"part {output.options.deck}")
 
-    return OutputKind("parts", ("parts/*.txt",), lambda inputs, game, report, output: f"{output.deck}{salt[output.deck]}",
-                render, "the parts", options=("deck",), together=(lambda output: "one folder") if together else None)
+    return OutputKind("parts", ("parts/*.txt",), lambda inputs, game, report, output: f"{output.options.deck}"
+                      f"{salt[output.options.deck]}", render, "the parts", options=Part,
+                      together=(lambda output: "one folder") if together else None)
 
 
 @pytest.mark.parametrize("together", [True, False])
@@ -203,7 +228,7 @@ def test_outputs_published_together_are_rendered_again_together(registry, game_c
     registry(parts(salt, together))
     game, report = checked(game_copy())
     out = tmp_path / "out"
-    plan = Plan((Output("parts", "part a", deck="a"), Output("parts", "part b", deck="b")))
+    plan = Plan((Output("parts", "part a", Part("a")), Output("parts", "part b", Part("b"))))
 
     def rendered() -> list[str]:
         events: list[Event] = []
@@ -223,7 +248,7 @@ def test_the_live_preview_builds_the_kinds_it_previews(stickers, registry, game_
         (to.folder / "posters.txt").write_text("a poster")
 
     posters = OutputKind("posters", ("posters.txt",), stickers.key, poster, "the posters", preview=False,
-                   build=lambda game, report, wanted: Plan((Output("posters", "the posters"),)))
+                   build=lambda game, report, wanted: Plan((Output("posters", "the posters", PaperOptions()),)))
     registry(stickers, posters)
     folder = game_copy()
     preview = Preview(folder, tmp_path / "serve")

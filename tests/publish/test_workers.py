@@ -17,7 +17,7 @@ from cardgen.publish.kinds import KINDS, OutputKind, kind_of, plan_all
 from cardgen.publish.kinds.documents import plan_checklists, plan_rulebook
 from cardgen.publish.kinds.sheets import plan_cards
 from cardgen.publish.limits import Limits
-from cardgen.publish.plan import Output, Plan
+from cardgen.publish.plan import Output, PaperOptions, Plan
 from cardgen.publish.run import Job, render_and_publish
 from cardgen.publish.workers import WORKER_GC, bounded, longest_first
 
@@ -65,7 +65,7 @@ def test_a_worker_collects_its_garbage_less_often_than_python_s_default(monkeypa
     monkeypatch.setitem(KINDS, "collector", OutputKind("collector", ("gc.txt",), lambda *args: "key",
                                                   _write_collector_settings, "nothing"))
     game, report = checked(TINY_GAME)
-    [result] = render_and_publish([Job(game, report, Plan((Output("collector", "the settings"),)))],
+    [result] = render_and_publish([Job(game, report, Plan((Output("collector", "the settings", PaperOptions()),)))],
                                           tmp_path)
     assert result.ok, result.failures + result.bugs
     assert WORKER_GC[0] > gc.get_threshold()[0]  # the parent keeps its own

@@ -1,5 +1,5 @@
 """publish/kinds: every output kind, in one registry. A kind (kinds/kind.py `OutputKind`) declares its
-name, files, cache key, renderer, likely cause of failure, the options it reads, whether it shows
+name, files, cache key, renderer, likely cause of failure, the type of its options, whether it shows
 the simulated figures, whether `cardgen serve` previews it, and its outputs in `cardgen build`.
 The build reads only these declarations: adding a kind is a module of this package and its
 entry in KINDS below (docs/architecture.md, "A new output"). The registry is light: the shipped
@@ -9,6 +9,7 @@ KINDS' order is `cardgen build`'s: the outputs of each kind in turn."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 from cardgen.check.results import GameReport
 from cardgen.model.game import Game
@@ -34,7 +35,7 @@ KINDS: dict[str, OutputKind] = {kind.name: kind for kind in (
 )}
 
 
-def kind_of(output: Output) -> OutputKind:
+def kind_of(output: Output[Any]) -> OutputKind:
     """The registered kind of an output."""
     try:
         return KINDS[output.kind]
@@ -55,17 +56,18 @@ def plan_all(game: Game, report: GameReport, paper: str = DEFAULT_PAPER, exports
                 tuple(note for plan in plans for note in plan.notes))
 
 
-def output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
-    """An output's cache key, as its kind declares it. An output setting an option its kind does
-    not read is a plan's mistake (it would change the key and nothing else)."""
+def output_key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output[Any]) -> str:
+    """An output's cache key, as its kind declares it. An output whose options are not of its
+    kind's type is a plan's mistake."""
     kind = kind_of(output)
-    unread = kind.unread(output)
-    if unread:
-        raise ValueError(f"{output.label}: a {kind.name} output reads no {', '.join(unread)}")
+    mistake = kind.misplanned(output)
+    if mistake:
+        raise ValueError(f"{output.label}: {mistake}")
     return kind.key(inputs, game, report, output)
 
 
-def to_render(outputs: Sequence[Output], keys: dict[Output, str], known: dict) -> list[Output]:
+def to_render(outputs: Sequence[Output[Any]], keys: dict[Output[Any], str],
+              known: dict[str, Any]) -> list[Output[Any]]:
     """The outputs whose key is not among those published (`known`), and the outputs published
     together with one of them (their kind's `together`)."""
     changed = {output for output in outputs if keys[output] not in known}
@@ -73,6 +75,6 @@ def to_render(outputs: Sequence[Output], keys: dict[Output, str], known: dict) -
     return [output for output in outputs if output in changed or _group(output) in groups]
 
 
-def _group(output: Output) -> tuple[str, Hashable] | None:
+def _group(output: Output[Any]) -> tuple[str, Hashable] | None:
     together = kind_of(output).together
     return None if together is None else (output.kind, together(output))

@@ -8,35 +8,36 @@ from cardgen.errors import BuildError
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.publish.kinds.kind import OutputKind, every_input
-from cardgen.publish.plan import BuildOptions, Output, Plan, named_setup
+from cardgen.publish.kinds.options import ChecklistOptions
+from cardgen.publish.plan import BuildOptions, Output, PaperOptions, Plan, named_setup
 
 _RENDER = "cardgen.publish.kinds.render_documents"
 _TEMPLATES = "cardgen.render.documents.html:compile_shipped_templates"
 
 
 def _rulebook(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
-    return Plan((Output(RULEBOOK.name, "the rulebook", wanted.paper),))
+    return Plan((Output(RULEBOOK.name, "the rulebook", PaperOptions(wanted.paper)),))
 
 
 def _rulebook_html(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
-    return Plan((Output(RULEBOOK_HTML.name, "the rulebook's HTML edition", wanted.paper),))
+    return Plan((Output(RULEBOOK_HTML.name, "the rulebook's HTML edition", PaperOptions(wanted.paper)),))
 
 
 def _rulebook_booklet(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
-    return Plan((Output(RULEBOOK_BOOKLET.name, "the rulebook booklet", wanted.paper),) if wanted.booklet else ())
+    return Plan((Output(RULEBOOK_BOOKLET.name, "the rulebook booklet", PaperOptions(wanted.paper)),) if wanted.booklet else ())
 
 
 def _checklists(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
     if not game.setups:
         return Plan((), ("checklists.pdf and the setups' card sheets: the game has no setups.yaml; "
                          "cards-all-types.pdf proofs every card instead",))
-    return Plan((Output(CHECKLISTS.name, "the checklists", wanted.paper),))
+    return Plan((Output(CHECKLISTS.name, "the checklists", ChecklistOptions(wanted.paper)),))
 
 
 def _cheatsheet(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
     if game.cheatsheet is None:
         return Plan((), (f"cheatsheet.pdf: {_NO_CHEATSHEET}",))
-    return Plan((Output(CHEATSHEET.name, "the cheat sheet", wanted.paper),))
+    return Plan((Output(CHEATSHEET.name, "the cheat sheet", PaperOptions(wanted.paper)),))
 
 
 RULEBOOK = OutputKind(
@@ -53,7 +54,7 @@ RULEBOOK_BOOKLET = OutputKind(
     plays=True, build=_rulebook_booklet, cost=15, shared=_TEMPLATES)
 CHECKLISTS = OutputKind(
     "checklists", ("checklists.pdf",), every_input, f"{_RENDER}:checklists", "the game's templates or its setups",
-    options=("paper", "setup", "players"), plays=True, build=_checklists, cost=20, shared=_TEMPLATES)
+    options=ChecklistOptions, plays=True, build=_checklists, cost=20, shared=_TEMPLATES)
 CHEATSHEET = OutputKind(
     "cheatsheet", ("cheatsheet.pdf", "cheatsheet-pocket.pdf"), every_input, f"{_RENDER}:cheatsheet",
     "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet, cost=5, shared=_TEMPLATES)
@@ -62,10 +63,10 @@ CHEATSHEET = OutputKind(
 def plan_rulebook(game: Game, paper: str = DEFAULT_PAPER, booklet: bool = False) -> Plan:
     """The rulebook PDF and its HTML edition (rulebook.html, one self-contained file); with
     `booklet`, also rulebook-booklet.pdf (half-size pages imposed for saddle stitching)."""
-    outputs = [Output(RULEBOOK.name, "the rulebook", paper),
-               Output(RULEBOOK_HTML.name, "the rulebook's HTML edition", paper)]
+    outputs = [Output(RULEBOOK.name, "the rulebook", PaperOptions(paper)),
+               Output(RULEBOOK_HTML.name, "the rulebook's HTML edition", PaperOptions(paper))]
     if booklet:
-        outputs.append(Output(RULEBOOK_BOOKLET.name, "the rulebook booklet", paper))
+        outputs.append(Output(RULEBOOK_BOOKLET.name, "the rulebook booklet", PaperOptions(paper)))
     return Plan(tuple(outputs))
 
 
@@ -76,14 +77,15 @@ def plan_checklists(game: Game, paper: str = DEFAULT_PAPER, setup: str | None = 
     if players is not None:
         for s in setups:
             s.require_players(players)
-    return Plan((Output(CHECKLISTS.name, "the checklists", paper, setups[0].id if setup else None, players),))
+    return Plan((Output(CHECKLISTS.name, "the checklists",
+                         ChecklistOptions(paper, setups[0].id if setup else None, players)),))
 
 
 def plan_cheatsheet(game: Game, paper: str = DEFAULT_PAPER) -> Plan:
     if game.cheatsheet is None:
         raise BuildError(f"{game.title} has no cheat sheet: {_NO_CHEATSHEET}",
                          hint="add a 'reference: cheatsheet:' section to its game.yaml")
-    return Plan((Output(CHEATSHEET.name, "the cheat sheet", paper),))
+    return Plan((Output(CHEATSHEET.name, "the cheat sheet", PaperOptions(paper)),))
 
 
 _NO_CHEATSHEET = "game.yaml has no 'reference: cheatsheet:' section"

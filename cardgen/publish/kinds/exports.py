@@ -13,18 +13,19 @@ from cardgen.model.game import Game
 from cardgen.model.targets import Target
 from cardgen.publish import cache
 from cardgen.publish.kinds.kind import OutputKind
-from cardgen.publish.plan import BuildOptions, ExportPart, Output, Plan, chosen_setup
+from cardgen.publish.kinds.options import ExportPart
+from cardgen.publish.plan import BuildOptions, Output, Plan, chosen_setup
 
 _RENDER = "cardgen.publish.kinds.render_exports"
 
 
-def _key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
+def _key(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output[ExportPart]) -> str:
     """Its part of the target's files, from every card (the parts share one folder)."""
     return cache.sheet_key(inputs, game, output, game.cards)
 
 
-def _folder(output: Output) -> tuple[str, str]:
-    return output.part.target.id, output.part.deck
+def _folder(output: Output[ExportPart]) -> tuple[str, str]:
+    return output.options.target.id, output.options.deck
 
 
 def planned(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
@@ -43,7 +44,7 @@ def plan_export(game: Game, report: GameReport, target: str, setup: str | None =
 
 
 def _export_outputs(game: Game, report: GameReport, target: Target, setup: str | None,
-                    all_types: bool) -> list[Output]:
+                    all_types: bool) -> list[Output[ExportPart]]:
     if all_types:
         name, counts = "all-types", {c.id: 1 for c in game.cards}
     else:
@@ -61,12 +62,12 @@ def _export_outputs(game: Game, report: GameReport, target: Target, setup: str |
 
 
 def _export_parts(game: Game, target: Target, deck: str, counts: dict[str, int],
-                  card_deck: str | None) -> list[Output]:
+                  card_deck: str | None) -> list[Output[ExportPart]]:
     card_pixels(target, game.deck(card_deck))  # a size the target has no product for fails here, not in a worker
     parts = parts_of(game, target, counts)
     frozen = tuple(sorted(counts.items()))
     return [Output(EXPORT.name, f"the {target.id} export of {deck}" + (f" (part {i + 1} of {parts})" if parts > 1 else ""),
-                   export=ExportPart(target, deck, frozen, i, parts)) for i in range(parts)]
+                   ExportPart(target, deck, frozen, i, parts)) for i in range(parts)]
 
 
 def _target(game: Game, name: str, dpi: int | None) -> Target:
@@ -85,4 +86,4 @@ def _target(game: Game, name: str, dpi: int | None) -> Target:
 EXPORT = OutputKind(
     "export", ("export-*/*",), _key, f"{_RENDER}:export_part",
     "the number of cards, the target's pixel sizes, or the art, symbols and fonts the cards are drawn with",
-    options=("export",), build=planned, together=_folder, cost=2)
+    options=ExportPart, build=planned, together=_folder, cost=2)

@@ -1,25 +1,25 @@
 """publish/kinds/kind: what an output kind declares. Everything the build does with an output
 that depends on what it is reads these declarations: no other module names a kind.
 
-A kind is a module of publish/kinds/ holding an `OutputKind` (or a small family of them) with its plan
-functions, and one entry in publish/kinds/__init__.py's registry. Its renderer (and a plan
-function that needs render's code) may be named as data, "module:function", and is imported when
-first called: the shipped kinds name theirs so (kinds/render_*.py), so that the registry is
-light and a command imports only the renderers of the outputs it renders (none when nothing
-changed)."""
+A kind is a module of publish/kinds/ holding an `OutputKind` (or a small family of them) with its
+plan functions and the type of its outputs' options, and one entry in publish/kinds/__init__.py's
+registry. Its renderer (and a plan function that needs render's code) may be named as data,
+"module:function", and is imported when first called: the shipped kinds name theirs so
+(kinds/render_*.py), so that the registry is light and a command imports only the renderers of
+the outputs it renders (none when nothing changed)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from cardgen.check.results import GameReport
 from cardgen.model.game import Game
 from cardgen.publish import cache
 from cardgen.publish.imports import import_kept
-from cardgen.publish.plan import BuildOptions, Output, Plan
+from cardgen.publish.plan import BuildOptions, Output, PaperOptions, Plan
 
 
 @dataclass(frozen=True)
@@ -32,17 +32,16 @@ class Rendering:
     warnings: list[str]
 
 
-Key = Callable[[cache.Snapshot, Game, GameReport, Output], str]
-Renderer = Callable[[Output, Game, GameReport, Rendering], None]
+Key = Callable[[cache.Snapshot, Game, GameReport, Output[Any]], str]
+Renderer = Callable[[Output[Any], Game, GameReport, Rendering], None]
 Planner = Callable[[Game, GameReport, BuildOptions], Plan]
 Shared = Callable[[], None]
 F = TypeVar("F", Renderer, Planner, Shared)
-OPTIONS = tuple(f.name for f in fields(Output) if f.name not in ("kind", "label"))  # what an Output may set
 
 
 @dataclass(frozen=True)
 class OutputKind:
-    """An output kind: its outputs are Output(kind=<name>, ...)."""
+    """An output kind: its outputs are Output(<name>, label, <its options>)."""
 
     name: str
     # the files its renderer writes, as patterns (fnmatch, `*` crosses folders) of their paths in
@@ -55,14 +54,16 @@ class OutputKind:
     # name, "module:function", imported when first called (renderer())
     render: Renderer | str
     likely: str  # the likely cause when its rendering runs over a ceiling or dies ("the likely cause is ...")
-    options: tuple[str, ...] = ("paper",)  # the Output fields it reads (OPTIONS); a plan leaves the others alone
+    # the type of its outputs' options, a frozen dataclass (its cache key and renderer read them):
+    # an output planned with options of another type is refused
+    options: type = PaperOptions
     plays: bool = False  # it shows the simulated figures (how the game plays): they are made before it renders
     preview: bool = True  # `cardgen serve` builds it with the documents (card sheets: the page draws the cards)
     # its outputs in `cardgen build` (None: only its own command makes it); or its name, "module:function"
     build: Planner | str | None = None
     # outputs with the same value are published as one (an export's parts share a folder): one
     # changed renders the others again too
-    together: Callable[[Output], Hashable] | None = None
+    together: Callable[[Output[Any]], Hashable] | None = None
     # about how long one of its outputs takes to render, in card sheets of a setup: the build
     # starts the longest first, so that no worker is left with a long one while the other idles
     cost: float = 1.0
@@ -71,10 +72,11 @@ class OutputKind:
     shared: Shared | str | None = None
 
     def __post_init__(self) -> None:
-        unknown = sorted(set(self.options) - set(OPTIONS))
-        if unknown or not self.files:
-            raise ValueError(f"output kind {self.name}: " + (f"no Output option {', '.join(unknown)}" if unknown
-                                                             else "it declares no files"))
+        if not self.files:
+            raise ValueError(f"output kind {self.name}: it declares no files")
+        params = getattr(self.options, "__dataclass_params__", None)
+        if params is None or not params.frozen:
+            raise ValueError(f"output kind {self.name}: its options ({self.options.__name__}) are not a frozen dataclass")
 
     def renderer(self) -> Renderer:
         """The function that renders an output of this kind (imported now if named)."""
@@ -93,12 +95,12 @@ class OutputKind:
         """Whether a file of that path (in the output folder) is one the kind declares."""
         return any(fnmatchcase(name, pattern) for pattern in self.files)
 
-    def unread(self, output: Output) -> list[str]:
-        """The options an output of this kind sets that the kind does not read (a plan's mistake:
-        they would change its cache key and nothing else)."""
-        default = Output(self.name, output.label)
-        return [name for name in OPTIONS
-                if name not in self.options and getattr(output, name) != getattr(default, name)]
+    def misplanned(self, output: Output[Any]) -> str | None:
+        """What is wrong with an output planned as this kind's, if anything: options of another
+        type than the kind's (they would change its cache key, and its renderer could not read them)."""
+        if type(output.options) is self.options:
+            return None
+        return f"a {self.name} output's options are {self.options.__name__}, not {type(output.options).__name__}"
 
 
 def _named(function: F | str) -> F:
@@ -110,7 +112,7 @@ def _named(function: F | str) -> F:
     return found
 
 
-def every_input(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output) -> str:
+def every_input(inputs: cache.Snapshot, game: Game, report: GameReport, output: Output[Any]) -> str:
     """The key of an output that shows everything (a document): every input file, the output's
     options, and the commit of game.yaml's changes_since (a branch moves while the files stay)."""
     return cache.document_key(inputs, output, report.changes.revision if report.changes else "")
