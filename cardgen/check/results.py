@@ -108,7 +108,7 @@ class PlayerCount:
     pile_cards: dict[str, dict[str, float]] = field(default_factory=dict)  # supply pile -> card id -> count
     findings: list[Finding] = field(default_factory=list)
     balance: Balance | None = None
-    plays: HowItPlays | None = None  # simulated, for the documents (build/simulate.py)
+    plays: HowItPlays | None = None  # simulated, for the documents (publish/simulate.py)
     components: dict[str, ComponentCount] = field(default_factory=dict)  # component id -> its counts
     pile_kinds: dict[str, dict[str, float]] = field(default_factory=dict)  # pile id -> its cards by first kind
     # pile id -> the kinds whose count there is an expectation (cards picked at random), not a certainty

@@ -1,4 +1,4 @@
-"""build/simulate: `cardgen simulate`. The setups and player counts asked for, simulated on the
+"""publish/simulate: `cardgen simulate`. The setups and player counts asked for, simulated on the
 build's worker processes, each batch of games (simulation.simulate_all) a task under the build's
 ceilings. Each player count's games are seeded from the seed, the setup, the player count and
 their numbers, so the figures do not depend on which worker played them, in what order, nor

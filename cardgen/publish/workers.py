@@ -1,4 +1,4 @@
-"""build/workers: each output rendered in a worker process under a ceiling of CPU time and
+"""publish/workers: each output rendered in a worker process under a ceiling of CPU time and
 memory, with a much longer wall-clock time only against a worker that hangs (a busy machine
 slows work down, it does not make it more); workers die with the command, even when it is
 killed, and at once when the work they do is cancelled (`cancelled_by`)."""

@@ -3,9 +3,13 @@ that passes is seeded with one problem at a time (with pikepdf), and preflight e
 that point and no other."""
 from __future__ import annotations
 
+import dataclasses
+
 import pikepdf
 import pytest
 from conftest import TINY_GAME, cardgen
+
+from cardgen.publish.preflight import preflight
 
 TRANSPARENCY = "no transparency (opacity, soft mask, group)"
 
@@ -127,3 +131,22 @@ def test_preflight_names_each_wrong_pdfx_key(good_sheet, tmp_path):
             "GTS_PDFXVersion is (PDF/X-1a:2003), not (PDF/X-1:2003)",
             "no GTS_PDFXConformance (it should be (PDF/X-1a:2003))",
             "Trapped is not /True or /False in the document information"]}
+
+
+@pytest.mark.slow
+def test_the_report_comes_back_whole_and_frozen(good_sheet, tmp_path):
+    """What the worker found and the ink measured after it are one report, made when both are
+    known: nothing can change it afterwards."""
+    with pikepdf.open(good_sheet) as pdf:
+        rgb_annotation(pdf)
+        pdf.save(tmp_path / "seeded.pdf", deterministic_id=True)
+    report = preflight(tmp_path / "seeded.pdf")
+    [point] = [point for point in report.points if not point.passed]
+    assert point.failures == (("an RGB Square annotation inside the bleed", (1,)),)
+    assert point.problems == ["an RGB Square annotation inside the bleed (page 1)"]
+    ink = report.point("total ink at most 300 %")
+    assert ink.passed and ink.note == ""  # measured (else "not measured: ..."), after the worker, in the one report
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ink.note = "not measured"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.points = ()  # type: ignore[misc]

@@ -1,4 +1,4 @@
-"""build/preflight: what a print shop's preflight would flag in a PDF, read from the file itself
+"""publish/preflight: what a print shop's preflight would flag in a PDF, read from the file itself
 (any PDF, not only cardgen's): every point with pass or fail and what fails where.
 
 The file is untrusted. It is read once (a regular file, up to MAX_PDF_BYTES, starting with
@@ -47,6 +47,7 @@ from cardgen.publish.preflight.report import (
     VERSION,
     WELL_FORMED,
     Budget,
+    Checking,
     Malformed,
     Point,
     Report,
@@ -68,7 +69,7 @@ FROM_THE_CATALOG = {INTENT, KEYS, VERSION, ENCRYPTION}  # checked before any bud
 class _Examined:
     """What the worker found: the points but the ink, and what measuring the ink needs."""
 
-    points: dict[str, Point] = field(default_factory=lambda: {name: Point(name) for name in POINTS})
+    points: dict[str, Checking] = field(default_factory=lambda: {name: Checking(name) for name in POINTS})
     pages: int = 0
     largest_page: float = 0.0  # square points
     unreadable: str = ""  # why the file is not a PDF pikepdf reads
@@ -99,7 +100,7 @@ def preflight(path: Path, limits: Limits | None = None) -> Report:
     elif ink.passed:
         ink.note = "not measured: the file is not CMYK" if not examined.points[CMYK].passed else \
             "not measured: the file is not well-formed" if examined.pages else "not measured: the file has no pages"
-    return Report(path, list(examined.points.values()))
+    return Report(path, tuple(point.checked() for point in examined.points.values()))
 
 
 def _read(path: Path) -> bytes:
@@ -171,7 +172,7 @@ def _examine(pdf: pikepdf.Pdf, data: bytes, examined: _Examined, budget: Budget)
         points[SAFE_ZONE].fail(f"could not be checked: PDFium could not read the file ({exc})")
 
 
-def _record(drawing: Drawing, number: int, points: dict[str, Point]) -> None:
+def _record(drawing: Drawing, number: int, points: dict[str, Checking]) -> None:
     for what in sorted(drawing.rgb):
         points[CMYK].fail(what, number)
     for what, ppi in drawing.images:
@@ -183,7 +184,7 @@ def _record(drawing: Drawing, number: int, points: dict[str, Point]) -> None:
         points[WELL_FORMED].fail(problem, number)
 
 
-def _unfinished(points: dict[str, Point], why: str) -> None:
+def _unfinished(points: dict[str, Checking], why: str) -> None:
     for name, point in points.items():
         if name not in FROM_THE_CATALOG:
             point.fail(why)

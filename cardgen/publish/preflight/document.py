@@ -1,4 +1,4 @@
-"""build/preflight/document: the points read from the file's objects rather than from what its
+"""publish/preflight/document: the points read from the file's objects rather than from what its
 pages draw: the PDF/X keys and output intent, the version, encryption, fonts, transparency and
 blend modes, Lab color and RGB shadings, actions, and each page's boxes and annotations."""
 from __future__ import annotations
@@ -20,8 +20,8 @@ from cardgen.publish.preflight.report import (
     VERSION,
     WELL_FORMED,
     Budget,
+    Checking,
     Malformed,
-    Point,
 )
 from cardgen.render.print_color import PDFX_CONFORMANCE, PDFX_VERSION
 
@@ -71,7 +71,7 @@ def color_kind(space: object, depth: int = 0) -> str:
             "/CalGray": "Gray", "/Lab": "Lab"}.get(str(space) if isinstance(space, pikepdf.Name) else "", "other")
 
 
-def check_objects(pdf: pikepdf.Pdf, points: dict[str, Point], budget: Budget) -> None:
+def check_objects(pdf: pikepdf.Pdf, points: dict[str, Checking], budget: Budget) -> None:
     """Each object of the file, once."""
     for obj in pdf.objects:
         budget.spend("objects")
@@ -82,7 +82,7 @@ def check_objects(pdf: pikepdf.Pdf, points: dict[str, Point], budget: Budget) ->
                 points[WELL_FORMED].fail(str(problem))
 
 
-def _check_object(obj: pikepdf.Object, points: dict[str, Point]) -> None:
+def _check_object(obj: pikepdf.Object, points: dict[str, Checking]) -> None:
     kind = obj.get("/Type")
     if kind == "/Font" and obj.get("/Subtype") != "/Type3":
         _check_font(obj, points[FONTS])
@@ -104,7 +104,7 @@ def _check_object(obj: pikepdf.Object, points: dict[str, Point]) -> None:
     _check_actions(obj, points[ACTIONS])
 
 
-def _check_font(font: pikepdf.Object, point: Point) -> None:
+def _check_font(font: pikepdf.Object, point: Checking) -> None:
     parts = font.get("/DescendantFonts", pikepdf.Array([font]))
     for part in parts if isinstance(parts, pikepdf.Array) else []:
         descriptor = part.get("/FontDescriptor") if isinstance(part, pikepdf.Dictionary) else None
@@ -113,7 +113,7 @@ def _check_font(font: pikepdf.Object, point: Point) -> None:
             point.fail(f"{font.get('/BaseFont', '(no name)')} is not embedded")
 
 
-def _check_resources(resources: pikepdf.Dictionary, points: dict[str, Point]) -> None:
+def _check_resources(resources: pikepdf.Dictionary, points: dict[str, Checking]) -> None:
     """The graphics states, color spaces, shadings and patterns a page or form may use (a graphics
     state needs no /Type: it is found where it is used)."""
     for _, value in _entries(resources, "/ExtGState"):
@@ -138,7 +138,7 @@ def _entries(resources: pikepdf.Dictionary, kind: str) -> list[tuple[str, pikepd
             or kind == "/ColorSpace"]
 
 
-def _check_graphics_state(state: pikepdf.Object, points: dict[str, Point]) -> None:
+def _check_graphics_state(state: pikepdf.Object, points: dict[str, Checking]) -> None:
     for key, what in (("/ca", "a fill opacity"), ("/CA", "a stroke opacity")):
         if key in state and number(state[key], f"the graphics state's {key}") < 1:
             points[TRANSPARENCY].fail(f"{what} of {float(state[key]):g}")
@@ -150,7 +150,7 @@ def _check_graphics_state(state: pikepdf.Object, points: dict[str, Point]) -> No
             points[BLEND].fail(f"blend mode {str(blend).lstrip('/')}")
 
 
-def _check_shading(shading: pikepdf.Object, points: dict[str, Point]) -> None:
+def _check_shading(shading: pikepdf.Object, points: dict[str, Checking]) -> None:
     kind = color_kind(shading.get("/ColorSpace"))
     if kind == "RGB":
         points[RGB_SHADING].fail("a shading in RGB")
@@ -158,7 +158,7 @@ def _check_shading(shading: pikepdf.Object, points: dict[str, Point]) -> None:
         points[LAB].fail("a shading in Lab")
 
 
-def _check_actions(obj: pikepdf.Object, point: Point) -> None:
+def _check_actions(obj: pikepdf.Object, point: Checking) -> None:
     if "/JS" in obj:
         point.fail("JavaScript")
     if "/AA" in obj:
@@ -169,7 +169,7 @@ def _check_actions(obj: pikepdf.Object, point: Point) -> None:
             point.fail(f"a {str(action.S).lstrip('/')} action")
 
 
-def check_catalog(pdf: pikepdf.Pdf, points: dict[str, Point]) -> None:
+def check_catalog(pdf: pikepdf.Pdf, points: dict[str, Checking]) -> None:
     """What the catalog, the document information and the trailer say."""
     _check_actions(pdf.Root, points[ACTIONS])
     names = pdf.Root.get("/Names")
@@ -182,7 +182,7 @@ def check_catalog(pdf: pikepdf.Pdf, points: dict[str, Point]) -> None:
     _check_keys(pdf, points[KEYS])
 
 
-def _check_version(pdf: pikepdf.Pdf, point: Point) -> None:
+def _check_version(pdf: pikepdf.Pdf, point: Checking) -> None:
     versions = [("the header", pdf.pdf_version)]
     if isinstance(pdf.Root.get("/Version"), pikepdf.Name):
         versions.append(("the catalog", str(pdf.Root.Version).lstrip("/")))
@@ -196,7 +196,7 @@ def _check_version(pdf: pikepdf.Pdf, point: Point) -> None:
             point.fail(f"{where} says PDF {version}")
 
 
-def _check_intent(pdf: pikepdf.Pdf, point: Point) -> None:
+def _check_intent(pdf: pikepdf.Pdf, point: Checking) -> None:
     intents = pdf.Root.get("/OutputIntents")
     pdfx = [intent for intent in (intents if isinstance(intents, pikepdf.Array) else [])
             if isinstance(intent, pikepdf.Dictionary) and intent.get("/S") == "/GTS_PDFX"]
@@ -215,7 +215,7 @@ def _check_intent(pdf: pikepdf.Pdf, point: Point) -> None:
         point.fail("the output intent's profile is not CMYK (/N 4)")
 
 
-def _check_keys(pdf: pikepdf.Pdf, point: Point) -> None:
+def _check_keys(pdf: pikepdf.Pdf, point: Checking) -> None:
     info = pdf.trailer.get("/Info")
     info = info if isinstance(info, pikepdf.Dictionary) else pikepdf.Dictionary()
     for key, wanted in (("/GTS_PDFXVersion", PDFX_VERSION), ("/GTS_PDFXConformance", PDFX_CONFORMANCE)):
@@ -253,7 +253,7 @@ def page_box(page: pikepdf.Page, key: str) -> tuple[float, float, float, float] 
     return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
 
 
-def check_boxes(page: pikepdf.Page, number: int, point: Point) -> None:
+def check_boxes(page: pikepdf.Page, number: int, point: Checking) -> None:
     media, trim, bleed = (page_box(page, key) for key in ("/MediaBox", "/TrimBox", "/BleedBox"))
     for key, box in (("TrimBox", trim), ("BleedBox", bleed)):
         if box is None:
@@ -272,7 +272,7 @@ def _within(inner: tuple[float, ...], outer: tuple[float, ...], slack: float = 0
             and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
 
 
-def check_annotations(page: pikepdf.Page, number: int, point: Point) -> None:
+def check_annotations(page: pikepdf.Page, number: int, point: Checking) -> None:
     """An annotation (a link, a comment, a form field) on the printed area: PDF/X allows only
     printer's marks and trap networks inside the bleed."""
     annotations = page.obj.get("/Annots")

@@ -1,4 +1,4 @@
-"""build/preflight/ghostscript: the total ink of a CMYK file, measured on ghostscript's CMYK
+"""publish/preflight/ghostscript: the total ink of a CMYK file, measured on ghostscript's CMYK
 rendering of its pages. The file is untrusted: ghostscript runs with -dSAFER on its PDF
 interpreter only (the file is opened with `runpdf`, so no PostScript in it is ever run), under
 ceilings of CPU time, memory and file size, reading a copy in a folder of its own that is
@@ -18,7 +18,7 @@ from typing import IO
 from PIL import Image, ImageMath
 
 from cardgen.publish.limits import Limits, set_limit
-from cardgen.publish.preflight.report import MAX_INK, Point
+from cardgen.publish.preflight.report import MAX_INK, Checking
 
 INK_DPI = 30  # the CMYK rendering the ink is measured on: areas, not hairlines
 MAX_PIXELS = 4_000_000  # a page's pixels: a larger page is measured at a lower resolution
@@ -31,7 +31,7 @@ class _Stopped(Exception):
     """ghostscript did not finish; the message says why."""
 
 
-def check_ink(data: bytes, pages: int, largest_page: float, ceilings: Limits, point: Point) -> None:
+def check_ink(data: bytes, pages: int, largest_page: float, ceilings: Limits, point: Checking) -> None:
     """The most ink on any spot of the file's first INK_PAGES pages; `largest_page` is the largest
     page's area in square points."""
     gs = shutil.which("gs")

@@ -1,4 +1,4 @@
-"""build/preflight/report: the points a shop checks, each passed or failed with what fails on
+"""publish/preflight/report: the points a shop checks, each passed or failed with what fails on
 which pages, and the budget that keeps the reading of an untrusted PDF bounded."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from cardgen.model.sizes import SAFE_ZONE_MM
 
 
 @dataclass
-class Point:
-    """One point a shop checks: passed, or failed with what fails on which pages."""
+class Checking:
+    """One point being checked, in the worker: what fails on which pages so far, and a note."""
 
     name: str
     failures: dict[str, list[int]] = field(default_factory=dict)  # what fails -> the pages (0: the file)
@@ -21,27 +21,43 @@ class Point:
     def passed(self) -> bool:
         return not self.failures
 
-    @property
-    def problems(self) -> list[str]:
-        return [problem + _pages(pages) for problem, pages in self.failures.items()]
-
     def fail(self, problem: str, page: int = 0) -> None:
         pages = self.failures.setdefault(problem, [])
         if page and page not in pages:
             pages.append(page)
 
+    def checked(self) -> Point:
+        return Point(self.name, tuple((problem, tuple(pages)) for problem, pages in self.failures.items()), self.note)
 
-def _pages(pages: list[int]) -> str:
+
+@dataclass(frozen=True)
+class Point:
+    """One point a shop checks: passed, or failed with what fails on which pages."""
+
+    name: str
+    failures: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (what fails, the pages), as they were found
+    note: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    @property
+    def problems(self) -> list[str]:
+        return [problem + _pages(pages) for problem, pages in self.failures]
+
+
+def _pages(pages: tuple[int, ...]) -> str:
     if not pages:
         return ""
     shown = ", ".join(map(str, pages[:8])) + (f" and {len(pages) - 8} more" if len(pages) > 8 else "")
     return f" (page{'s' if len(pages) > 1 else ''} {shown})"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Report:
     path: Path
-    points: list[Point]
+    points: tuple[Point, ...]
 
     @property
     def passed(self) -> bool:

@@ -1,4 +1,4 @@
-"""build/preflight/walk: what each page draws, read from its content with pikepdf (forms,
+"""publish/preflight/walk: what each page draws, read from its content with pikepdf (forms,
 images, line widths and color operators, with the transformation in force) within the budget,
 and the places of its characters read with pypdfium2. Cards are found as the forms placed on a
 page: each form's box less the page's bleed (BleedBox around TrimBox) is a card's trim."""
@@ -15,7 +15,7 @@ import pypdfium2
 from cardgen.layout.sheet import Rect
 from cardgen.model.sizes import MM, SAFE_ZONE_MM
 from cardgen.publish.preflight.document import color_kind, inherited, number, numbers, page_box
-from cardgen.publish.preflight.report import MAX_NESTING, MIN_LINE_PT, Budget, Malformed, Point, TooComplex
+from cardgen.publish.preflight.report import MAX_NESTING, MIN_LINE_PT, Budget, Checking, Malformed, TooComplex
 from cardgen.render import pdfpages
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -180,7 +180,7 @@ def _space_kind(resources: pikepdf.Object | None, name: pikepdf.Object) -> str:
     return color_kind(spaces.get(str(name)) if isinstance(spaces, pikepdf.Dictionary) else None)
 
 
-def walk_safe_zone(data: bytes, pdf: pikepdf.Pdf, drawings: list[Drawing], point: Point) -> None:
+def walk_safe_zone(data: bytes, pdf: pikepdf.Pdf, drawings: list[Drawing], point: Checking) -> None:
     """Each character drawn on a card (or its bleed) lies inside the card's trim less the safe
     zone; the card's trim is its placed box less the page's bleed."""
     with pdfpages.opened(data) as document:
