@@ -1,4 +1,4 @@
-"""check: balance figures of a setup at one player count, computed from the draw pile the engine
+"""check/balance: balance figures of a setup at one player count, computed from the draw pile the engine
 plays out (not simulated). Which kinds lose the game when drawn and which save a player from
 them is game data (`role:` on kinds).
 

@@ -1,4 +1,4 @@
-"""check: the rules engine. Plays out the game's setup procedure (data) for every setup and
+"""check/engine: the rules engine. Plays out the game's setup procedure (data) for every setup and
 player count, and checks the game's own rules (data) against the result.
 
 Its report holds every figure the documents show, per setup and player count: the copies of the

@@ -1,4 +1,4 @@
-"""check: the rules text against the card data. Reads rules.md, card texts and details, setup
+"""check/lint: the rules text against the card data. Reads rules.md, card texts and details, setup
 blurbs and extra rules, and variations; finds the names they mention (quoted »…«, in bold, or
 capitalised in the prose, plural and hyphenated forms included) and reports, as warnings with
 file:line:column:

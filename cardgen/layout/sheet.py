@@ -1,4 +1,4 @@
-"""layout: pure print geometry — card sizes, bleed, sheet grid, crop marks, duplex mirroring.
+"""layout/sheet: pure print geometry — card sizes, bleed, sheet grid, crop marks, duplex mirroring.
 
 Everything is in PDF points with the origin at the bottom-left of the page, as ReportLab and
 PDF readers see it. Nothing here draws; `render.cards` paints into these rectangles.

@@ -1,4 +1,4 @@
-"""report: the engine's report for people (text) and for tools (JSON), and the one rule for
+"""report/check: the engine's report for people (text) and for tools (JSON), and the one rule for
 putting text that comes from game data on a terminal."""
 from __future__ import annotations
 

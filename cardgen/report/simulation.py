@@ -1,4 +1,4 @@
-"""check/simulation_report: `cardgen simulate`'s report, as text and as JSON. Beside the
+"""report/simulation: `cardgen simulate`'s report, as text and as JSON. Beside the
 simulated first-draw figures stand the engine's exact ones: the simulation checks itself."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""check/deal: one game's setup carried out with real cards and a real shuffle, for the
+"""simulate/deal: one game's setup carried out with real cards and a real shuffle, for the
 simulator. The engine's report of a player count says which steps run and with what counts; here
 each step moves actual cards: a shuffle orders a pile at random, a deal gives each player cards in
 turn from the top, a step that takes some of a pile's selected cards takes them from the top of a

@@ -1,4 +1,4 @@
-"""check/estimates: what many simulated games say, with how sure it is. Proportions get Wilson
+"""simulate/estimates: what many simulated games say, with how sure it is. Proportions get Wilson
 score intervals, quantiles distribution-free intervals from the order statistics, means the normal
 interval; all at 95 % unless asked otherwise."""
 from __future__ import annotations

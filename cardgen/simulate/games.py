@@ -1,4 +1,4 @@
-"""check/games: many games of one setup at one player count played at once, a row of numpy arrays
+"""simulate/games: many games of one setup at one player count played at once, a row of numpy arrays
 per game, turn by turn while any game goes on (simulate/simulation.py says what is played and why).
 
 Cards are codes (simulate.Rules): the draw pile is a row of codes from the bottom, its first

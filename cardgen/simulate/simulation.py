@@ -1,4 +1,4 @@
-"""check/simulate: setups played out, many times, by players following a simple policy.
+"""simulate/simulation: setups played out, many times, by players following a simple policy.
 
 A game is dealt as its setup says (simulate/deal.py), then played by game.yaml's `turns:` rules: on
 their turn a player plays cards, then draws. Drawing a card of a losing kind eliminates them unless
