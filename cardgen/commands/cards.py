@@ -18,7 +18,7 @@ from cardgen.model.sizes import (
     PRINT_MODES,
     SPACINGS,
 )
-from cardgen.publish.kinds.options import SheetOptions
+from cardgen.publish.kinds.option_types import SheetOptions
 from cardgen.publish.kinds.sheets import plan_cards
 
 PLAYTEST = "cardgen.publish.playtest"  # a reprint's round (the diff, the earlier version): imported for one only

@@ -6,7 +6,8 @@ it needs):
 - check: the one full check of a game folder (`check_folder`, `load_checked`, `Rejected`)
 - driver: a `Request` -> `drive` -> `Built`; reuse: the last run's outputs when nothing changed
 - run: the build's half of the driver, `render_and_publish` and its `Job`s; result: `Event`, `Result`
-- kinds/: every output kind, in one registry; plan: `Output`, `Plan` and the sheet options
+- kinds/: every output kind, in one registry, and (kinds/option_types) the shipped kinds' options;
+  plan: `Output`, `Plan`, `PaperOptions`
 - workers: the worker pool; limits: its ceilings; folder: staging, the manifest, the atomic
   publish; cache: the inputs' snapshot and the cache keys
 - simulate, playtest, preflight/, templates: the simulated figures, a playtest round, preflight,

@@ -3,8 +3,8 @@
 A key is a SHA-256 over the content of an output's inputs, never over times or sizes:
 
 - every output: cardgen's version and its own source, the versions of the libraries that draw
-  (ReportLab, WeasyPrint, pypdfium2, Pillow), and the output's options (kind, paper, setup,
-  players, sheet options);
+  (ReportLab, WeasyPrint, pypdfium2, Pillow), and the output (its kind, its label and its kind's
+  options: the paper, a setup, the sheet options...);
 - card sheets (and the serve preview's card images): the loaded model without the prose
   (the cards and setup the sheet prints, colors, tags, layout, card size...) and the files the
   loader does not parse: art/ (fonts, symbols, card-layout.yaml), the game's symbols, fonts and

@@ -1,5 +1,5 @@
 """publish/folder: outputs are staged inside the output folder and published all together or not at
-all (see the build package's docstring for the promise), with the manifest written last."""
+all (see the publish package's docstring for the promise), with the manifest written last."""
 from __future__ import annotations
 
 import errno

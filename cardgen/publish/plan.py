@@ -11,7 +11,7 @@ from cardgen.errors import UsageError
 from cardgen.model.game import Game, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
 
-O = TypeVar("O", covariant=True)
+O = TypeVar("O")
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from cardgen.model.words import gettext, speaking
 from cardgen.publish.cache import Snapshot, snapshot
 from cardgen.publish.check import accepted, check_folder
 from cardgen.publish.imports import import_kept
-from cardgen.publish.kinds.options import SheetOptions
+from cardgen.publish.kinds.option_types import SheetOptions
 from cardgen.publish.limits import Limits
 from cardgen.publish.plan import chosen_setup
 from cardgen.publish.workers import bounded

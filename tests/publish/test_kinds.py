@@ -21,6 +21,7 @@ from cardgen.publish import cache
 from cardgen.publish.check import check_folder
 from cardgen.publish.folder import MANIFEST
 from cardgen.publish.kinds import KINDS, OutputKind, kind_of, plan_all
+from cardgen.publish.kinds.sheets import plan_cards
 from cardgen.publish.plan import Output, PaperOptions, Plan
 from cardgen.publish.result import Event
 from cardgen.publish.run import Job, render_and_publish
@@ -71,7 +72,7 @@ def _build(game, report, wanted):
 
 
 STICKERS = OutputKind("stickers", ("stickers.txt",), _key, _render, "the number of stickers",
-                      options=StickerOptions, build=_build)
+                      options_type=StickerOptions, build=_build)
 '''
 
 
@@ -83,7 +84,8 @@ def stickers(tmp_path, monkeypatch):
     spec = importlib.util.spec_from_file_location("cardgen_test_stickers", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, module)  # as an import would (its dataclass looks itself up)
+    # as an import would: its dataclass looks its module up, and its options go to the workers by its name
+    monkeypatch.setitem(sys.modules, spec.name, module)
     spec.loader.exec_module(module)
     return module.STICKERS
 
@@ -114,7 +116,7 @@ def test_the_recipe_s_kind_is_planned_built_published_listed_and_reused_until_it
     folder, out = game_copy(), tmp_path / "out"
     game, report = checked(folder)
     plan = plan_all(game, report, paper="letter")
-    assert plan.outputs == (Output("stickers", "the stickers", stickers.options("letter")),)  # nothing past the registry
+    assert plan.outputs == (Output("stickers", "the stickers", stickers.options_type("letter")),)  # nothing past the registry
 
     result = run(game, report, plan, out)
     assert result.ok, result.failures + result.bugs
@@ -139,7 +141,7 @@ def test_the_recipe_s_kind_is_planned_built_published_listed_and_reused_until_it
     assert run(game, report, plan, out).written == (out / "stickers.txt",)
 
     # an option of its own, declared in its module: on its key and read by its renderer
-    blue = Plan((Output("stickers", "the stickers", stickers.options("letter", colour="blue")),))
+    blue = Plan((Output("stickers", "the stickers", stickers.options_type("letter", colour="blue")),))
     assert run(game, report, blue, out).written == (out / "stickers.txt",)
     assert (out / "stickers.txt").read_text(encoding="utf-8").startswith("Tiny Hazards on blue letter\n")
 
@@ -160,7 +162,7 @@ def test_beside_the_shipped_kinds_it_comes_last_in_the_plan(stickers, registry, 
     shipped = plan_all(game, report)
     registry(stickers, alone=False)
     plan = plan_all(game, report)
-    assert plan.outputs == (*shipped.outputs, Output("stickers", "the stickers", stickers.options(DEFAULT_PAPER)))
+    assert plan.outputs == (*shipped.outputs, Output("stickers", "the stickers", stickers.options_type(DEFAULT_PAPER)))
     assert (plan.skipped, plan.notes) == (shipped.skipped, shipped.notes)
 
 
@@ -194,20 +196,25 @@ def test_a_file_its_kind_does_not_declare_is_a_bug_and_nothing_is_published(stic
 
 
 def test_an_output_planned_with_another_kind_s_options_is_refused(stickers, registry, game_copy, tmp_path):
-    registry(stickers)
+    registry(stickers, alone=False)
     game, report = checked(game_copy())
-    with pytest.raises(ValueError, match="a stickers output's options are StickerOptions, not PaperOptions"):
+    with pytest.raises(ValueError, match="'stickers' outputs take StickerOptions as options, not PaperOptions"):
         run(game, report, Plan((Output("stickers", "the stickers", PaperOptions("letter")),)), tmp_path / "out")
+    # a setup's sheet options are card sheet options and more: still not those of every card type
+    [setup_sheets] = plan_cards(game).outputs
+    with pytest.raises(ValueError, match="'all-types' outputs take CardSheetOptions as options, not SetupSheetOptions"):
+        run(game, report, Plan((Output("all-types", "every card", setup_sheets.options),)), tmp_path / "out")
+    assert not any((tmp_path / "out").iterdir())  # nothing rendered
     with pytest.raises(KeyError, match="no output kind 'posters'"):
         kind_of(Output("posters", "the posters", PaperOptions()))
     with pytest.raises(ValueError, match=r"its options \(dict\) are not a frozen dataclass"):
-        dataclasses.replace(stickers, options=dict)
-    with pytest.raises(ValueError, match=r"its options \(Part\) are not a frozen dataclass"):
-        dataclasses.replace(stickers, options=dataclasses.make_dataclass("Part", ["deck"]))
+        dataclasses.replace(stickers, options_type=dict)
+    with pytest.raises(ValueError, match=r"its options \(Unfrozen\) are not a frozen dataclass"):
+        dataclasses.replace(stickers, options_type=dataclasses.make_dataclass("Unfrozen", ["deck"]))
 
 
 @dataclasses.dataclass(frozen=True)
-class Part:
+class DeckPart:
     deck: str
 
 
@@ -218,7 +225,7 @@ def parts(salt: dict[str, int], together: bool) -> OutputKind:
         (to.folder / "parts" / f"{output.options.deck}.txt").write_text(f"part {output.options.deck}")
 
     return OutputKind("parts", ("parts/*.txt",), lambda inputs, game, report, output: f"{output.options.deck}"
-                      f"{salt[output.options.deck]}", render, "the parts", options=Part,
+                      f"{salt[output.options.deck]}", render, "the parts", options_type=DeckPart,
                       together=(lambda output: "one folder") if together else None)
 
 
@@ -228,7 +235,7 @@ def test_outputs_published_together_are_rendered_again_together(registry, game_c
     registry(parts(salt, together))
     game, report = checked(game_copy())
     out = tmp_path / "out"
-    plan = Plan((Output("parts", "part a", Part("a")), Output("parts", "part b", Part("b"))))
+    plan = Plan((Output("parts", "part a", DeckPart("a")), Output("parts", "part b", DeckPart("b"))))
 
     def rendered() -> list[str]:
         events: list[Event] = []

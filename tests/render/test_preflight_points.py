@@ -149,4 +149,4 @@ def test_the_report_comes_back_whole_and_frozen(good_sheet, tmp_path):
     with pytest.raises(dataclasses.FrozenInstanceError):
         ink.note = "not measured"
     with pytest.raises(dataclasses.FrozenInstanceError):
-        report.points = ()  # type: ignore[misc]
+        report.points = ()

@@ -15,7 +15,7 @@ from cardgen.errors import UsageError
 from cardgen.load.schema import MAX_TEXT
 from cardgen.load.setups import MAX_SETUPS
 from cardgen.load.yaml_nodes import MAX_FILE_BYTES
-from cardgen.publish.kinds.options import SheetOptions
+from cardgen.publish.kinds.option_types import SheetOptions
 from cardgen.publish.kinds.sheets import plan_cards
 from security.conftest import attempt, checked, outputs, refused, set_card, timed
 from security.test_failures import run

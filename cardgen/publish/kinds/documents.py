@@ -8,7 +8,7 @@ from cardgen.errors import BuildError
 from cardgen.model.game import Game
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.publish.kinds.kind import OutputKind, every_input
-from cardgen.publish.kinds.options import ChecklistOptions
+from cardgen.publish.kinds.option_types import ChecklistOptions
 from cardgen.publish.plan import BuildOptions, Output, PaperOptions, Plan, named_setup
 
 _RENDER = "cardgen.publish.kinds.render_documents"
@@ -54,7 +54,7 @@ RULEBOOK_BOOKLET = OutputKind(
     plays=True, build=_rulebook_booklet, cost=15, shared=_TEMPLATES)
 CHECKLISTS = OutputKind(
     "checklists", ("checklists.pdf",), every_input, f"{_RENDER}:checklists", "the game's templates or its setups",
-    options=ChecklistOptions, plays=True, build=_checklists, cost=20, shared=_TEMPLATES)
+    options_type=ChecklistOptions, plays=True, build=_checklists, cost=20, shared=_TEMPLATES)
 CHEATSHEET = OutputKind(
     "cheatsheet", ("cheatsheet.pdf", "cheatsheet-pocket.pdf"), every_input, f"{_RENDER}:cheatsheet",
     "the cheat-sheet section, the game's templates or its symbols", build=_cheatsheet, cost=5, shared=_TEMPLATES)

@@ -13,7 +13,7 @@ from cardgen.model.game import Game
 from cardgen.model.targets import Target
 from cardgen.publish import cache
 from cardgen.publish.kinds.kind import OutputKind
-from cardgen.publish.kinds.options import ExportPart
+from cardgen.publish.kinds.option_types import ExportPart
 from cardgen.publish.plan import BuildOptions, Output, Plan, chosen_setup
 
 _RENDER = "cardgen.publish.kinds.render_exports"
@@ -86,4 +86,4 @@ def _target(game: Game, name: str, dpi: int | None) -> Target:
 EXPORT = OutputKind(
     "export", ("export-*/*",), _key, f"{_RENDER}:export_part",
     "the number of cards, the target's pixel sizes, or the art, symbols and fonts the cards are drawn with",
-    options=ExportPart, build=planned, together=_folder, cost=2)
+    options_type=ExportPart, build=planned, together=_folder, cost=2)

@@ -54,9 +54,10 @@ class OutputKind:
     # name, "module:function", imported when first called (renderer())
     render: Renderer | str
     likely: str  # the likely cause when its rendering runs over a ceiling or dies ("the likely cause is ...")
-    # the type of its outputs' options, a frozen dataclass (its cache key and renderer read them):
-    # an output planned with options of another type is refused
-    options: type = PaperOptions
+    # the type of its outputs' options, a frozen dataclass (its cache key and renderer read them),
+    # importable by its module's name (outputs are sent to the workers): an output planned with
+    # options of another type is refused
+    options_type: type[Any] = PaperOptions
     plays: bool = False  # it shows the simulated figures (how the game plays): they are made before it renders
     preview: bool = True  # `cardgen serve` builds it with the documents (card sheets: the page draws the cards)
     # its outputs in `cardgen build` (None: only its own command makes it); or its name, "module:function"
@@ -74,9 +75,9 @@ class OutputKind:
     def __post_init__(self) -> None:
         if not self.files:
             raise ValueError(f"output kind {self.name}: it declares no files")
-        params = getattr(self.options, "__dataclass_params__", None)
+        params = getattr(self.options_type, "__dataclass_params__", None)
         if params is None or not params.frozen:
-            raise ValueError(f"output kind {self.name}: its options ({self.options.__name__}) are not a frozen dataclass")
+            raise ValueError(f"output kind {self.name}: its options ({self.options_type.__name__}) are not a frozen dataclass")
 
     def renderer(self) -> Renderer:
         """The function that renders an output of this kind (imported now if named)."""
@@ -98,9 +99,9 @@ class OutputKind:
     def misplanned(self, output: Output[Any]) -> str | None:
         """What is wrong with an output planned as this kind's, if anything: options of another
         type than the kind's (they would change its cache key, and its renderer could not read them)."""
-        if type(output.options) is self.options:
+        if type(output.options) is self.options_type:
             return None
-        return f"a {self.name} output's options are {self.options.__name__}, not {type(output.options).__name__}"
+        return f"'{self.name}' outputs take {self.options_type.__name__} as options, not {type(output.options).__name__}"
 
 
 def _named(function: F | str) -> F:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cardgen.check.results import GameReport
 from cardgen.model.game import Game
 from cardgen.publish.kinds.kind import Rendering
-from cardgen.publish.kinds.options import ChecklistOptions
+from cardgen.publish.kinds.option_types import ChecklistOptions
 from cardgen.publish.plan import Output, PaperOptions
 from cardgen.render import documents
 from cardgen.render.documents import booklet

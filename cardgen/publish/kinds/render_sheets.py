@@ -5,7 +5,7 @@ from __future__ import annotations
 from cardgen.check.results import GameReport
 from cardgen.model.game import Game
 from cardgen.publish.kinds.kind import Rendering
-from cardgen.publish.kinds.options import CalibrationOptions, CardSheetOptions, SetupSheetOptions
+from cardgen.publish.kinds.option_types import CalibrationOptions, CardSheetOptions, SetupSheetOptions
 from cardgen.publish.plan import Output
 from cardgen.render import cards
 

@@ -11,8 +11,7 @@ from cardgen.model.game import Game, Setup
 from cardgen.model.sizes import DEFAULT_PAPER
 from cardgen.publish import cache
 from cardgen.publish.kinds.kind import OutputKind
-from cardgen.publish.kinds.options import (
-    DEFAULTS,
+from cardgen.publish.kinds.option_types import (
     CalibrationOptions,
     CardSheetOptions,
     SetupSheetOptions,
@@ -21,6 +20,7 @@ from cardgen.publish.kinds.options import (
 from cardgen.publish.plan import BuildOptions, Output, Plan, chosen_setup
 
 _RENDER = "cardgen.publish.kinds.render_sheets"
+DEFAULTS = SheetOptions()  # a sheet printed with the default options
 
 
 def _planned_sheet(game: Game, paper: str, sheet: SheetOptions, deck: str | None = None) -> layout.Sheet:
@@ -59,7 +59,7 @@ def _no_card(inputs: cache.Snapshot, game: Game, report: GameReport, output: Out
 def _setups_sheets(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
     """Every setup's sheets (none without setups: the proof sheets print every card then)."""
     notes = _sheet_notes(_planned_sheet(game, wanted.paper, DEFAULTS), wanted.paper,
-                        DEFAULTS.spacing) if report.setups else ()
+                         DEFAULTS.spacing) if report.setups else ()
     return Plan(tuple(output for s in report.setups for output in _setup_sheets(game, s.setup, wanted.paper)),
                 notes=notes)
 
@@ -76,18 +76,18 @@ def _decks_once(game: Game, report: GameReport, wanted: BuildOptions) -> Plan:
 SETUP_SHEETS = OutputKind(
     "cards", ("cards-*",), _setup_key, f"{_RENDER}:setup_sheets",
     "the number of cards, or the art, symbols and fonts they are drawn with",
-    options=SetupSheetOptions, preview=False, build=_setups_sheets)
+    options_type=SetupSheetOptions, preview=False, build=_setups_sheets)
 ALL_TYPES = OutputKind(
     "all-types", ("cards-*",), _every_card, f"{_RENDER}:all_types",
     "the number of card types, or the art, symbols and fonts they are drawn with",
-    options=CardSheetOptions, build=_all_types)
+    options_type=CardSheetOptions, build=_all_types)
 DECK_ONCE = OutputKind(  # a `print: all` deck: one of each of its cards, whatever the setups name
     "deck", ("cards-*",), _every_card, f"{_RENDER}:deck_once",
     "the number of the deck's card types, or the art, symbols and fonts they are drawn with",
-    options=CardSheetOptions, preview=False, build=_decks_once)
+    options_type=CardSheetOptions, preview=False, build=_decks_once)
 CALIBRATION = OutputKind(
     "calibration", ("calibration-*",), _no_card, f"{_RENDER}:calibration", "the layout's fonts",
-    options=CalibrationOptions)
+    options_type=CalibrationOptions)
 
 
 def plan_cards(game: Game, paper: str = DEFAULT_PAPER, sheet: SheetOptions = DEFAULTS, setup: str | None = None,

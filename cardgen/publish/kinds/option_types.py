@@ -1,4 +1,4 @@
-"""publish/kinds/options: the shipped kinds' options, the types their plans make (kinds/documents,
+"""publish/kinds/option_types: the shipped kinds' options, the types their plans make (kinds/documents,
 sheets, exports) and their renderers read (kinds/render_*, imported by name: each family's two
 modules import these from here, not from each other)."""
 from __future__ import annotations
@@ -46,8 +46,6 @@ class SheetOptions:
         return layout.make_sheet(paper, size, self.bleed, self.offset, self.mode, self.spacing)
 
 
-DEFAULTS = SheetOptions()  # a sheet printed with the default options
-
 
 @dataclass(frozen=True)
 class CardSheetOptions:
@@ -81,5 +79,5 @@ class ExportPart:
     target: Target
     deck: str  # the setup's slug, or "all-types"
     counts: tuple[tuple[str, int], ...]  # (card id, copies)
-    part: int = 0
-    parts: int = 1
+    part: int
+    parts: int
