@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import datetime
 import io
+import posixpath
+import re
 import zipfile
 from dataclasses import dataclass
+from xml.etree import ElementTree
 
 import python_calamine
 
@@ -39,7 +42,7 @@ class Worksheet:
 
 def read_sheet(data: bytes, wanted: str | None = None) -> Worksheet:
     """The first sheet of a workbook, or the one called `wanted`, as text cells."""
-    _check_unzipped(data)
+    archive = _check_unzipped(data)
     try:
         book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = list(book.sheet_names)
@@ -47,11 +50,10 @@ def read_sheet(data: bytes, wanted: str | None = None) -> Worksheet:
             raise BadWorkbook("has no sheet")
         if wanted is not None and wanted not in names:
             raise BadWorkbook(f"has no sheet '{wanted}' (its sheets: {', '.join(names)})")
+        _check_xlsx_extent(archive, wanted or names[0])
         sheet = book.get_sheet_by_name(wanted or names[0])
         last_row, last_column = (sheet.end or (0, 0))  # 0-based; None for an empty sheet
-        if last_row >= MAX_ROWS or last_column >= MAX_COLUMNS:
-            raise BadWorkbook(f"has a sheet '{sheet.name}' reaching cell {column_letters(last_column + 1)}"
-                              f"{last_row + 1}; cardgen reads up to {MAX_ROWS} rows and {MAX_COLUMNS} columns")
+        _check_extent(sheet.name, last_row + 1, last_column + 1)
         rows = sheet.to_python(skip_empty_area=False)
     except python_calamine.CalamineError as exc:
         raise BadWorkbook(f"does not read as a workbook ({str(exc).splitlines()[0] if str(exc) else 'damaged'})") \
@@ -66,8 +68,68 @@ def _trimmed(cells: list[str]) -> list[str]:
     return cells
 
 
-def _check_unzipped(data: bytes) -> None:
-    """Unpack every member within MAX_UNZIPPED_BYTES in all (whatever sizes the zip claims)."""
+def _check_extent(sheet: str, rows: int, columns: int) -> None:
+    if rows > MAX_ROWS or columns > MAX_COLUMNS:
+        raise BadWorkbook(f"has a sheet '{sheet}' reaching cell {column_letters(columns)}{rows}; "
+                          f"cardgen reads up to {MAX_ROWS} rows and {MAX_COLUMNS} columns")
+
+
+_XLSX_CELLS = re.compile(rb"<(row|c)\b([^>]*?)(/?)>")
+_POSITION = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]+)["']""")
+
+
+def _check_xlsx_extent(archive: zipfile.ZipFile, name: str) -> None:
+    """An xlsx sheet's extent, read from its XML before calamine reads it: calamine sets out the
+    rectangle up to its last cell with a value at once, so that a 5 KB file with a value at
+    XFD1048576 would ask for half a terabyte and end the process."""
+    member = _xlsx_member(archive, name)
+    if member is None:
+        return
+    row = column = last_row = last_column = 0
+    for found in _XLSX_CELLS.finditer(archive.read(member)):
+        tag, attributes, empty = found.groups()
+        position = _POSITION.search(attributes)
+        if tag == b"row":
+            row, column = int(position.group(2)) if position else row + 1, 0
+            continue
+        column = _column_number(position.group(1)) if position and position.group(1) else column + 1
+        row = int(position.group(2)) if position else row
+        if not empty:  # a cell with a value (a cell of style alone is empty: calamine sets out none)
+            last_row, last_column = max(last_row, row), max(last_column, column)
+    _check_extent(name, last_row, last_column)
+
+
+def _xlsx_member(archive: zipfile.ZipFile, name: str) -> str | None:
+    """The zip member holding an xlsx workbook's sheet of that name (None: not an xlsx, or the sheet
+    is not where its workbook says, which calamine then reports)."""
+    try:
+        book = ElementTree.fromstring(archive.read("xl/workbook.xml"))
+        links = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+    except (KeyError, ElementTree.ParseError):
+        return None
+    targets = {link.get("Id"): link.get("Target", "") for link in links}
+    for sheet in book.iter(f"{_MAIN}sheet"):
+        if sheet.get("name") == name:
+            target = targets.get(sheet.get(f"{_RELATIONSHIPS}id"), "")
+            member = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
+            return member if member in archive.namelist() else None
+    return None
+
+
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_RELATIONSHIPS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _column_number(letters: bytes) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + letter - ord("A") + 1
+    return number
+
+
+def _check_unzipped(data: bytes) -> zipfile.ZipFile:
+    """Unpack every member within MAX_UNZIPPED_BYTES in all (whatever sizes the zip claims); the
+    zip, to read members of."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
@@ -83,6 +145,7 @@ def _check_unzipped(data: bytes) -> None:
                                           "reads no larger workbook")
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, ValueError) as exc:
         raise BadWorkbook(f"is not a workbook (not a zip file: {exc})") from None
+    return archive
 
 
 def _text(value: object) -> str:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import subprocess
+import sys
 import zipfile
 
 import pytest
@@ -155,6 +158,55 @@ def test_a_sheet_too_large_is_a_clear_error(game_copy):
     book.save(folder / "cards.xlsx")
     [found] = errors(folder)
     assert found.code == "file-unreadable" and "has a sheet 'Sheet' reaching cell B20001" in found.message
+
+
+def rewritten(path, change) -> None:
+    """The workbook with its sheets' XML changed (text in, text out)."""
+    with zipfile.ZipFile(path) as book:
+        members = [(member, book.read(member.filename)) for member in book.infolist()]
+    with zipfile.ZipFile(path, "w") as book:
+        for member, content in members:
+            if member.filename.startswith("xl/worksheets/"):
+                content = change(content.decode()).encode()
+            book.writestr(member, content)
+
+
+def cardgen_check(folder) -> subprocess.CompletedProcess:
+    """`cardgen check` in a process of its own: a reader that ends its process ends only that one."""
+    return subprocess.run([sys.executable, "-m", "cardgen", "check", str(folder)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_a_value_in_a_spreadsheets_last_cell_is_refused_before_the_sheet_is_read(game_copy):
+    """calamine sets out the rectangle up to a sheet's last value at once: a 5 KB file with a value
+    at XFD1048576 asked for 512 GB and ended the process (a Rust abort, exit 134)."""
+    folder = game_copy(CREATURES)
+    (folder / "cards.yaml").unlink()
+    book = Workbook()
+    page = book.active
+    page.append(["name", "color"])
+    page.append(["Ember", "fire"])
+    page.cell(1048576, 16384, "x")
+    book.save(folder / "cards.xlsx")
+    done = cardgen_check(folder)
+    assert done.returncode == 1, done.stderr
+    assert "has a sheet 'Sheet' reaching cell XFD1048576; cardgen reads up to 10000 rows" in done.stdout
+    # cells placed one after the other, without their positions written, count as far
+    rewritten(folder / "cards.xlsx", lambda xml: re.sub(r'<row r="1048576".*?</row>', "", xml).replace(
+        '<row r="2">', "<row>" + '<c t="inlineStr"><is><t>x</t></is></c>' * 250 + "</row><row r=\"3\">"))
+    done = cardgen_check(folder)
+    assert done.returncode == 1 and "reaching cell IP2;" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_far_cell_of_style_alone_or_on_another_sheet_is_no_reason_to_refuse(game_copy):
+    folder = game_copy(CREATURES)
+    as_workbook(folder, "xlsx")
+    book = load_workbook(folder / "cards.xlsx")
+    book.create_sheet("Notes").cell(1048576, 16384, "a note far away")
+    book.save(folder / "cards.xlsx")
+    rewritten(folder / "cards.xlsx", lambda xml: xml.replace("</sheetData>", '<row r="50000"><c r="XFD50000" s="0"/>'
+                                                                                "</row></sheetData>", 1))
+    assert cardgen_check(folder).returncode == 0
 
 
 def test_a_workbook_is_not_printed_on_a_terminal(monkeypatch, capsys):
