@@ -8,9 +8,11 @@ from cardgen.load.parts import Parts
 from cardgen.load.reader import Values, did_you_mean
 from cardgen.load.schema import ID_PATTERN, Boolean, Expression, Identifier, SeatCount, Text, TextList
 from cardgen.model.game import (
+    ASIDE,
     HAND,
     HANDS,
     LEVELS,
+    PILE_ROLES,
     START_PILE,
     WARNING,
     Check,
@@ -101,12 +103,23 @@ class StepParts(Parts):
         """game.yaml's piles: (the deck and the hands may be renamed, not given another role)."""
         g = self.g
         declared = {pile.id: pile for pile in self._identified(node, schema.PILE, lambda ident, m: Pile(
-            ident, m.read("name", Text, ""), m.read("role", Text, ""), m.read("each_player", Boolean, False) or ident == HANDS,
+            ident, m.read("name", Text, ""), self._pile_role(m), m.read("each_player", Boolean, False) or ident == HANDS,
             m.read("face_up", Boolean, False), g.where(m["id"])))}
         if HANDS in declared:
             declared[HANDS] = Pile(HANDS, declared[HANDS].name, HAND, True, declared[HANDS].face_up,
                                    declared[HANDS].where)
         return declared
+
+    def _pile_role(self, m: Values) -> str:
+        """A declared pile's role; another than PILE_ROLES is an error, and the pile is set aside."""
+        role = m.read("role", Text, "")
+        if role in PILE_ROLES:
+            return role
+        if m.get("role") is not None:  # (a pile without one is reported as missing its role)
+            self.g.error(m["role"], "bad-role", f"role '{role}' is not one of {', '.join(PILE_ROLES)}",
+                         did_you_mean(role, PILE_ROLES) or "draw: players draw from it; supply: cards are taken "
+                         "from it face up; discard; aside: out of play for now; box: back in the box")
+        return ASIDE
 
     def _piles(self, declared: dict[str, Pile], steps: tuple[Step, ...]) -> tuple[Pile, ...]:
         """Every pile of the steps, as declared or by default (a pile dealt to is each player's);

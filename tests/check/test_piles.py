@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import TEST_DATA, checked, edit, page_texts, report_for
+from conftest import TEST_DATA, check, checked, edit, page_texts, report_for
 
 from cardgen.render import documents
 
@@ -76,6 +76,19 @@ def test_a_draw_pile_that_is_empty_is_an_error_naming_the_pile_and_waivable_by_i
           "    hand: {deal: 5}\n    waive:\n      - {check: empty-draw-pile, reason: The box is not drawn from.}\n")
     waived = [f for f in report_for(folder).every_finding() if f.code == "empty-draw-pile"]
     assert waived and all(f.level == "info" and "The box is not drawn from." in f.message for f in waived)
+
+
+@pytest.mark.parametrize("role", ["bogus", "drw", "true", '""', "null"])
+def test_a_pile_role_that_is_none_of_the_roles_is_an_error_at_its_line(game_copy, capsys, role):
+    folder = game_copy(MARKET_DAY)
+    edit(folder / "game.yaml", "  - {id: deck, name: Left in the box, role: box}",
+         f"  - {{id: deck, name: Left in the box, role: {role}}}")
+    code, said = check(folder, capsys)  # the text report too, which lists the piles in their roles' order
+    assert code == 1
+    [line] = [line for line in said.splitlines() if "[bad-role]" in line]
+    shown = {'""': "", "null": ""}.get(role, role)
+    assert re.search(rf"game\.yaml:\d+:\d+: error: role '{shown}' is not one of draw, supply, discard, aside, box", line)
+    assert ("did you mean 'draw'?" in said) == (role == "drw")
 
 
 def test_each_players_draw_pile_is_checked_by_its_name(game_copy):
