@@ -50,6 +50,7 @@ from cardgen.publish.playtest import write_diff_pdf
 from cardgen.publish.request import Request
 from cardgen.publish.workers import Cancelled, bounded, bounded_all, cancelled_by, out_of_memory
 from cardgen.render import card_images, pdfpages
+from cardgen.render.documents.weasy import SEALED
 
 DOCUMENT_TYPES = {".pdf": "application/pdf", ".html": "text/html; charset=utf-8"}  # what /documents/ serves
 CARD_SCALE = 2.0  # card images at 144 dpi: sharp on a high-density screen
@@ -467,16 +468,18 @@ def _handler(preview: Preview):
                 return self._send(image, "image/png", cache=True) if image else self._missing()
             if len(parts) == 2 and parts[0] == "documents":
                 document = preview.document(parts[1])
-                return self._send(*document) if document else self._missing()
+                return self._send(*document, policy=SEALED) if document else self._missing()
             if len(parts) == 3 and parts[0] == "documents" and parts[2].endswith(".png") \
                     and _number(parts[2][:-4]) is not None:
                 image = preview.page_image(parts[1], _number(parts[2][:-4]) or 0)
                 return self._send(image, "image/png") if image else self._missing()
             return self._missing()
 
-        def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
+        def _send(self, body: bytes, kind: str, cache: bool = False, policy: str = "") -> None:
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", kind)
+            if policy and kind.startswith("text/html"):  # a game's HTML edition runs and fetches nothing
+                self.send_header("Content-Security-Policy", policy)
             self.send_header("Content-Length", str(len(body)))
             # card images are named by their content's key: they never change
             self.send_header("Cache-Control", "max-age=31536000, immutable" if cache else "no-store")

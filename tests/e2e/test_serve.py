@@ -20,6 +20,8 @@ from conftest import ROOT, TEST_DATA, edit, headless_chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from cardgen.render.documents.weasy import SEALED
+
 pytestmark = pytest.mark.slow  # starts servers and a browser
 
 class Served:
@@ -189,6 +191,7 @@ def test_serve_switches_between_the_games_languages(game_copy, tmp_path):
         assert "Réunir les cartes" in pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
         edition = urllib.request.urlopen(served.url + "documents/rulebook.html", timeout=10)  # the HTML edition
         assert edition.headers["Content-Type"].startswith("text/html") and b'<html lang="fr">' in edition.read()
+        assert edition.headers["Content-Security-Policy"] == SEALED  # a game's template runs nothing here either
         try:
             urllib.request.urlopen(served.url + "language/de", timeout=10)
             raise AssertionError("a language the game does not have was chosen")

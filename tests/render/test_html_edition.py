@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import ROOT, headless_chromium, loaded
+from conftest import ROOT, TINY_GAME, cardgen, headless_chromium, loaded
 from fontTools.pens.recordingPen import DecomposingRecordingPen
 from fontTools.ttLib import TTFont
 
@@ -112,3 +112,33 @@ def outline(font: TTFont, glyph: str) -> list:
     pen = DecomposingRecordingPen(glyphs)
     glyphs[glyph].draw(pen)
     return pen.value
+
+
+HOSTILE_TEMPLATE = """{% extends "base.html" %}
+{% block body %}<p id="shown">The rules.</p>
+<script>document.title = "the script ran"</script>
+<svg width="1" height="1" onload="document.title = 'the handler ran'"></svg>
+<img srcset="https://example.com/a.png 1x">
+{% endblock %}
+"""
+
+
+def test_a_game_templates_script_neither_runs_nor_fetches(game_copy, browser, tmp_path):
+    """The HTML edition is sealed (a content security policy is its first element): whatever a
+    game's own template writes into it, a browser runs and fetches nothing."""
+    folder = game_copy(TINY_GAME)
+    (folder / "templates").mkdir()
+    (folder / "templates" / "rulebook.html").write_text(HOSTILE_TEMPLATE, encoding="utf-8")
+    code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
+    assert code == 0, err
+    html = (tmp_path / "out" / "rulebook.html").read_text(encoding="utf-8")
+    assert re.match(r'<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src \'none\';', html)
+    browser.get((tmp_path / "out" / "rulebook.html").as_uri())
+    assert browser.find_element("id", "shown").text == "The rules."
+    assert browser.title == "Tiny Hazards"  # neither the script nor the handler ran
+    # a resource it names, in either quotes, is fetched from the game folder or refused
+    (folder / "templates" / "rulebook.html").write_text(
+        HOSTILE_TEMPLATE.replace("<p id", "<img src='https://example.com/x.png'><p id"), encoding="utf-8")
+    code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
+    assert code == 1 and "refused to fetch 'https://example.com/x.png'" in err
+

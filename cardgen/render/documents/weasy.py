@@ -274,13 +274,19 @@ def symbol_font_name(game: Game, names: list[str] | None = None) -> tuple[str, s
 
 
 
-_RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc=")([^"')\s]+)""")
+_RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc\s*=\s*["']?)([^"')\s>]+)""")
+# What a browser may do with the HTML edition: show its own styles and its inlined (data:) fonts
+# and images; no script, frame, plugin, form or request, whatever a game's template writes.
+SEALED = ("default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; "
+          "form-action 'none'")
+_DOCTYPE = re.compile(r"\s*<!doctype[^>]*>", re.IGNORECASE)
 
 
 def self_contained(game: Game, html: str) -> str:
     """The HTML with every font and image it names inlined (data: URLs), read through the same
     checks as WeasyPrint's fetcher: one file that opens anywhere and asks no network. Its fonts
-    keep the characters the page can show."""
+    keep the characters the page can show. It is sealed: its first element is a content security
+    policy (SEALED) that lets a browser run or fetch nothing a game's template may have put in it."""
     fetcher = _fetcher_class()(game, "template rulebook.html or the game data", symbols.used_in(game, html))
     shown = webfonts.shown_characters(html)
 
@@ -292,7 +298,13 @@ def self_contained(game: Game, html: str) -> str:
         data = webfonts.subset(response.read(), shown)
         return match.group(1) + f"data:{response.content_type};base64," + base64.b64encode(data).decode("ascii")
 
-    return _RESOURCE.sub(inlined, html)
+    return _sealed(_RESOURCE.sub(inlined, html))
+
+
+def _sealed(html: str) -> str:
+    doctype = _DOCTYPE.match(html)
+    at = doctype.end() if doctype else 0
+    return f'{html[:at]}<meta http-equiv="Content-Security-Policy" content="{SEALED}">{html[at:]}'
 
 
 def symbol_texts(game: Game) -> dict[str, str]:
