@@ -3,7 +3,9 @@
 its line in the face (layout.yaml or the file it names)."""
 from __future__ import annotations
 
-from conftest import check, edit
+import shutil
+
+from conftest import ROOT, cardgen, check, edit
 
 CREATURE_FACE = """\
 faces:
@@ -79,6 +81,24 @@ def test_an_extends_cycle_is_an_error_at_its_line(game_copy, capsys):
     line = finding(out, "face-cycle")
     assert code == 1 and line.startswith("tiny_game/layout.yaml:") and "extends makes a cycle" in line
     assert "a -> b -> a" in line or "b -> a -> b" in line
+
+
+def test_a_face_image_cards_are_not_drawn_with_is_an_error_at_check(game_copy, capsys, tmp_path):
+    """A face draws its images as a card's art is drawn (PNG or JPEG): an SVG passed check and then
+    failed to draw, naming no line ("cannot identify image file")."""
+    folder = game_copy()
+    (folder / "art").mkdir()
+    shutil.copy(ROOT / "art" / "symbols" / "bomb.svg", folder / "art" / "pic.svg")
+    (folder / "layout.yaml").write_text("faces:\n  f:\n    extends: default\n    elements:\n"
+                                        "      - {id: pic, image: art/pic.svg, x: 10, y: 20, width: 20, height: 20}\n"
+                                        "face: f\n", encoding="utf-8")
+    code, out = check(folder, capsys)
+    assert code == 1
+    line = finding(out, "face-file-missing")
+    assert line.startswith("tiny_game/layout.yaml:5:") and \
+        "image 'art/pic.svg' has the extension '.svg': only .png, .jpg and .jpeg images can be used" in line
+    code, _, err = cardgen("cards", folder, "--out", tmp_path / "out")
+    assert code == 1 and "cannot identify" not in err and not (tmp_path / "out").exists()
 
 
 def test_a_cards_unknown_face_and_a_missing_symbol_are_errors(game_copy, capsys):
