@@ -16,6 +16,7 @@ from cardgen.model.sizes import (
     DEFAULT_PAPER,
     DEFAULT_SPACING,
     MM,
+    PAPERS_MM,
     PRINT_MODES,
     SPACINGS,
     card_size_mm,
@@ -330,6 +331,20 @@ def make_sheet(paper: str = DEFAULT_PAPER, card_size: Any = DEFAULT_CARD_SIZE, b
     printer's blank edge (over the bleed, when there is no more room); the bleed may reach it."""
     room = Room(max(MARK_GAP_MM + MARK_MIN_MM + PRINT_EDGE_MM, bleed_mm), lambda sheet: sheet.info_box() is not None)
     return fit_sheet(paper, card_size, bleed_mm, offset_mm, mode, spacing, room)
+
+
+def unprintable(card_size: Any) -> str | None:
+    """Why no paper cardgen prints on holds a card of this size (with the default bleed and crop
+    marks, upright or on its side); None when one does."""
+    for paper in PAPERS_MM:
+        try:
+            make_sheet(paper, card_size)
+            return None
+        except ValueError:
+            continue
+    width, height = card_size_mm(card_size)
+    return (f"a {width:g}x{height:g} mm card with its {DEFAULT_BLEED_MM:g} mm bleed and crop marks fits on no paper "
+            f"cardgen prints ({', '.join(PAPERS_MM)})")
 
 
 def fit_sheet(paper: str, card_size: Any, bleed_mm: float, offset_mm: tuple[float, float], mode: str,

@@ -10,7 +10,7 @@ import yaml
 from cardgen.load import schema
 from cardgen.load.parts import Parts
 from cardgen.load.reader import Values, did_you_mean
-from cardgen.load.schema import Boolean, Identifier, Number, Text
+from cardgen.load.schema import Boolean, Identifier, Text
 from cardgen.model.decks import Deck
 from cardgen.model.game import ERROR, Card, Finding, matches
 from cardgen.model.layout import Layout
@@ -46,9 +46,7 @@ class DeckParts(Parts):
     def _deck_size(self, node: yaml.Node | None) -> CardSize:
         g = self.g
         if isinstance(node, yaml.MappingNode):
-            m = g.mapping(node, schema.CARD_SIZE)
-            width, height = CARD_SIZES_MM[DEFAULT_CARD_SIZE]
-            return {"width_mm": m.read("width_mm", Number) or width, "height_mm": m.read("height_mm", Number) or height}
+            return self._size_in_mm(node)
         text = g.text(node, "card_size").strip().lower()
         try:
             card_size_mm(text)
@@ -56,7 +54,7 @@ class DeckParts(Parts):
             g.error(node, "unknown-size", f"deck card_size: {exc}",
                     did_you_mean(text, CARD_SIZES_MM) or f"use one of {', '.join(CARD_SIZES_MM)} or WxH in mm, e.g. 44x63")
             return DEFAULT_CARD_SIZE
-        return text
+        return self._printable(node, text)
 
     def _into_decks(self, cards: tuple[Card, ...], decks: tuple[Deck, ...],
                     layout: Layout) -> tuple[tuple[Card, ...], tuple[Deck, ...]]:

@@ -14,7 +14,7 @@ from cardgen.load.decks import DeckParts
 from cardgen.load.layout import read_layout
 from cardgen.load.reader import Reader, Values, did_you_mean
 from cardgen.load.rules import read_rules
-from cardgen.load.schema import KIND_ROLES, CountSpecType, HexColor, Identifier, Integer, Number, Text, TextList
+from cardgen.load.schema import KIND_ROLES, CountSpecType, HexColor, Identifier, Integer, Text, TextList
 from cardgen.load.setups import SetupParts
 from cardgen.load.steps import StepParts
 from cardgen.load.translations import read_languages
@@ -138,9 +138,7 @@ class GameBuilder(CardParts, SetupParts, StepParts, DeckParts):
         if node is None:
             return DEFAULT_CARD_SIZE
         if isinstance(node, yaml.MappingNode):
-            m = g.mapping(node, schema.CARD_SIZE)
-            width, height = CARD_SIZES_MM[DEFAULT_CARD_SIZE]
-            return {"width_mm": m.read("width_mm", Number) or width, "height_mm": m.read("height_mm", Number) or height}
+            return self._size_in_mm(node)
         name = g.text(node, "card_size")
         if name not in CARD_SIZES_MM:
             g.error(node, "unknown-size", f"card_size '{name}' is not a known size",

@@ -8,13 +8,15 @@ from typing import TypeVar
 
 import yaml
 
+from cardgen.layout import sheet
 from cardgen.load import schema
 from cardgen.load.fields import read_selection, select_spec
 from cardgen.load.reader import Reader, Values, did_you_mean
-from cardgen.load.schema import Boolean, Fields, Identifier, Text, TextList
+from cardgen.load.schema import Boolean, Fields, Identifier, Number, Text, TextList
 from cardgen.load.yaml_nodes import is_null
 from cardgen.model.fields import NUMBER, CardField
 from cardgen.model.game import Finding, Selector
+from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE, CardSize
 from cardgen.model.where import Where
 
 Made = TypeVar("Made")
@@ -52,6 +54,22 @@ class Parts:
             return "star" if key == "symbol" else None
         self.symbol_refs.append((name, (reader or self.g).where(m[key]), what))
         return name
+
+    def _size_in_mm(self, node: yaml.MappingNode) -> CardSize:
+        """A card size given as {width_mm, height_mm} (either missing: the default size's)."""
+        m = self.g.mapping(node, schema.CARD_SIZE)
+        width, height = CARD_SIZES_MM[DEFAULT_CARD_SIZE]
+        width_mm, height_mm = m.read("width_mm", Number) or width, m.read("height_mm", Number) or height
+        return self._printable(node, {"width_mm": width_mm, "height_mm": height_mm})
+
+    def _printable(self, node: yaml.Node | None, size: CardSize) -> CardSize:
+        """A card size game.yaml gives (the game's or a deck's), or the default size if no paper
+        cardgen prints on holds it (an error at its line, where the build would stop later)."""
+        reason = sheet.unprintable(size)
+        if reason is None:
+            return size
+        self.g.error(node, "unprintable-size", reason, "choose a smaller card_size")
+        return DEFAULT_CARD_SIZE
 
     def _back_id(self, reader: Reader, node: yaml.Node | None) -> str | None:
         """A color's, kind's or card's back: the id of one of game.yaml's backs."""

@@ -2,7 +2,7 @@
 face and back, and the fit of each text measured at its own deck's card size."""
 from __future__ import annotations
 
-from conftest import TEST_DATA, check, edit
+from conftest import TEST_DATA, cardgen, check, edit
 from test_check_finds import assert_finding, line_of
 
 from cardgen.load import load_game
@@ -51,6 +51,26 @@ def test_an_unknown_deck_face_or_size_is_an_error_with_a_suggestion(game_copy, c
     assert_finding(out, "task_tricks/game.yaml", line_of(folder / "game.yaml", "minnie"), "unknown-size", "mini")
     assert_finding(out, "task_tricks/game.yaml", line_of(folder / "game.yaml", "defalt"), "unknown-face",
                    "did you mean 'default'")
+
+
+def test_a_card_size_no_paper_holds_is_an_error_at_its_line_not_a_failed_build(game_copy, capsys, tmp_path):
+    """In range (20 to 300 mm), but no sheet of A4 or letter holds one such card with its bleed and
+    crop marks: the build stopped with a usage error naming no line."""
+    folder = game_copy(TASK_TRICKS)
+    edit(folder / "game.yaml", "card_size: mini", "card_size: 200x280")
+    edit(folder / "game.yaml", "card_size: poker", "card_size: {width_mm: 300, height_mm: 300}")
+    code, out = check(folder, capsys)
+    assert code == 1
+    assert_finding(out, "task_tricks/game.yaml", line_of(folder / "game.yaml", "200x280"), "unprintable-size",
+                   "a 200x280 mm card with its 3 mm bleed and crop marks fits on no paper cardgen prints (a4, letter)")
+    assert_finding(out, "task_tricks/game.yaml", line_of(folder / "game.yaml", "300, height_mm"), "unprintable-size",
+                   "a 300x300 mm card")
+    code, _, err = cardgen("build", folder, "--out", tmp_path / "out")
+    assert code == 1 and "fits on no paper" in err and not (tmp_path / "out").exists()
+    edit(folder / "game.yaml", "card_size: 200x280", "card_size: 180x250")  # the largest A4 holds
+    edit(folder / "game.yaml", "card_size: {width_mm: 300, height_mm: 300}", "card_size: {width_mm: 150, height_mm: 150}")
+    code, out = check(folder, capsys)
+    assert "unprintable-size" not in out, out
 
 
 def test_a_deck_takes_its_face_and_back_where_its_cards_have_none(game_copy):
