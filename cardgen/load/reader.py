@@ -103,6 +103,14 @@ class Reader:
             self.findings.append(Finding(ERROR, "yaml-syntax", f"YAML syntax: {problem}", where,
                                          self._syntax_hint(text, mark.line if mark else None)))
             return None
+        except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character)
+            line = text.count("\n", 0, exc.position)
+            column = exc.position - (text.rfind("\n", 0, exc.position) + 1)
+            character = exc.character if isinstance(exc.character, str) else chr(exc.character)
+            self.findings.append(Finding(ERROR, "yaml-syntax", f"YAML syntax: the character U+{ord(character):04X} "
+                                         "cannot be in a YAML file", Where(self.name, line + 1, column + 1),
+                                         "remove it (a control character, perhaps pasted with a text)"))
+            return None
         except (yaml.YAMLError, RecursionError) as exc:
             self.error(None, "yaml-syntax", f"YAML syntax: {exc}".splitlines()[0])
             return None

@@ -140,3 +140,17 @@ def test_all_problems_are_reported_in_one_run(game_copy):
     assert sorted(f.code for f in in_cards) == ["unknown-color", "unknown-key", "unknown-kind"]
     lines = sorted(f.where.line for f in in_cards)
     assert lines == [2, 3, 4]
+
+
+@pytest.mark.parametrize("character", ["\x01", "\x7f", "\ufffe"])
+def test_a_control_character_typed_into_a_yaml_file_is_an_error_at_its_line_and_column(game_copy, character):
+    """PyYAML's reader refuses it before any line is parsed: the finding named the file alone."""
+    folder = game_copy()
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("You are out.", f"You are{character} out.", 1),
+                     encoding="utf-8")
+    [line] = [(number, text.index(character)) for number, text in
+              enumerate(cards.read_text(encoding="utf-8").splitlines(), start=1) if character in text]
+    [found] = [f for f in load_game(folder).findings if f.code == "yaml-syntax"]
+    assert (found.where.line, found.where.column) == (line[0], line[1] + 1)
+    assert f"the character U+{ord(character):04X} cannot be in a YAML file" in found.message
