@@ -74,7 +74,7 @@ def _check_extent(sheet: str, rows: int, columns: int) -> None:
                           f"cardgen reads up to {MAX_ROWS} rows and {MAX_COLUMNS} columns")
 
 
-_XLSX_CELLS = re.compile(rb"<(row|c)\b([^>]*?)(/?)>")
+_XLSX_CELLS = re.compile(rb"<(?:[\w.-]+:)?(row|c)\b([^>]*?)(/?)>")  # with or without a namespace prefix
 _POSITION = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]+)["']""")
 
 

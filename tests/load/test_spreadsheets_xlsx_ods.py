@@ -191,6 +191,13 @@ def test_a_value_in_a_spreadsheets_last_cell_is_refused_before_the_sheet_is_read
     done = cardgen_check(folder)
     assert done.returncode == 1, done.stderr
     assert "has a sheet 'Sheet' reaching cell XFD1048576; cardgen reads up to 10000 rows" in done.stdout
+    # the same sheet with its elements' namespace written as a prefix (x:row, x:c), as some programs write it
+    original = (folder / "cards.xlsx").read_bytes()
+    rewritten(folder / "cards.xlsx", lambda xml: re.sub(r"<(/?)(\w+)([ >/])", r"<\1x:\2\3", xml).replace(
+        "xmlns=", "xmlns:x=", 1))
+    done = cardgen_check(folder)
+    assert done.returncode == 1 and "reaching cell XFD1048576;" in done.stdout, done.stdout + done.stderr
+    (folder / "cards.xlsx").write_bytes(original)
     # cells placed one after the other, without their positions written, count as far
     rewritten(folder / "cards.xlsx", lambda xml: re.sub(r'<row r="1048576".*?</row>', "", xml).replace(
         '<row r="2">', "<row>" + '<c t="inlineStr"><is><t>x</t></is></c>' * 250 + "</row><row r=\"3\">"))
