@@ -304,6 +304,8 @@ class Preview:
                 problems.append(f"the changes since {self.since}: {exc}")
         for path in written:
             self.built[path.name] = now
+        for path in result.reused:  # built before, in this language (shown again after another was)
+            self.built.setdefault(path.name, _modified(path))
         failures = [_problem(text) for text in problems]
         shown = []
         for name in sorted(self.built):
@@ -496,6 +498,10 @@ def _handler(preview: Preview):
             pass
 
     return Handler
+
+
+def _modified(path: Path) -> str:
+    return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).astimezone().isoformat(timespec="seconds")
 
 
 PAGE = Path(__file__).resolve().with_name("serve.html")  # the page and its script

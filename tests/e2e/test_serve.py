@@ -192,6 +192,13 @@ def test_serve_switches_between_the_games_languages(game_copy, tmp_path):
         edition = urllib.request.urlopen(served.url + "documents/rulebook.html", timeout=10)  # the HTML edition
         assert edition.headers["Content-Type"].startswith("text/html") and b'<html lang="fr">' in edition.read()
         assert edition.headers["Content-Security-Policy"] == SEALED  # a game's template runs nothing here either
+        # back to English: its documents, unchanged, are reused and listed again
+        assert urllib.request.urlopen(served.url + "language/en", timeout=10).status == 200
+        state = _state_when(served, lambda s: s["language"] == "en" and s["status"] == "ready" and s["documents"])
+        assert state["title"] == "Tiny Hazards" and [d["file"] for d in state["documents"]] == ["checklists.pdf",
+                                                                                               "rulebook.pdf"]
+        pdf = urllib.request.urlopen(served.url + "documents/checklists.pdf", timeout=10).read()
+        assert "Gather the cards" in pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
         try:
             urllib.request.urlopen(served.url + "language/de", timeout=10)
             raise AssertionError("a language the game does not have was chosen")
