@@ -142,3 +142,16 @@ def test_a_game_templates_script_neither_runs_nor_fetches(game_copy, browser, tm
     code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
     assert code == 1 and "refused to fetch 'https://example.com/x.png'" in err
 
+
+
+def test_text_that_reads_like_a_resource_is_text(game_copy, tmp_path):
+    """Only a tag's src and a style's url() name resources: prose saying "src=" or "url(" (and code
+    quoting a tag) is the reader's. The edition had tried to fetch 'boom' and failed the build."""
+    folder = game_copy(TINY_GAME)
+    prose = 'The card says src=boom. Draw a card (see url(top) of the deck). Write `<img src="x.png">`.'
+    (folder / "rules.md").write_text(f"# Rules\n\n{prose}\n", encoding="utf-8")
+    code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
+    assert code == 0, err
+    html = (tmp_path / "out" / "rulebook.html").read_text(encoding="utf-8")
+    assert "The card says src=boom. Draw a card (see url(top) of the deck)." in html
+    assert '<code>&lt;img src=&quot;x.png&quot;&gt;</code>' in html

@@ -274,6 +274,9 @@ def symbol_font_name(game: Game, names: list[str] | None = None) -> tuple[str, s
 
 
 
+# where a page names a resource: a style sheet (its url()s) and a tag (its src and its style's url()s);
+# text between tags is the reader's, whatever it says ("src=boom", "see url(top)")
+_STYLED_OR_TAG = re.compile(r"<style\b[^>]*>.*?</style\s*>|<[a-zA-Z][^>]*>", re.IGNORECASE | re.DOTALL)
 _RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc\s*=\s*["']?)([^"')\s>]+)""")
 # What a browser may do with the HTML edition: show its own styles and its inlined (data:) fonts
 # and images; no script, frame, plugin, form or request, whatever a game's template writes.
@@ -298,7 +301,7 @@ def self_contained(game: Game, html: str) -> str:
         data = webfonts.subset(response.read(), shown)
         return match.group(1) + f"data:{response.content_type};base64," + base64.b64encode(data).decode("ascii")
 
-    return _sealed(_RESOURCE.sub(inlined, html))
+    return _sealed(_STYLED_OR_TAG.sub(lambda found: _RESOURCE.sub(inlined, found.group(0)), html))
 
 
 def _sealed(html: str) -> str:
