@@ -208,4 +208,21 @@ def drawable(data: bytes) -> io.BytesIO | Image:
     image = Image.open(io.BytesIO(data))
     if image.mode not in WIDE_GRAY:
         return io.BytesIO(data)
+    return _eight_bit(image)
+
+
+def document_image(data: bytes) -> bytes:
+    """What the documents are given for the bytes of a PNG or JPEG checked() accepted: the bytes,
+    or for 16-bit gray a PNG of its pixels scaled to 8 bits (WeasyPrint's reader knows no I;16)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        if image.mode not in WIDE_GRAY:
+            return data
+        scaled = io.BytesIO()
+        _eight_bit(image).save(scaled, "PNG")
+        return scaled.getvalue()
+
+
+def _eight_bit(image: Image) -> Image:
     return image.convert("I").point(lambda value: value * (1 / 257)).convert("L")

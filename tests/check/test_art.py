@@ -9,8 +9,9 @@ import re
 
 import pypdf
 import pypdfium2
+import pypdfium2.raw
 import pytest
-from conftest import TINY_GAME, check, edit
+from conftest import TINY_GAME, cardgen, check, edit
 from PIL import Image
 
 from cardgen import load
@@ -123,6 +124,25 @@ def near(got, want, tolerance=3) -> bool:
 def test_16_bit_gray_prints_its_gray_not_white(modes_sheet):
     gray = round(40000 / 65535 * 255)
     assert near(art_pixel(modes_sheet, 0, 0.5), (gray, gray, gray))
+
+
+def test_16_bit_gray_in_the_rulebook_shows_its_gray_too(game_copy, tmp_path):
+    """An image rules.md shows passed check and failed the rulebook ("Unknown image mode: I;16",
+    named as a template's fault): the documents are given it in 8 bits, as the cards draw it."""
+    folder = game_copy(TINY_GAME)
+    (folder / "art").mkdir()
+    Image.new("I;16", (60, 80), 40000).save(folder / "art" / "gray16.png")
+    (folder / "rules.md").write_text("# Rules\n\n![A gray card](art/gray16.png)\n", encoding="utf-8")
+    code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
+    assert code == 0, err
+    document = pypdfium2.PdfDocument(tmp_path / "out" / "rulebook.pdf")
+    try:
+        shown = [picture for page in document for obj in page.get_objects(filter=(pypdfium2.raw.FPDF_PAGEOBJ_IMAGE,))
+                 if (picture := obj.get_bitmap().to_pil()).size == (60, 80)]
+    finally:
+        document.close()
+    gray = round(40000 / 65535 * 255)
+    assert shown and near(shown[0].convert("RGB").getpixel((30, 40)), (gray, gray, gray))
 
 
 @pytest.mark.parametrize("index", [1, 2], ids=["LA", "P with transparency"])

@@ -48,7 +48,9 @@ def checked_file(url: str, game: Game, origin: str) -> tuple[Path, bytes]:
     suffix = path.suffix.lower()
     roots = allowed_roots(game)
     try:
-        if suffix in images.FORMATS or suffix == images.SVG:
+        if suffix in images.FORMATS:
+            return path, images.document_image(images.checked(path, roots))
+        if suffix == images.SVG:
             return path, images.checked(path, roots)
         if suffix in fonts.FONT_SUFFIXES:
             return path, read_input(path, MAX_FONT_BYTES, roots)
@@ -64,6 +66,13 @@ def checked_file(url: str, game: Game, origin: str) -> tuple[Path, bytes]:
 
 def _fetcher_class() -> type:
     from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class Checked(URLFetcherResponse):
+        """A local file's bytes as they were read and checked. Given a file: URL's path, WeasyPrint
+        reads a PNG again from the file when it writes the PDF: what it embedded was the file as it
+        then was, not these bytes (a 16-bit gray image, given in 8 bits, came out black)."""
+
+        path = None
 
     class LocalFileFetcher(URLFetcher):
         """Serves allowed local files and nothing else; refusals stop the rendering."""
@@ -85,7 +94,7 @@ def _fetcher_class() -> type:
                 self.refused.append(exc)
                 raise
             mime, _ = mimetypes.guess_type(path.name)
-            return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime or "application/octet-stream"})
+            return Checked(path.as_uri(), data, {"Content-Type": mime or "application/octet-stream"})
 
     return LocalFileFetcher
 
