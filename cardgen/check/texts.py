@@ -41,7 +41,7 @@ def game_texts(game: Game) -> Iterator[GameText]:
     yield from _game_texts(game)
     yield from _setup_texts(game)
     if game.rules_markdown:
-        yield GameText(game.rules_markdown, "rules.md", in_file(game.rules_markdown, game.rules_file), prose=True)
+        yield GameText(game.rules_markdown, game.rules_name, in_file(game.rules_markdown, game.rules_file), prose=True)
 
 
 def in_passage(value: str, passage: Passage | None, fallback: Where | None) -> Place:

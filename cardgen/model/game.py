@@ -424,6 +424,11 @@ class Game:
     decks: tuple[Deck, ...] = ()  # game.yaml's decks (none: one deck of every card at card_size)
 
     @property
+    def rules_name(self) -> str:
+        """rules.md, or the language's rules.de.md: how a finding in the prose names its file."""
+        return self.rules_file.rsplit("/", 1)[-1] or "rules.md"
+
+    @property
     def every_deck(self) -> tuple[Deck, ...]:
         return self.decks or (Deck(DEFAULT_DECK, self.title, self.card_size),)
 

@@ -4,6 +4,7 @@ translations check let through that the build then refused. Each case ends with 
 and a message at its file:line, nothing outside the game folder and the output folder touched."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,15 @@ def test_a_translated_texts_image_that_the_build_would_refuse_is_an_error_at_its
     assert code == 1
     assert ("petit_jeu/i18n/fr.yaml:25:88: error: French: 'nothere.png' (from card 'Explosion' (details)) does not "
             "exist [bad-image]") in said
+
+
+def test_an_image_the_translated_rules_show_is_named_from_their_own_file(french):
+    with (french / "rules.fr.md").open("a", encoding="utf-8") as rules:
+        rules.write("\n![x](https://example.com/x.png)\n")
+    code, said = check(french)
+    assert code == 1
+    assert re.search(r"petit_jeu/rules\.fr\.md:\d+:6: error: French: refused to fetch 'https://example\.com/x\.png' "
+                     r"\(from rules\.fr\.md\)", said), said
 
 
 def test_a_locales_own_words_no_font_has_are_an_error_at_the_language(french):

@@ -131,13 +131,8 @@ def rulebook_outline(game: Game, report: GameReport) -> list[Part]:
     _number(chapters)
     for chapter in chapters:
         for part in chapter.walk():
-            part.html = markdown_html(part.prose, game, f"{_rules_name(game)}, section '{part.title}'")
+            part.html = markdown_html(part.prose, game, f"{game.rules_name}, section '{part.title}'")
     return chapters
-
-
-def _rules_name(game: Game) -> str:
-    """rules.md, or the language's rules.de.md: how a problem in the prose names its file."""
-    return game.rules_file.rsplit("/", 1)[-1] or "rules.md"
 
 
 def _norm(text: str) -> str:
