@@ -116,10 +116,10 @@ def _check_own_objects(root: Path, git_dir: Path, common: Path) -> None:
         raise BadRef(f"{dot_git} is a link: cardgen reads a repository only from its own .git folder")
     own = git_dir == common == dot_git.resolve() if dot_git.is_dir() else _is_worktree(git_dir, common, dot_git)
     if not own:
-        raise BadRef(f"{root.name}'s repository is read from {common}, which is not its own .git folder "
+        raise BadRef(f"the repository at {root} is read from {common}, which is not its own .git folder "
                      "(nor a worktree of a repository that names it back)")
     if (common / "objects" / "info" / "alternates").exists():
-        raise BadRef(f"{root.name}'s repository borrows objects from another (objects/info/alternates): "
+        raise BadRef(f"the repository at {root} borrows objects from another (objects/info/alternates): "
                      "cardgen reads a repository only from its own .git folder")
     link = next(_links(git_dir), None) or next(_links(common), None)
     if link is not None:

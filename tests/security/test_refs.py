@@ -207,6 +207,8 @@ def test_a_repository_that_would_read_another_is_refused(tmp_path):
         assert code == 2 and "own .git folder" in err, (case, err)
         assert "SECRETCARD" not in out + err, case
     assert "is not its own .git folder" in refused["gitdir"][2]
+    # named by its path: a work tree at / has no folder name ("'s repository is read from ...")
+    assert f"the repository at {tmp_path} is read from " in refused["worktree"][2], refused["worktree"][2]
 
 
 def test_a_worktree_of_the_designer_s_repository_is_read(tmp_path):
