@@ -67,7 +67,7 @@ def test_a_card_size_no_paper_holds_is_an_error_at_its_line_not_a_failed_build(g
                    "a 300x300 mm card")
     code, _, err = cardgen("build", folder, "--out", tmp_path / "out")
     assert code == 1 and "fits on no paper" in err and not (tmp_path / "out").exists()
-    edit(folder / "game.yaml", "card_size: 200x280", "card_size: 180x250")  # the largest A4 holds
+    edit(folder / "game.yaml", "card_size: 200x280", "card_size: 180x250")  # one on a sheet of A4
     edit(folder / "game.yaml", "card_size: {width_mm: 300, height_mm: 300}", "card_size: {width_mm: 150, height_mm: 150}")
     code, out = check(folder, capsys)
     assert "unprintable-size" not in out, out
