@@ -17,18 +17,8 @@ from cardgen.load.reader import URL_SCHEME, Values, did_you_mean
 from cardgen.load.schema import Boolean, Identifier, Integer, Text
 from cardgen.load.turns import read_play
 from cardgen.model.fields import TEXT, FieldValue, shown
-from cardgen.model.game import (
-    ERROR,
-    MAX_FILE_NAME_BYTES,
-    Attribute,
-    Card,
-    Color,
-    Finding,
-    Kind,
-    Tag,
-    card_file_name,
-    slugify,
-)
+from cardgen.model.file_names import MAX_FILE_NAME_BYTES, card_file_name, slugify
+from cardgen.model.game import ERROR, Attribute, Card, Color, Finding, Kind, Tag
 from cardgen.model.texts import counted
 from cardgen.model.turns import Play
 from cardgen.model.where import Passage, Where

@@ -20,6 +20,7 @@ from cardgen.load.steps import StepParts
 from cardgen.load.translations import read_languages
 from cardgen.load.turns import read_turns
 from cardgen.model.fields import CardField
+from cardgen.model.file_names import slugify
 from cardgen.model.game import (
     COMPONENT_COUNTS,
     ERROR,
@@ -33,7 +34,6 @@ from cardgen.model.game import (
     Kind,
     Tag,
     Variation,
-    slugify,
 )
 from cardgen.model.layout import Layout
 from cardgen.model.sizes import CARD_SIZES_MM, DEFAULT_CARD_SIZE, CardSize

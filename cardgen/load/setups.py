@@ -9,6 +9,7 @@ from cardgen.load.reader import Values, did_you_mean
 from cardgen.load.schema import Integer, Text, TextList
 from cardgen.load.yaml_nodes import is_null
 from cardgen.model import expressions
+from cardgen.model.file_names import file_name_problem, sheet_file_name, slugify
 from cardgen.model.game import (
     ENGINE_CHECKS,
     ERROR,
@@ -21,10 +22,7 @@ from cardgen.model.game import (
     SetupLine,
     TextChecks,
     Waiver,
-    file_name_problem,
     matches,
-    sheet_file_name,
-    slugify,
 )
 from cardgen.model.where import Passage, Where
 

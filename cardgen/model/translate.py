@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from cardgen.model.fields import CardField, translatable_fields
+from cardgen.model.file_names import slugify
 from cardgen.model.game import (
     Back,
     Card,
@@ -24,7 +25,6 @@ from cardgen.model.game import (
     Step,
     Tag,
     Variation,
-    slugify,
 )
 from cardgen.model.texts import plural
 from cardgen.model.translation import Translation, Untranslated

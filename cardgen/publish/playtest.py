@@ -17,7 +17,8 @@ from cardgen.diff import earlier_report
 from cardgen.diff.games import diff_games, reprint_counts, swap_list
 from cardgen.errors import UsageError
 from cardgen.inputs.refs import BadRef
-from cardgen.model.game import Game, slugify
+from cardgen.model.file_names import slugify
+from cardgen.model.game import Game
 from cardgen.model.words import gettext, speaking
 from cardgen.publish.cache import Snapshot, snapshot
 from cardgen.publish.check import accepted, check_folder

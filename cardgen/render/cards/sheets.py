@@ -23,7 +23,8 @@ from cardgen.layout import sheet as layout
 from cardgen.layout.reportlab_config import reproducible
 from cardgen.layout.sheet import Rect, Sheet
 from cardgen.layout.textfit import Fonts
-from cardgen.model.game import Card, Game, sheet_file_name
+from cardgen.model.file_names import sheet_file_name
+from cardgen.model.game import Card, Game
 from cardgen.model.sizes import MM
 from cardgen.model.texts import cards as cards_of
 from cardgen.model.words import gettext, marked
