@@ -52,6 +52,12 @@ def translation_as_yaml(path: Path, language: str, game_folder: Path) -> tuple[s
             reader.error(None, "bad-header", f"{path.name} has no '{KEY}' and '{language}' columns",
                          "write the sheet with cardgen convert GAME --translate LANG --to csv and fill its last column")
         return None, reader.findings
+    twice = [name for name in (KEY, language) if rows[0][1].count(name) > 1]
+    if twice:
+        reader.findings.append(Finding(ERROR, "bad-header", f"{path.name} has more than one '{twice[0]}' column: "
+                                       "which one holds the texts?", Where(reader.name, rows[0][0], 1),
+                                       "keep one of them"))
+        return None, reader.findings
     key_at, text_at = rows[0][1].index(KEY), rows[0][1].index(language)
     sheet = _Sheet()
     for number, (line, row) in enumerate(rows[1:], 2):
@@ -62,7 +68,11 @@ def translation_as_yaml(path: Path, language: str, game_folder: Path) -> tuple[s
                                            Where(reader.name, line, 1), "give every row the header's cells"))
             continue
         key, value = row[key_at].strip(), spreadsheet_text(row[text_at])
-        if not key or not value.strip():
+        if not value.strip():
+            continue
+        if not key:
+            reader.findings.append(Finding(ERROR, "csv-row", f"row {number} has a translation but no key",
+                                           Where(reader.name, line, 1), "keep the keys as the sheet was written"))
             continue
         problem = sheet.put(key.split("/"), value)
         if problem:
@@ -74,9 +84,10 @@ def translation_as_yaml(path: Path, language: str, game_folder: Path) -> tuple[s
 
 
 def _rows(reader: Reader, text: str) -> list[tuple[int, list[str]]] | None:
-    """The sheet's rows, each with the line it starts on; None (reported) when it is
-    not CSV (a cell longer than the csv module reads: 131,072 characters)."""
-    cells = csv.reader(io.StringIO(text))
+    """The sheet's rows, each with the line it starts on; None (reported, at the line the row
+    starts on) when it is not CSV: a cell longer than the csv module reads (131,072 characters),
+    a quote left open."""
+    cells = csv.reader(io.StringIO(text), strict=True)  # a quote left open is an error, not the rest of the file
     rows, line = [], 1
     try:
         for row in cells:
@@ -84,7 +95,7 @@ def _rows(reader: Reader, text: str) -> list[tuple[int, list[str]]] | None:
             line = cells.line_num + 1
     except csv.Error as exc:
         reader.findings.append(Finding(ERROR, "csv-syntax", f"{reader.path.name} cannot be read as CSV: {exc}",
-                                       Where(reader.name, cells.line_num, 1), "save the sheet as CSV again"))
+                                       Where(reader.name, line, 1), "save the sheet as CSV again"))
         return None
     return rows
 

@@ -156,7 +156,11 @@ def test_a_translators_sheet_linked_from_outside_is_not_read(french, outside):
     ("key,en,fr\n" + "a/" * 50_000 + "b,x,y\n", "fr.csv:2:1: error: row 2: the key 'a/a/a/"),
     ("key,en,fr\ntitle,a,b\x1bc\n",
      "fr.csv:2:1: error: row 2: the key 'title' has a text that cannot be printed: the value holds the character U+001B"),
-], ids=["superscript-two", "leading-zeros", "huge-cell", "nested-places", "deep-key", "escape"])
+    ("key,en,fr\ntitle,Tiny,Petit\n,Shield,Bouclier\n", "fr.csv:3:1: error: row 3 has a translation but no key"),
+    ("key,en,fr,fr\ntitle,Tiny,Petit,Minuscule\n", "fr.csv:1:1: error: fr.csv has more than one 'fr' column"),
+    ("key,en,fr\ntitle,Tiny,\"Petit\ngoal,x,y\n", "fr.csv:2:1: error: fr.csv cannot be read as CSV: unexpected end of data"),
+], ids=["superscript-two", "leading-zeros", "huge-cell", "nested-places", "deep-key", "escape", "no-key",
+        "language-twice", "quote-left-open"])
 def test_a_hostile_translators_sheet_is_an_error_at_its_line(french, sheet, expected):
     (french / "i18n" / "fr.csv").write_text(sheet, encoding="utf-8")
     code, out, err = convert(french)
