@@ -42,7 +42,7 @@ class Worksheet:
 
 def read_sheet(data: bytes, wanted: str | None = None) -> Worksheet:
     """The first sheet of a workbook, or the one called `wanted`, as text cells."""
-    archive = _check_unzipped(data)
+    _check_sheet_extents(_check_unzipped(data))
     try:
         book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = list(book.sheet_names)
@@ -50,7 +50,6 @@ def read_sheet(data: bytes, wanted: str | None = None) -> Worksheet:
             raise BadWorkbook("has no sheet")
         if wanted is not None and wanted not in names:
             raise BadWorkbook(f"has no sheet '{wanted}' (its sheets: {', '.join(names)})")
-        _check_xlsx_extent(archive, wanted or names[0])
         sheet = book.get_sheet_by_name(wanted or names[0])
         last_row, last_column = (sheet.end or (0, 0))  # 0-based; None for an empty sheet
         _check_extent(sheet.name, last_row + 1, last_column + 1)
@@ -70,60 +69,128 @@ def _trimmed(cells: list[str]) -> list[str]:
 
 def _check_extent(sheet: str, rows: int, columns: int) -> None:
     if rows > MAX_ROWS or columns > MAX_COLUMNS:
-        raise BadWorkbook(f"has a sheet '{sheet}' reaching cell {column_letters(columns)}{rows}; "
-                          f"cardgen reads up to {MAX_ROWS} rows and {MAX_COLUMNS} columns")
+        raise _too_large(sheet, rows, columns)
 
 
-_XLSX_CELLS = re.compile(rb"<(?:[\w.-]+:)?(row|c)\b([^>]*?)(/?)>")  # with or without a namespace prefix
-_POSITION = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]+)["']""")
+def _too_large(sheet: str, rows: int, columns: int) -> BadWorkbook:
+    return BadWorkbook(f"has a sheet '{sheet}' reaching cell {column_letters(columns)}{rows}; "
+                       f"cardgen reads up to {MAX_ROWS} rows and {MAX_COLUMNS} columns")
 
 
-def _check_xlsx_extent(archive: zipfile.ZipFile, name: str) -> None:
-    """An xlsx sheet's extent, read from its XML before calamine reads it: calamine sets out the
-    rectangle up to its last cell with a value at once, so that a 5 KB file with a value at
-    XFD1048576 would ask for half a terabyte and end the process."""
-    member = _xlsx_member(archive, name)
-    if member is None:
-        return
+def _check_sheet_extents(archive: zipfile.ZipFile) -> None:
+    """Every sheet's extent, read from the workbook's XML before calamine reads it: calamine sets
+    out the rectangle up to a sheet's last value at once, so that a 5 KB file with a value at
+    XFD1048576 (or a row of an .ods repeated a million times) would ask for gigabytes and end the
+    process. Every member that holds sheets is read, whichever calamine would take for which sheet
+    (one that cannot be parsed is refused), and none may set out more cells than the sheet cardgen
+    reads may have; the sheet read is held to its rows and columns once calamine has it."""
+    names = _xlsx_sheet_names(archive)
+    for member in archive.infolist():
+        data = archive.read(member)
+        extent = _xlsx_extent if b"sheetData" in data else _ods_extent if b"table-row" in data else None
+        if extent is not None:
+            try:
+                rows, columns = extent(data)
+            except (ElementTree.ParseError, ValueError):
+                raise BadWorkbook(f"has a part that is not well-formed XML ({member.filename})") from None
+            if rows * columns > MAX_ROWS * MAX_COLUMNS:
+                raise _too_large(names.get(member.filename, member.filename), rows, columns)
+
+
+def _xlsx_extent(data: bytes) -> tuple[int, int]:
+    """The last row and column of an xlsx sheet's cells that hold something, as calamine places
+    them: a cell at its r="C12", else after the one before it in its row (the row at its r, else
+    after the one before it)."""
     row = column = last_row = last_column = 0
-    for found in _XLSX_CELLS.finditer(archive.read(member)):
-        tag, attributes, empty = found.groups()
-        position = _POSITION.search(attributes)
-        if tag == b"row":
-            row, column = int(position.group(2)) if position else row + 1, 0
-            continue
-        column = _column_number(position.group(1)) if position and position.group(1) else column + 1
-        row = int(position.group(2)) if position else row
-        if not empty:  # a cell with a value (a cell of style alone is empty: calamine sets out none)
-            last_row, last_column = max(last_row, row), max(last_column, column)
-    _check_extent(name, last_row, last_column)
+    cell: tuple[int, int] | None = None
+    filled = False
+    for event, element in ElementTree.iterparse(io.BytesIO(data), events=("start", "end")):
+        name = _local(element.tag)
+        if event == "start" and name == "row":
+            row, column = _number_or(_attribute(element, "r"), row + 1), 0
+        elif event == "start" and name == "c":
+            position = _POSITION.fullmatch(_attribute(element, "r").upper())
+            letters, digits = position.groups() if position else ("", "")
+            column = _column_number(letters) if letters else column + 1
+            cell, filled = (_number_or(digits, row), column), False
+        elif event == "start" and cell is not None:
+            filled = True  # a value, a formula or a text inside the cell (a cell of style alone holds none)
+        elif event == "end" and name == "c":
+            if cell is not None and filled:
+                last_row, last_column = max(last_row, cell[0]), max(last_column, cell[1])
+            cell = None
+        if event == "end":
+            element.clear()
+    return last_row, last_column
 
 
-def _xlsx_member(archive: zipfile.ZipFile, name: str) -> str | None:
-    """The zip member holding an xlsx workbook's sheet of that name (None: not an xlsx, or the sheet
-    is not where its workbook says, which calamine then reports)."""
+def _ods_extent(data: bytes) -> tuple[int, int]:
+    """The last row and column of an .ods table's cells that hold something, with its rows' and
+    cells' repeats (number-rows-repeated, number-columns-repeated) counted out."""
+    row = column = rows = last_row = last_column = filled_to = 0
+    cell_filled = False
+    for event, element in ElementTree.iterparse(io.BytesIO(data), events=("start", "end")):
+        name = _local(element.tag)
+        if event == "start" and name == "table":
+            row = 0
+        elif event == "start" and name == "table-row":
+            rows, column, filled_to = _number_or(_attribute(element, "number-rows-repeated"), 1), 0, 0
+        elif event == "start" and name in ("table-cell", "covered-table-cell"):
+            column += _number_or(_attribute(element, "number-columns-repeated"), 1)
+            cell_filled = bool(_attribute(element, "value-type"))
+        elif event == "start":
+            cell_filled = True  # a paragraph inside the cell
+        elif name in ("table-cell", "covered-table-cell"):
+            filled_to = column if cell_filled else filled_to
+        elif name == "table-row":
+            if filled_to:
+                last_row, last_column = max(last_row, row + rows), max(last_column, filled_to)
+            row += rows
+        if event == "end":
+            element.clear()
+    return last_row, last_column
+
+
+_POSITION = re.compile(r"([A-Z]*)([0-9]*)")
+
+
+def _local(name: str) -> str:
+    return name.rpartition("}")[2]
+
+
+def _attribute(element: ElementTree.Element, local: str) -> str:
+    """An attribute's value by its local name, whatever its namespace ("" when it has none)."""
+    return next((value for key, value in element.attrib.items() if _local(key) == local), "")
+
+
+def _number_or(text: str, default: int) -> int:
+    return int(text) if text.isdigit() and text.isascii() else default
+
+
+def _xlsx_sheet_names(archive: zipfile.ZipFile) -> dict[str, str]:
+    """The name of each sheet of an xlsx workbook by its zip member, as far as its workbook says
+    (for messages: every member holding sheets is read, named or not)."""
     try:
         book = ElementTree.fromstring(archive.read("xl/workbook.xml"))
         links = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
     except (KeyError, ElementTree.ParseError):
-        return None
+        return {}
     targets = {link.get("Id"): link.get("Target", "") for link in links}
+    names = {}
     for sheet in book.iter(f"{_MAIN}sheet"):
-        if sheet.get("name") == name:
-            target = targets.get(sheet.get(f"{_RELATIONSHIPS}id"), "")
-            member = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
-            return member if member in archive.namelist() else None
-    return None
+        target = targets.get(sheet.get(f"{_RELATIONSHIPS}id"), "")
+        names[target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")] = sheet.get("name", "")
+    return names
 
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _RELATIONSHIPS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 
 
-def _column_number(letters: bytes) -> int:
+def _column_number(letters: str) -> int:
     number = 0
     for letter in letters:
-        number = number * 26 + letter - ord("A") + 1
+        number = number * 26 + ord(letter) - ord("A") + 1
     return number
 
 

@@ -177,7 +177,22 @@ def cardgen_check(folder) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-def test_a_value_in_a_spreadsheets_last_cell_is_refused_before_the_sheet_is_read(game_copy):
+FAR_ROW = re.compile(r'<row r="1048576".*?</row>')
+FILLED = '<c t="inlineStr"><is><t>x</t></is></c>'
+# the far value written so that a reading of the XML by patterns would miss it: every one ended the
+# process in calamine (a Rust abort, exit 134) while the pattern-based reading of the sheet was in place
+FAR_VALUES = {
+    "as written": lambda xml: xml,
+    "namespace prefix": lambda xml: re.sub(r"<(/?)(\w+)([ >/])", r"<\1x:\2\3", xml).replace("xmlns=", "xmlns:x=", 1),
+    "'>' in an attribute": lambda xml: FAR_ROW.sub(f"<row r='1048576'><c s='>' r='XFD1048576'{FILLED[2:]}</row>", xml),
+    "a cell in a comment": lambda xml: FAR_ROW.sub(f'<row r="1048576"><c r="XFC1"/><!--<c r="A1"/>-->{FILLED}</row>', xml),
+    "lower case": lambda xml: xml.replace('r="XFD1048576"', 'r="xfd1048576"'),
+    "cells without positions": lambda xml: FAR_ROW.sub(f'<row r="1048576"><c r="A1"/>{FILLED * 16383}</row>', xml),
+}
+
+
+@pytest.mark.parametrize("written", FAR_VALUES)
+def test_a_value_in_a_spreadsheets_last_cell_is_refused_before_the_sheet_is_read(game_copy, written):
     """calamine sets out the rectangle up to a sheet's last value at once: a 5 KB file with a value
     at XFD1048576 asked for 512 GB and ended the process (a Rust abort, exit 134)."""
     folder = game_copy(CREATURES)
@@ -188,28 +203,38 @@ def test_a_value_in_a_spreadsheets_last_cell_is_refused_before_the_sheet_is_read
     page.append(["Ember", "fire"])
     page.cell(1048576, 16384, "x")
     book.save(folder / "cards.xlsx")
+    rewritten(folder / "cards.xlsx", FAR_VALUES[written])
     done = cardgen_check(folder)
     assert done.returncode == 1, done.stderr
-    assert "has a sheet 'Sheet' reaching cell XFD1048576; cardgen reads up to 10000 rows" in done.stdout
-    # the same sheet with its elements' namespace written as a prefix (x:row, x:c), as some programs write it
-    original = (folder / "cards.xlsx").read_bytes()
-    rewritten(folder / "cards.xlsx", lambda xml: re.sub(r"<(/?)(\w+)([ >/])", r"<\1x:\2\3", xml).replace(
-        "xmlns=", "xmlns:x=", 1))
-    done = cardgen_check(folder)
-    assert done.returncode == 1 and "reaching cell XFD1048576;" in done.stdout, done.stdout + done.stderr
-    (folder / "cards.xlsx").write_bytes(original)
-    # cells placed one after the other, without their positions written, count as far
-    rewritten(folder / "cards.xlsx", lambda xml: re.sub(r'<row r="1048576".*?</row>', "", xml).replace(
-        '<row r="2">', "<row>" + '<c t="inlineStr"><is><t>x</t></is></c>' * 250 + "</row><row r=\"3\">"))
-    done = cardgen_check(folder)
-    assert done.returncode == 1 and "reaching cell IP2;" in done.stdout, done.stdout + done.stderr
+    assert "has a sheet 'Sheet' reaching cell XFD1048576; cardgen reads up to 10000 rows" in done.stdout, done.stdout
 
 
-def test_a_far_cell_of_style_alone_or_on_another_sheet_is_no_reason_to_refuse(game_copy):
+def test_an_ods_row_repeated_a_million_times_is_refused_before_the_sheet_is_read(game_copy):
+    """A 1.5 KB cards.ods whose one row of 90 values is repeated a million times asked calamine for
+    1.5 GB (ended by the process's memory limit)."""
+    folder = game_copy(CREATURES)
+    as_workbook(folder, "ods")
+    with zipfile.ZipFile(folder / "cards.ods") as book:
+        members = [(member, book.read(member.filename)) for member in book.infolist()]
+    with zipfile.ZipFile(folder / "cards.ods", "w") as book:
+        for member, content in members:
+            if member.filename == "content.xml":
+                content = content.replace(b"</table:table>", b'<table:table-row table:number-rows-repeated="1000000">'
+                                          b'<table:table-cell table:number-columns-repeated="90" office:value-type='
+                                          b'"float" office:value="1"><text:p>1</text:p></table:table-cell>'
+                                          b"</table:table-row></table:table>", 1)
+            book.writestr(member, content)
+    done = cardgen_check(folder)
+    assert done.returncode == 1 and "reaching cell CL1000" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_far_cell_of_style_alone_or_a_long_sheet_beside_is_no_reason_to_refuse(game_copy):
+    """A designer's formatted sheet (styles far out, no values) and a sheet of notes longer than
+    the cards may be (15,000 rows of 40 columns: cells enough, not too many) are read."""
     folder = game_copy(CREATURES)
     as_workbook(folder, "xlsx")
     book = load_workbook(folder / "cards.xlsx")
-    book.create_sheet("Notes").cell(1048576, 16384, "a note far away")
+    book.create_sheet("Notes").cell(15000, 40, "a note far down")
     book.save(folder / "cards.xlsx")
     rewritten(folder / "cards.xlsx", lambda xml: xml.replace("</sheetData>", '<row r="50000"><c r="XFD50000" s="0"/>'
                                                                                 "</row></sheetData>", 1))
