@@ -104,8 +104,10 @@ class Reader:
                                          self._syntax_hint(text, mark.line if mark else None)))
             return None
         except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character)
-            line = text.count("\n", 0, exc.position)
-            column = exc.position - (text.rfind("\n", 0, exc.position) + 1)
+            at = exc.position  # libyaml's reader (load.yaml_nodes) counts bytes of UTF-8, PyYAML's characters
+            at = len(text.encode("utf-8")[:at].decode("utf-8", "ignore")) if yaml.__with_libyaml__ else at
+            line = text.count("\n", 0, at)
+            column = at - (text.rfind("\n", 0, at) + 1)
             character = exc.character if isinstance(exc.character, str) else chr(exc.character)
             self.findings.append(Finding(ERROR, "yaml-syntax", f"YAML syntax: the character U+{ord(character):04X} "
                                          "cannot be in a YAML file", Where(self.name, line + 1, column + 1),

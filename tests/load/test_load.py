@@ -147,8 +147,8 @@ def test_a_control_character_typed_into_a_yaml_file_is_an_error_at_its_line_and_
     """PyYAML's reader refuses it before any line is parsed: the finding named the file alone."""
     folder = game_copy()
     cards = folder / "cards.yaml"
-    cards.write_text(cards.read_text(encoding="utf-8").replace("You are out.", f"You are{character} out.", 1),
-                     encoding="utf-8")
+    cards.write_text(cards.read_text(encoding="utf-8").replace("You are out.", f"Vous êtes éliminé{character}.", 1),
+                     encoding="utf-8")  # letters of two bytes before it: the column counts characters
     [line] = [(number, text.index(character)) for number, text in
               enumerate(cards.read_text(encoding="utf-8").splitlines(), start=1) if character in text]
     [found] = [f for f in load_game(folder).findings if f.code == "yaml-syntax"]

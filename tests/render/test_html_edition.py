@@ -136,11 +136,33 @@ def test_a_game_templates_script_neither_runs_nor_fetches(game_copy, browser, tm
     browser.get((tmp_path / "out" / "rulebook.html").as_uri())
     assert browser.find_element("id", "shown").text == "The rules."
     assert browser.title == "Tiny Hazards"  # neither the script nor the handler ran
-    # a resource it names, in either quotes, is fetched from the game folder or refused
-    (folder / "templates" / "rulebook.html").write_text(
-        HOSTILE_TEMPLATE.replace("<p id", "<img src='https://example.com/x.png'><p id"), encoding="utf-8")
+    # a resource it names, however its tag is written, is fetched from the game folder or refused
+    for tag in ("<img src='https://example.com/x.png'>", '<img alt="a>b" src="https://example.com/x.png">',
+                '<IMG SRC="https://example.com/x.png">'):
+        (folder / "templates" / "rulebook.html").write_text(HOSTILE_TEMPLATE.replace("<p id", f"{tag}<p id"),
+                                                             encoding="utf-8")
+        code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
+        assert code == 1 and "refused to fetch 'https://example.com/x.png'" in err, tag
+    # and a refresh, which no security policy holds back, sends no reader elsewhere
+    (folder / "templates" / "rulebook.html").write_text(HOSTILE_TEMPLATE.replace(
+        "<p id", '<meta http-equiv="Refresh" content="0;url=https://example.com/"><p id'), encoding="utf-8")
     code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
-    assert code == 1 and "refused to fetch 'https://example.com/x.png'" in err
+    assert code == 1 and "would send the HTML edition's reader to another page" in err
+
+
+def test_the_seal_follows_the_doctype_after_a_comment_so_the_page_stays_in_standards_mode(game_copy, browser,
+                                                                                         tmp_path):
+    folder = game_copy(TINY_GAME)
+    (folder / "templates").mkdir()
+    (folder / "templates" / "rulebook.html").write_text(
+        "<!-- the game's own page -->\n<!DOCTYPE html>\n<html lang=\"en\"><head><title>Tiny Hazards</title></head>"
+        "<body><p id=shown>{{ game.title }}</p></body></html>\n", encoding="utf-8")
+    code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
+    assert code == 0, err
+    html = (tmp_path / "out" / "rulebook.html").read_text(encoding="utf-8")
+    assert html.index("<!DOCTYPE html>") < html.index("Content-Security-Policy")
+    browser.get((tmp_path / "out" / "rulebook.html").as_uri())
+    assert browser.execute_script("return document.compatMode") == "CSS1Compat"
 
 
 

@@ -285,13 +285,16 @@ def symbol_font_name(game: Game, names: list[str] | None = None) -> tuple[str, s
 
 # where a page names a resource: a style sheet (its url()s) and a tag (its src and its style's url()s);
 # text between tags is the reader's, whatever it says ("src=boom", "see url(top)")
-_STYLED_OR_TAG = re.compile(r"<style\b[^>]*>.*?</style\s*>|<[a-zA-Z][^>]*>", re.IGNORECASE | re.DOTALL)
-_RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc\s*=\s*["']?)([^"')\s>]+)""")
+_STYLED_OR_TAG = re.compile(r"""<style\b[^>]*>.*?</style\s*>|<[a-zA-Z](?:[^>"']|"[^"]*"|'[^']*')*>""",
+                            re.IGNORECASE | re.DOTALL)
+_RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc\s*=\s*["']?)([^"')\s>]+)""", re.IGNORECASE)
+# a page that sends its reader elsewhere (a content security policy does not hold back a refresh)
+_REFRESH = re.compile(r"""<meta\b[^>]*\bhttp-equiv\s*=\s*["']?\s*refresh""", re.IGNORECASE)
 # What a browser may do with the HTML edition: show its own styles and its inlined (data:) fonts
 # and images; no script, frame, plugin, form or request, whatever a game's template writes.
 SEALED = ("default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; "
           "form-action 'none'")
-_DOCTYPE = re.compile(r"\s*<!doctype[^>]*>", re.IGNORECASE)
+_DOCTYPE = re.compile(r"\ufeff?(?:\s|<!--.*?-->)*<!doctype[^>]*>", re.IGNORECASE | re.DOTALL)
 
 
 def self_contained(game: Game, html: str) -> str:
@@ -310,7 +313,13 @@ def self_contained(game: Game, html: str) -> str:
         data = webfonts.subset(response.read(), shown)
         return match.group(1) + f"data:{response.content_type};base64," + base64.b64encode(data).decode("ascii")
 
-    return _sealed(_STYLED_OR_TAG.sub(lambda found: _RESOURCE.sub(inlined, found.group(0)), html))
+    def resources_inlined(found: re.Match[str]) -> str:
+        if _REFRESH.match(found.group(0)):
+            raise BuildError(f"template rulebook.html or the game data: {found.group(0)[:80]} would send the HTML "
+                             "edition's reader to another page", hint="remove the refresh: the edition is one page")
+        return _RESOURCE.sub(inlined, found.group(0))
+
+    return _sealed(_STYLED_OR_TAG.sub(resources_inlined, html))
 
 
 def _sealed(html: str) -> str:
