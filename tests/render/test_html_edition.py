@@ -177,3 +177,18 @@ def test_text_that_reads_like_a_resource_is_text(game_copy, tmp_path):
     html = (tmp_path / "out" / "rulebook.html").read_text(encoding="utf-8")
     assert "The card says src=boom. Draw a card (see url(top) of the deck)." in html
     assert '<code>&lt;img src=&quot;x.png&quot;&gt;</code>' in html
+
+
+def test_a_style_sheet_the_games_css_imports_is_inlined_and_applied(game_copy, browser, tmp_path):
+    """game.css may start with @import of a sheet of the game folder: inlined as data:, which the
+    seal lets the browser apply (it had kept it out)."""
+    folder = game_copy(TINY_GAME)
+    (folder / "templates").mkdir()
+    (folder / "templates" / "game.css").write_text('@import url("extra.css");\n', encoding="utf-8")
+    (folder / "extra.css").write_text("h1 { color: rgb(1, 2, 3); }\n", encoding="utf-8")
+    code, _, err = cardgen("rulebook", folder, "--out", tmp_path / "out")
+    assert code == 0, err
+    assert '@import url("data:text/css;base64,' in (tmp_path / "out" / "rulebook.html").read_text(encoding="utf-8")
+    browser.get((tmp_path / "out" / "rulebook.html").as_uri())
+    assert browser.execute_script("return getComputedStyle(document.querySelector('h1')).color") == "rgb(1, 2, 3)"
+

@@ -290,9 +290,9 @@ _STYLED_OR_TAG = re.compile(r"""<style\b[^>]*>.*?</style\s*>|<[a-zA-Z](?:[^>"']|
 _RESOURCE = re.compile(r"""(url\(\s*["']?|\bsrc\s*=\s*["']?)([^"')\s>]+)""", re.IGNORECASE)
 # a page that sends its reader elsewhere (a content security policy does not hold back a refresh)
 _REFRESH = re.compile(r"""<meta\b[^>]*\bhttp-equiv\s*=\s*["']?\s*refresh""", re.IGNORECASE)
-# What a browser may do with the HTML edition: show its own styles and its inlined (data:) fonts
-# and images; no script, frame, plugin, form or request, whatever a game's template writes.
-SEALED = ("default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; "
+# What a browser may do with the HTML edition: show its own styles and its inlined (data:) style
+# sheets, fonts and images; no script, frame, plugin, form or request, whatever a template writes.
+SEALED = ("default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline' data:; base-uri 'none'; "
           "form-action 'none'")
 _DOCTYPE = re.compile(r"\ufeff?(?:\s|<!--.*?-->)*<!doctype[^>]*>", re.IGNORECASE | re.DOTALL)
 
