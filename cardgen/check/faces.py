@@ -7,7 +7,6 @@ face would draw that is not there is an error naming the card. Each at its line.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 from cardgen.inputs import images, symbols
 from cardgen.inputs.paths import game_roots
@@ -161,9 +160,9 @@ def _missing(game: Game, card: Card, element: Element, looked: dict[tuple[str, s
 
 
 def _bad_image(game: Game, relative: str) -> str | None:
-    suffix = Path(relative).suffix
-    if suffix.lower() not in images.FORMATS:  # a face draws pictures, as a card's art: no SVG drawing
-        return f"image '{relative}' has the extension '{suffix}': only .png, .jpg and .jpeg images can be used"
+    wrong = images.wrong_extension(relative, drawings=False)
+    if wrong:
+        return f"image '{relative}' {wrong}"
     try:
         images.checked(game.folder / relative, game_roots(game.folder))
     except images.BadImage as exc:

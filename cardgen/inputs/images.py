@@ -61,8 +61,9 @@ def checked(path: str | os.PathLike[str], roots: Iterable[str | os.PathLike[str]
     BadImage says why it may not be drawn. A file already checked and unchanged is not read again."""
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix not in FORMATS and suffix != SVG:
-        raise BadImage(f"has the extension '{path.suffix}': only .png, .jpg, .jpeg and .svg images can be used")
+    wrong = wrong_extension(path)
+    if wrong:
+        raise BadImage(wrong)
     try:
         info = path.stat()
         key = (str(path.resolve()), info.st_ino, info.st_mtime_ns, info.st_size)
@@ -84,6 +85,16 @@ def checked(path: str | os.PathLike[str], roots: Iterable[str | os.PathLike[str]
         while sum(map(len, _checked.values())) > _CACHED_BYTES and len(_checked) > 1:
             _checked.popitem(last=False)
     return data
+
+
+def wrong_extension(path: str | os.PathLike[str], drawings: bool = True) -> str | None:
+    """Why a file of this name is no image cardgen reads, or None: PNG, JPEG and, with `drawings`,
+    SVG (documents and symbols draw them; a card face draws pictures alone, as its art)."""
+    suffix = Path(path).suffix
+    allowed = [*FORMATS, SVG] if drawings else list(FORMATS)
+    if suffix.lower() in allowed:
+        return None
+    return f"has the extension '{suffix}': only {', '.join(allowed[:-1])} and {allowed[-1]} images can be used"
 
 
 _checked: OrderedDict[tuple[str, int, int, int] | None, bytes] = OrderedDict()

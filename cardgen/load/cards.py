@@ -201,9 +201,9 @@ class CardParts(Parts):
                     c.error(node, "art-outside", f"card '{card}': art '{value}' leads outside the game folder and art/",
                             "copy the file into the game folder instead of linking to it")
                     return None
-                if candidate.suffix.lower() not in images.FORMATS:
-                    c.error(node, "bad-art", f"card '{card}': art '{value}' has the extension '{candidate.suffix}': "
-                            "only .png, .jpg and .jpeg images can be used", images.HINT)
+                wrong = images.wrong_extension(candidate, drawings=False)
+                if wrong:
+                    c.error(node, "bad-art", f"card '{card}': art '{value}' {wrong}", images.HINT)
                     return None
                 try:
                     images.checked(candidate, [base])
