@@ -14,6 +14,7 @@ import io
 import posixpath
 import re
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
@@ -42,7 +43,7 @@ class Worksheet:
 
 def read_sheet(data: bytes, wanted: str | None = None) -> Worksheet:
     """The first sheet of a workbook, or the one called `wanted`, as text cells."""
-    _check_sheet_extents(_check_unzipped(data))
+    _check_sheet_extents(data)
     try:
         book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = list(book.sheet_names)
@@ -77,24 +78,29 @@ def _too_large(sheet: str, rows: int, columns: int) -> BadWorkbook:
                        f"cardgen reads up to {MAX_ROWS} rows and {MAX_COLUMNS} columns")
 
 
-def _check_sheet_extents(archive: zipfile.ZipFile) -> None:
+def _check_sheet_extents(data: bytes) -> None:
     """Every sheet's extent, read from the workbook's XML before calamine reads it: calamine sets
     out the rectangle up to a sheet's last value at once, so that a 5 KB file with a value at
     XFD1048576 (or a row of an .ods repeated a million times) would ask for gigabytes and end the
     process. Every member that holds sheets is read, whichever calamine would take for which sheet
     (one that cannot be parsed is refused), and none may set out more cells than the sheet cardgen
     reads may have; the sheet read is held to its rows and columns once calamine has it."""
-    names = _xlsx_sheet_names(archive)
-    for member in archive.infolist():
-        data = archive.read(member)
-        extent = _xlsx_extent if b"sheetData" in data else _ods_extent if b"table-row" in data else None
+    parts: dict[str, bytes] = {}  # the workbook's own, which name its sheets
+    too_large: tuple[str, int, int] | None = None  # the first sheet over the bound
+    for name, content in _unzipped(data):
+        extent = _xlsx_extent if b"sheetData" in content else _ods_extent if b"table-row" in content else None
+        if name in _WORKBOOK_PARTS:
+            parts[name] = content
         if extent is not None:
             try:
-                rows, columns = extent(data)
+                rows, columns = extent(content)
             except (ElementTree.ParseError, ValueError):
-                raise BadWorkbook(f"has a part that is not well-formed XML ({member.filename})") from None
+                raise BadWorkbook(f"has a part that is not well-formed XML ({name})") from None
             if rows * columns > MAX_ROWS * MAX_COLUMNS:
-                raise _too_large(names.get(member.filename, member.filename), rows, columns)
+                too_large = too_large or (name, rows, columns)
+    if too_large:
+        name, rows, columns = too_large
+        raise _too_large(_xlsx_sheet_names(parts).get(name, name), rows, columns)
 
 
 def _xlsx_extent(data: bytes) -> tuple[int, int]:
@@ -167,12 +173,14 @@ def _number_or(text: str, default: int) -> int:
     return int(text) if text.isdigit() and text.isascii() else default
 
 
-def _xlsx_sheet_names(archive: zipfile.ZipFile) -> dict[str, str]:
-    """The name of each sheet of an xlsx workbook by its zip member, as far as its workbook says
-    (for messages: every member holding sheets is read, named or not)."""
+_WORKBOOK_PARTS = ("xl/workbook.xml", "xl/_rels/workbook.xml.rels")
+
+
+def _xlsx_sheet_names(parts: dict[str, bytes]) -> dict[str, str]:
+    """The name of each sheet of an xlsx workbook by its zip member, as far as its workbook (its
+    _WORKBOOK_PARTS) says (for messages: every member holding sheets is read, named or not)."""
     try:
-        book = ElementTree.fromstring(archive.read("xl/workbook.xml"))
-        links = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+        book, links = (ElementTree.fromstring(parts[name]) for name in _WORKBOOK_PARTS)
     except (KeyError, ElementTree.ParseError):
         return {}
     targets = {link.get("Id"): link.get("Target", "") for link in links}
@@ -194,9 +202,9 @@ def _column_number(letters: str) -> int:
     return number
 
 
-def _check_unzipped(data: bytes) -> zipfile.ZipFile:
-    """Unpack every member within MAX_UNZIPPED_BYTES in all (whatever sizes the zip claims); the
-    zip, to read members of."""
+def _unzipped(data: bytes) -> Iterator[tuple[str, bytes]]:
+    """Each member of the workbook's zip and its content, unpacked within MAX_UNZIPPED_BYTES in all
+    (whatever sizes the zip claims)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
@@ -204,15 +212,17 @@ def _check_unzipped(data: bytes) -> zipfile.ZipFile:
             raise BadWorkbook(f"holds {len(members)} files; a workbook cardgen reads holds at most {MAX_MEMBERS}")
         left = MAX_UNZIPPED_BYTES
         for member in members:
+            chunks = []
             with archive.open(member) as stream:
                 while chunk := stream.read(min(1 << 20, left + 1)):
                     left -= len(chunk)
                     if left < 0:
                         raise BadWorkbook(f"unpacks to more than {MAX_UNZIPPED_BYTES // 1_000_000} MB: cardgen "
                                           "reads no larger workbook")
+                    chunks.append(chunk)
+            yield member.filename, b"".join(chunks)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, ValueError) as exc:
         raise BadWorkbook(f"is not a workbook (not a zip file: {exc})") from None
-    return archive
 
 
 def _text(value: object) -> str:
