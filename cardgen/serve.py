@@ -293,7 +293,7 @@ class Preview:
                               inputs=inputs))
         result = built.results[0]
         self.shown_dir = result.folder
-        now = datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
+        now = _local_time()
         written, problems = list(result.written), [*result.failures, *result.bugs]
         source = checked.report
         if self.since and source is not None:
@@ -305,7 +305,7 @@ class Preview:
         for path in written:
             self.built[path.name] = now
         for path in result.reused:  # built before, in this language (shown again after another was)
-            self.built.setdefault(path.name, _modified(path))
+            self.built.setdefault(path.name, _local_time(path.stat().st_mtime))
         failures = [_problem(text) for text in problems]
         shown = []
         for name in sorted(self.built):
@@ -324,7 +324,7 @@ class Preview:
     def _show(self, **changes) -> None:
         with self.changed:
             self.state = {**self.state, **changes,
-                          "updated": datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")}
+                          "updated": _local_time()}
             self.version += 1
             self.changed.notify_all()
 
@@ -470,7 +470,11 @@ def _handler(preview: Preview):
                 return self._send(image, "image/png", cache=True) if image else self._missing()
             if len(parts) == 2 and parts[0] == "documents":
                 document = preview.document(parts[1])
-                return self._send(*document, policy=SEALED) if document else self._missing()
+                if document is None:
+                    return self._missing()
+                content, kind = document
+                # a game's HTML edition runs and fetches nothing here either
+                return self._send(content, kind, policy=SEALED if kind.startswith("text/html") else "")
             if len(parts) == 3 and parts[0] == "documents" and parts[2].endswith(".png") \
                     and _number(parts[2][:-4]) is not None:
                 image = preview.page_image(parts[1], _number(parts[2][:-4]) or 0)
@@ -480,7 +484,7 @@ def _handler(preview: Preview):
         def _send(self, body: bytes, kind: str, cache: bool = False, policy: str = "") -> None:
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", kind)
-            if policy and kind.startswith("text/html"):  # a game's HTML edition runs and fetches nothing
+            if policy:
                 self.send_header("Content-Security-Policy", policy)
             self.send_header("Content-Length", str(len(body)))
             # card images are named by their content's key: they never change
@@ -500,8 +504,10 @@ def _handler(preview: Preview):
     return Handler
 
 
-def _modified(path: Path) -> str:
-    return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).astimezone().isoformat(timespec="seconds")
+def _local_time(seconds: float | None = None) -> str:
+    """A moment (now, or seconds since the epoch) as the page shows it: local time, to the second."""
+    moment = datetime.now(timezone.utc) if seconds is None else datetime.fromtimestamp(seconds, timezone.utc)
+    return moment.astimezone().isoformat(timespec="seconds")
 
 
 PAGE = Path(__file__).resolve().with_name("serve.html")  # the page and its script
