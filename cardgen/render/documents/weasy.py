@@ -300,8 +300,8 @@ _DOCTYPE = re.compile(r"\ufeff?(?:\s|<!--.*?-->)*<!doctype[^>]*>", re.IGNORECASE
 def self_contained(game: Game, html: str) -> str:
     """The HTML with every font and image it names inlined (data: URLs), read through the same
     checks as WeasyPrint's fetcher: one file that opens anywhere and asks no network. Its fonts
-    keep the characters the page can show. It is sealed: its first element is a content security
-    policy (SEALED) that lets a browser run or fetch nothing a game's template may have put in it."""
+    keep the characters the page can show. It is sealed: a content security policy (SEALED), right
+    after its doctype, lets a browser run or fetch nothing a game's template may have put in it."""
     fetcher = _fetcher_class()(game, "template rulebook.html or the game data", symbols.used_in(game, html))
     shown = webfonts.shown_characters(html)
 
